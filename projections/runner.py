@@ -1,0 +1,175 @@
+"""Running the views: live (ProjectionRunner per view) and rebuilt (batched, blue/green)."""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from eventsourcing.persistence import InfrastructureFactory, Tracking
+from eventsourcing.projection import Projection, ProjectionRunner
+from eventsourcing.utils import Environment, get_topic
+
+from projections.folding import GameFolder
+from projections.generations import generations, prefix, start_building, switch
+from projections.views import VIEWS, GameView
+from service.archive import Games
+from service.db import Database
+from service.game import Game
+
+log = logging.getLogger(__name__)
+
+TOPICS = (get_topic(Game.Created), get_topic(Game.FactRecorded))
+
+
+class GameProjection(Projection[GameView]):
+    """Feeds each event's folded game to the view. Subclassed per view generation."""
+
+    topics = TOPICS
+    folder: GameFolder
+
+    def process_event(self, domain_event, tracking: Tracking) -> None:  # type: ignore[override]
+        self.view.process([self.folder.advance(domain_event)], tracking)
+
+
+def projection_class(view: str, generation: int, folder: GameFolder) -> type[GameProjection]:
+    name = prefix(view, generation)
+    return type(name, (GameProjection,), {"name": name, "folder": folder})
+
+
+def open_view(db: Database, view: str, generation: int) -> GameView:
+    env = Environment(prefix(view, generation), db.eventsourcing_env())
+    return InfrastructureFactory.construct(env=env).tracking_recorder(VIEWS[view])
+
+
+class Worker:
+    """Keeps every view's active generation up to date; follows switches made by rebuilds.
+
+    A processing error stops a runner; the worker logs it and starts again from the
+    view's tracking position (the library's exactly-once tracking makes that safe).
+    """
+
+    def __init__(self, db: Database, poll: float = 1.0) -> None:
+        self.db = db
+        self.poll = poll
+        self.stopping = threading.Event()
+        self._games: Games | None = None
+
+    def games(self) -> Games:
+        if self._games is None:
+            self._games = Games(env=self.db.eventsourcing_env())
+        return self._games
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                self._run_generation()
+            except Exception:  # noqa: BLE001 - supervise: log and restart from tracking
+                log.exception("projection worker failed; restarting from the views' tracking positions")
+                self.stopping.wait(1.0)
+        if self._games is not None:
+            self._games.close()
+
+    def _run_generation(self) -> None:
+        with self.db.connect() as conn:
+            gens = generations(conn)
+        env = self.db.eventsourcing_env()
+        runners = []
+        try:
+            for view, (active, _) in sorted(gens.items()):
+                folder = GameFolder(self.games)
+                runners.append(
+                    ProjectionRunner(
+                        application_class=Games,
+                        projection_class=projection_class(view, active, folder),
+                        view_class=VIEWS[view],
+                        env=env,
+                    )
+                )
+            while not self.stopping.is_set():
+                for runner in runners:
+                    runner.run_forever(timeout=self.poll / len(runners))
+                with self.db.connect() as conn:
+                    if {v: a for v, (a, _) in generations(conn).items()} != {v: a for v, (a, _) in gens.items()}:
+                        log.info("a view switched generation; following it")
+                        return
+        finally:
+            for runner in runners:
+                try:
+                    runner.__exit__(None, None, None)
+                except Exception:  # noqa: BLE001
+                    log.exception("projection runner stopped with an error")
+
+    def start_thread(self) -> threading.Thread:
+        thread = threading.Thread(target=self.run, name="projection-worker", daemon=True)
+        thread.start()
+        return thread
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+
+@dataclass
+class RebuildReport:
+    view: str
+    generation: int
+    events: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.events / self.seconds if self.seconds else float("inf")
+
+
+def rebuild(
+    db: Database,
+    view: str,
+    batch: int = 500,
+    progress: Callable[[int, int], None] | None = None,
+    pause: float = 0.0,
+) -> RebuildReport:
+    """Fill the next generation of ``view`` from the event store, then switch readers to it.
+
+    Pages of ``batch`` events go through the view's own handlers in one transaction each,
+    with the page's last position as tracking, so a killed rebuild resumes where it stopped.
+    ``progress(done, total)`` is called after each page.
+    """
+    if view not in VIEWS:
+        raise LookupError(f"unknown view {view!r}; known: {', '.join(VIEWS)}")
+    with db.connect() as conn:
+        generation = start_building(conn, view)
+    games = Games(env=db.eventsourcing_env())
+    target = open_view(db, view, generation)
+    folder = GameFolder(lambda: games)
+    started = time.perf_counter()
+    done = 0
+    try:
+        start = target.max_tracking_id(games.name) or 0
+        with db.connect() as conn:
+            (total,) = conn.execute(
+                "SELECT count(*) FROM games_events WHERE notification_id > %s", (start,)
+            ).fetchone()
+        if progress:
+            progress(0, total)
+        while True:
+            notes = games.recorder.select_notifications(
+                start=start, limit=batch, topics=TOPICS, inclusive_of_start=False
+            )
+            if not notes:
+                break
+            target.process(
+                [folder.advance(games.mapper.to_domain_event(n)) for n in notes], Tracking(games.name, notes[-1].id)
+            )
+            start = notes[-1].id
+            done += len(notes)
+            if progress:
+                progress(done, max(total, done))
+            if pause:
+                time.sleep(pause)
+        with db.connect() as conn:
+            switch(conn, view, generation)
+    finally:
+        target.datastore.close()
+        games.close()
+    return RebuildReport(view, generation, done, time.perf_counter() - started)

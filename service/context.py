@@ -1,0 +1,51 @@
+"""Everything a door (web, CLI, worker) needs, opened once per process."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+from service.archive import Games
+from service.db import Database, embedded_server, ensure_database
+from service.schema import ensure_schema
+
+EMBEDDED_DBNAME = "nemesis"
+
+
+class Archive:
+    """The database and the Games application over it."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.games = Games(env=db.eventsourcing_env(AGGREGATE_CACHE_MAXSIZE="200"))
+
+    def close(self) -> None:
+        self.games.close()
+
+
+@contextmanager
+def open_archive(url: str | None = None, migrate: bool | None = None) -> Iterator[Archive]:
+    """Open DATABASE_URL (or ``url``), or the embedded server with its ``nemesis`` database.
+
+    The embedded default migrates itself; a named server must be migrated explicitly
+    (``migrate=True`` forces it, as ``nemesis-archive migrate`` does).
+    """
+    import os
+
+    url = url or os.environ.get("DATABASE_URL")
+    if url:
+        db = Database(url)
+        ensure_schema(db, migrate=bool(migrate))
+        archive = Archive(db)
+        try:
+            yield archive
+        finally:
+            archive.close()
+        return
+    with embedded_server() as server:
+        db = ensure_database(server, EMBEDDED_DBNAME)
+        ensure_schema(db, migrate=True if migrate is None else migrate)
+        archive = Archive(db)
+        try:
+            yield archive
+        finally:
+            archive.close()

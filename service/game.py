@@ -1,0 +1,306 @@
+"""The Game aggregate: one event stream per physical game.
+
+Stored event classes are few and their topics are part of the stored data
+(``service.game:Game.Created``, ``service.game:Game.FactRecorded``): renaming or
+moving them needs ``register_topic``. tests/integration/test_store.py pins them.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Mapping
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, event
+
+from service.errors import CommandIdReused, FactsRefused, InvalidInput, StalePosition
+from service.rules import Fact, Seat, Setup, Violation, get_ruleset
+from service.rules.replay import CORRECTION_TYPES, check_correction, correction_targets, fold
+
+
+@dataclass(frozen=True)
+class RecordedFact:
+    """A fact as stored: the table fact plus who recorded it, when, under which command."""
+
+    fact: Fact
+    round: int | None
+    phase: str | None
+    recorder: str | None
+    recorded_at: str
+    command_id: str | None
+    flags: tuple[Mapping[str, Any], ...] = ()
+
+    def __deepcopy__(self, memo):  # immutable: the aggregate cache may share it
+        return self
+
+
+class _Head:
+    """The folded as-corrected state at the head; immutable, so deep copies share it."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def command_digest(facts: list[Fact]) -> str:
+    """What a command asked for, independent of where its facts landed."""
+    body = [[f.type, f.actor, f.data, f.visibility] for f in facts]
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class Game(Aggregate):
+    class Created(Aggregate.Created):
+        game_id: UUID
+        ruleset: str
+        mode: str
+        players: list
+        strict: bool
+        options: dict
+        league: str | None
+        tags: list
+        played_on: str | None
+        title: str | None
+
+    class FactRecorded(Aggregate.Event):
+        seq: int
+        type: str
+        data: dict
+        actor: int | None
+        visibility: str
+        round: int | None
+        phase: str | None
+        recorder: str | None
+        recorded_at: str
+        command_id: str | None
+        flags: list
+
+    @staticmethod
+    def create_id(game_id: UUID) -> UUID:
+        return game_id
+
+    @event(Created)
+    def __init__(
+        self,
+        game_id: UUID,
+        ruleset: str,
+        mode: str,
+        players: list,
+        strict: bool,
+        options: dict,
+        league: str | None,
+        tags: list,
+        played_on: str | None,
+        title: str | None,
+    ) -> None:
+        self.ruleset_name = ruleset
+        self.mode = mode
+        self.players = [dict(p) for p in players]
+        self.strict = strict
+        self.options = dict(options)
+        self.league = league
+        self.tags = list(tags)
+        self.played_on = played_on
+        self.title = title
+        self.recorded: list[RecordedFact] = []
+        self.commands: dict[str, dict[str, int]] = {}
+        self.corrections: dict[int, int] = {}
+        self._head = _Head(self.ruleset.initial_state(self.setup))
+
+    # -- derived, never stored -------------------------------------------------------------
+
+    @property
+    def ruleset(self):
+        return get_ruleset(self.ruleset_name)
+
+    @property
+    def setup(self) -> Setup:
+        return Setup(
+            players=tuple(Seat(p["seat"], p["name"]) for p in self.players), mode=self.mode, options=self.options
+        )
+
+    @property
+    def position(self) -> int:
+        """How many facts the game holds (the seq of the last one)."""
+        return len(self.recorded)
+
+    @property
+    def facts(self) -> list[Fact]:
+        return [r.fact for r in self.recorded]
+
+    @property
+    def head_state(self) -> Any:
+        return self._head.state
+
+    def replay(self, corrected: bool = True):
+        return fold(self.ruleset, self.setup, self.facts, corrected)
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def record(
+        self,
+        facts: list[Mapping[str, Any]],
+        *,
+        expected_position: int | None = None,
+        command_id: str | None = None,
+        recorder: str | None = None,
+        recorded_at: list[str] | None = None,
+    ) -> dict[str, Any]:
+        """Check a batch of facts and record them all, or raise and record none.
+
+        A command id seen before returns the original result and records nothing.
+        """
+        if not facts:
+            raise InvalidInput("a batch needs at least one fact", field="facts")
+        if command_id is not None and command_id in self.commands:
+            original = self.commands[command_id]
+            asked = [self._read_fact(raw, 0, i) for i, raw in enumerate(facts)]
+            if command_digest(asked) != command_digest(self.facts[original["first"] - 1 : original["last"]]):
+                raise CommandIdReused(
+                    f"command id {command_id!r} was already used for other facts (#{original['first']}..#{original['last']})",
+                    field="command_id",
+                    position=self.position,
+                )
+            return {**self._result(original["first"], original["last"]), "replayed": True}
+        if expected_position is not None and expected_position != self.position:
+            raise StalePosition(
+                f"expected position {expected_position} but the game is at {self.position}; reload and retry",
+                field="expected_position",
+                position=self.position,
+            )
+        staged = self._stage(facts)
+        first = self.position + 1
+        for i, (fact, flags, pos) in enumerate(staged):
+            self._fact_recorded(
+                seq=fact.seq,
+                type=fact.type,
+                data=dict(fact.data),
+                actor=fact.actor,
+                visibility=fact.visibility,
+                round=pos.get("round"),
+                phase=pos.get("phase"),
+                recorder=recorder,
+                recorded_at=recorded_at[i] if recorded_at else now_iso(),
+                command_id=command_id,
+                flags=[v.as_dict() for v in flags],
+            )
+        return {**self._result(first, self.position), "replayed": False}
+
+    def _result(self, first: int, last: int) -> dict[str, Any]:
+        flagged = [
+            {"seq": r.fact.seq, "violations": list(r.flags)} for r in self.recorded[first - 1 : last] if r.flags
+        ]
+        return {"first_seq": first, "last_seq": last, "position": self.position, "flagged": flagged}
+
+    def _stage(self, facts: list[Mapping[str, Any]]) -> list[tuple[Fact, list[Violation], dict]]:
+        """Read and check every fact of a batch against the state it would meet."""
+        ruleset = self.ruleset
+        state = self.head_state
+        known = {r.fact.seq: r.fact for r in self.recorded}
+        corrections = dict(self.corrections)
+        staged = []
+        for i, raw in enumerate(facts):
+            seq = self.position + 1 + i
+            fact = self._read_fact(raw, seq, i)
+            pos = ruleset.position(state)
+            if fact.type in CORRECTION_TYPES:
+                violations = check_correction(known, corrections, fact)
+                if not violations:
+                    violations = self._check_replacement(known, corrections, fact)
+            else:
+                violations = ruleset.check(state, fact)
+            refused = [v for v in violations if v.shape or self.strict]
+            if refused:
+                raise FactsRefused(
+                    f"fact {i + 1} of the batch (would be #{seq}, {fact.type}) was refused: {refused[0].message}",
+                    index=i,
+                    seq=seq,
+                    round=pos.get("round"),
+                    phase=pos.get("phase"),
+                    violations=[v.as_dict() for v in refused],
+                )
+            known[seq] = fact
+            if fact.type in CORRECTION_TYPES:
+                for t in correction_targets(fact):
+                    corrections[t] = seq
+                state = fold(ruleset, self.setup, list(known.values())).head.state
+            else:
+                state, _ = ruleset.apply(state, fact)
+            staged.append((fact, violations, pos))
+        return staged
+
+    def _check_replacement(self, known: dict[int, Fact], corrections: dict[int, int], fact: Fact) -> list[Violation]:
+        """A replacement must itself be a legal fact where it stands (shape always, rules if strict)."""
+        if fact.type != "FactReplaced":
+            return []
+        trial = dict(known)
+        trial[fact.seq] = fact
+        target = fact.data["seq"]
+        replay = fold(self.ruleset, self.setup, trial.values())
+        step = next((s for s in replay.steps if s.seq == target), None)
+        if step is None:
+            return []
+        return [
+            Violation(v.rule, f"the replacement of #{target} is not legal there: {v.message}", v.section, "data.replacement." + (v.field or "type"), v.shape)
+            for v in step.violations
+        ]
+
+    @staticmethod
+    def _read_fact(raw: Mapping[str, Any], seq: int, index: int) -> Fact:
+        where = f"facts[{index}]"
+        if not isinstance(raw, Mapping):
+            raise InvalidInput(f"{where} must be an object", field=where, index=index)
+        ftype = raw.get("type")
+        if not isinstance(ftype, str) or not ftype:
+            raise InvalidInput(f"{where}.type must be a fact type name", field=f"{where}.type", index=index)
+        data = raw.get("data", {})
+        if data is None:
+            data = {}
+        if not isinstance(data, Mapping):
+            raise InvalidInput(f"{where}.data must be an object", field=f"{where}.data", index=index)
+        actor = raw.get("actor")
+        if actor is not None and (not isinstance(actor, int) or isinstance(actor, bool)):
+            raise InvalidInput(f"{where}.actor must be a seat number or null", field=f"{where}.actor", index=index)
+        visibility = raw.get("visibility", "public")
+        if visibility not in ("public", "private", "hidden"):
+            raise InvalidInput(f"{where}.visibility must be public, private or hidden", field=f"{where}.visibility", index=index)
+        return Fact(seq=seq, type=ftype, data=json.loads(json.dumps(data)), actor=actor, visibility=visibility)
+
+    @event(FactRecorded)
+    def _fact_recorded(
+        self,
+        seq: int,
+        type: str,
+        data: dict,
+        actor: int | None,
+        visibility: str,
+        round: int | None,
+        phase: str | None,
+        recorder: str | None,
+        recorded_at: str,
+        command_id: str | None,
+        flags: list,
+    ) -> None:
+        fact = Fact(seq=seq, type=type, data=dict(data), actor=actor, visibility=visibility)
+        self.recorded.append(
+            RecordedFact(fact, round, phase, recorder, recorded_at, command_id, tuple(dict(f) for f in flags))
+        )
+        if command_id is not None:
+            entry = self.commands.setdefault(command_id, {"first": seq, "last": seq})
+            entry["last"] = seq
+        if type in CORRECTION_TYPES:
+            for t in correction_targets(fact):
+                self.corrections[t] = seq
+            self._head = _Head(self.replay().head.state)
+        else:
+            state, _ = self.ruleset.apply(self.head_state, fact)
+            self._head = _Head(state)

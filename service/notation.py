@@ -1,0 +1,187 @@
+"""The Nemesis Archive notation: JSON Lines, a header line then one fact per line (docs/notation.md).
+
+    >>> lines = write_game(game).splitlines()
+    >>> json.loads(lines[0])["format"]
+    'nemesis-archive'
+
+The writer is canonical (fixed key order, compact separators, UTF-8, "\\n" after every
+line), so export -> import -> export is byte-identical.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from marshmallow import ValidationError
+
+from service.errors import ArchiveError
+from service.game import Game
+from service.schemas import GameHeaderSchema, flatten_errors
+
+FORMAT = "nemesis-archive"
+VERSION = 1
+HEADER_KEYS = ("format", "version", "game", "ruleset", "mode", "strict", "played_on", "players", "league", "tags", "title", "options")
+FACT_KEYS = ("seq", "type", "actor", "data", "visibility", "recorded_at", "recorder", "command")
+
+# Upcasters from older notation versions: version -> function(header, facts) -> (header, facts) of version + 1.
+UPCASTERS: dict[int, Callable[[dict, list[dict]], tuple[dict, list[dict]]]] = {}
+
+
+class NotationError(ArchiveError):
+    """A file that is not valid notation: names the file, the line and the reason."""
+
+    status = 400
+
+    def __init__(self, file: str, line: int, reason: str, field: str | None = None) -> None:
+        where = f"{file}:{line}"
+        super().__init__(f"{where}: {reason}", file=file, line=line, reason=reason, field=field)
+
+
+def _dump(obj: dict[str, Any]) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def write_game(game: Game) -> str:
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": str(game.id),
+        "ruleset": game.ruleset_name,
+        "mode": game.mode,
+        "strict": game.strict,
+        "played_on": game.played_on,
+        "players": [{"seat": p["seat"], "name": p["name"]} for p in game.players],
+        "league": game.league,
+        "tags": list(game.tags),
+        "title": game.title,
+        "options": dict(game.options),
+    }
+    lines = [_dump(header)]
+    for r in game.recorded:
+        f = r.fact
+        lines.append(
+            _dump(
+                {
+                    "seq": f.seq,
+                    "type": f.type,
+                    "actor": f.actor,
+                    "data": dict(f.data),
+                    "visibility": f.visibility,
+                    "recorded_at": r.recorded_at,
+                    "recorder": r.recorder,
+                    "command": r.command_id,
+                }
+            )
+        )
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class ParsedGame:
+    file: str
+    header: dict[str, Any]
+    facts: list[dict[str, Any]]
+
+    def line_of(self, index: int) -> int:
+        """File line of fact ``index`` (the header is line 1)."""
+        return index + 2
+
+
+def parse(text: str, file: str = "<input>") -> ParsedGame:
+    """Read one game; raise NotationError naming the file line on the first problem."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines or not lines[0].strip():
+        raise NotationError(file, 1, "empty file: the first line must be the game header")
+    header = _json_object(file, 1, lines[0])
+    if header.get("format") != FORMAT:
+        raise NotationError(file, 1, f"not a Nemesis Archive file: format must be {FORMAT!r}", "format")
+    version = header.get("version")
+    if not isinstance(version, int) or not 1 <= version <= VERSION:
+        raise NotationError(file, 1, f"unsupported notation version {version!r} (this build reads 1..{VERSION})", "version")
+    facts = [_json_object(file, n, line) for n, line in enumerate(lines[1:], start=2)]
+    while version < VERSION:
+        header, facts = UPCASTERS[version](header, facts)
+        version += 1
+    try:
+        loaded = GameHeaderSchema().load(
+            {
+                "id": header.get("game"),
+                **{k: header[k] for k in HEADER_KEYS[3:] if k in header},
+            }
+        )
+    except ValidationError as e:
+        field, messages = next(iter(flatten_errors(e.messages).items()))
+        raise NotationError(file, 1, f"header field {field!r}: {messages[0]}", field) from None
+    for i, fact in enumerate(facts):
+        line = i + 2
+        unknown = set(fact) - set(FACT_KEYS)
+        if unknown:
+            raise NotationError(file, line, f"unknown key(s) {', '.join(sorted(unknown))}", sorted(unknown)[0])
+        if fact.get("seq") != i + 1:
+            raise NotationError(file, line, f"seq must be {i + 1} (facts are numbered 1, 2, 3 ... in order)", "seq")
+        if not isinstance(fact.get("type"), str) or not fact["type"]:
+            raise NotationError(file, line, "type must be a fact type name", "type")
+        if not isinstance(fact.get("data", {}), dict):
+            raise NotationError(file, line, "data must be an object", "data")
+        for key in ("recorded_at", "recorder", "command"):
+            if fact.get(key) is not None and not isinstance(fact[key], str):
+                raise NotationError(file, line, f"{key} must be a string or null", key)
+        if not isinstance(fact.get("recorded_at"), str):
+            raise NotationError(file, line, "recorded_at must be an ISO 8601 time", "recorded_at")
+    return ParsedGame(file, loaded, facts)
+
+
+def _json_object(file: str, line: int, text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise NotationError(file, line, f"not valid JSON ({e.msg} at column {e.colno})") from None
+    if not isinstance(value, dict):
+        raise NotationError(file, line, "each line must be a JSON object")
+    return value
+
+
+def read_file(path: Path) -> ParsedGame:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise NotationError(str(path), 1, f"not UTF-8 text ({e.reason})") from None
+    return parse(text, str(path))
+
+
+def import_parsed(games, parsed: ParsedGame) -> tuple[Game, bool]:
+    """Store one parsed game atomically; returns (game, created). Refusals name the file line.
+
+    A file whose game is already in the archive with identical content is skipped
+    (``created`` False); with other content it is refused.
+    """
+    from service.errors import FactsRefused, GameAlreadyExists
+
+    game_id = parsed.header.get("id")
+    if game_id is not None and games.exists(game_id):
+        existing = games.get_game(game_id)
+        if write_game(existing).split("\n", 1)[1] == "\n".join(_dump(_canonical_fact(f)) for f in parsed.facts) + ("\n" if parsed.facts else ""):
+            return existing, False
+        raise NotationError(parsed.file, 1, f"game {game_id} is already in the archive with other facts", "game")
+    try:
+        return games.import_game(parsed.header, parsed.facts), True
+    except FactsRefused as e:
+        index = e.details.get("index", 0)
+        violation = (e.details.get("violations") or [{}])[0]
+        raise NotationError(
+            parsed.file, parsed.line_of(index), f"{parsed.facts[index].get('type')}: {violation.get('message', e.message)}",
+            violation.get("field"),
+        ) from None
+    except GameAlreadyExists as e:
+        raise NotationError(parsed.file, 1, e.message, "game") from None
+    except ArchiveError as e:
+        index = e.details.get("index", 0)
+        raise NotationError(parsed.file, parsed.line_of(index), e.message, e.details.get("field")) from None
+
+
+def _canonical_fact(f: dict[str, Any]) -> dict[str, Any]:
+    return {k: f.get(k, {} if k == "data" else ("public" if k == "visibility" else None)) for k in FACT_KEYS}

@@ -1,0 +1,172 @@
+"""The interface every ruleset implements, and the plain data it speaks.
+
+A ruleset is pure: state in, state out. Randomness comes from the table, so dice
+results and drawn cards arrive as facts; the ruleset never rolls or shuffles.
+
+    >>> from service.rules import get_ruleset
+    >>> lockdown = get_ruleset("lockdown")
+
+The interface (modelled on python-chess's board/legal_moves/push):
+
+- ``initial_state(setup)``  the state before the first fact.
+- ``next_inputs(state)``    what may be recorded next, with legal options.
+- ``check(state, fact)``    rule violations of ``fact`` in ``state`` (empty when legal).
+- ``apply(state, fact)``    the new state and the consequences the rules derive.
+- ``score(state)``          the final result per player once the game has ended, else None.
+- ``describe(state)``       a JSON-shaped, human-oriented view of the state for replays.
+- ``position(state)``       where the game stands: round, phase, step, who acts, finished.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player at the table: seat number (1-based, clockwise) and display name."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the game header says before any fact: ruleset options and the players."""
+
+    players: tuple[Seat, ...]
+    mode: str = "standard"
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One thing that happened at the table.
+
+    ``type`` is a stable, past-tense name (``CharacterMoved``); ``data`` is a JSON
+    object; ``actor`` is the acting seat or None for the table/game itself.
+    """
+
+    seq: int
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    actor: int | None = None
+    visibility: str = "public"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A reason a fact is not legal here.
+
+    ``shape`` violations (unknown type, missing or malformed field) are refused in
+    every game because the fact cannot be applied at all; other violations are
+    refused in strict games and stored with a flag in lenient games.
+    """
+
+    rule: str
+    message: str
+    section: str = ""
+    field: str | None = None
+    shape: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "message": self.message,
+            "section": self.section,
+            "field": self.field,
+            "shape": self.shape,
+        }
+
+
+@dataclass(frozen=True)
+class Consequence:
+    """Something the rules derive from a fact (shown as a sub-step in replays)."""
+
+    type: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "text": self.text, "data": dict(self.data)}
+
+
+@dataclass(frozen=True)
+class Expected:
+    """One kind of fact that may come next.
+
+    ``options`` maps a data field to its legal values (a list), or to None when the
+    value is free (e.g. a corridor number on a board without a corridor graph).
+    """
+
+    type: str
+    actor: int | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "actor": self.actor, "options": dict(self.options), "note": self.note}
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """The victory check's verdict for one seat: ``won``, ``lost`` or ``undetermined``."""
+
+    seat: int
+    outcome: str
+    reasons: tuple[str, ...] = ()
+    survival: str | None = None
+    death_cause: str | None = None
+    objective: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "outcome": self.outcome,
+            "reasons": list(self.reasons),
+            "survival": self.survival,
+            "death_cause": self.death_cause,
+            "objective": self.objective,
+        }
+
+
+@dataclass(frozen=True)
+class Result:
+    """The final result of a game: one verdict per seat, plus how the game ended."""
+
+    ending: str
+    players: tuple[PlayerResult, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ending": self.ending, "players": [p.as_dict() for p in self.players]}
+
+
+class Ruleset(ABC):
+    """The rules of one game. Implementations hold no mutable state."""
+
+    name: str
+    title: str
+    modes: tuple[str, ...]
+
+    @abstractmethod
+    def initial_state(self, setup: Setup) -> Any: ...
+
+    @abstractmethod
+    def next_inputs(self, state: Any) -> list[Expected]: ...
+
+    @abstractmethod
+    def check(self, state: Any, fact: Fact) -> list[Violation]: ...
+
+    @abstractmethod
+    def apply(self, state: Any, fact: Fact) -> tuple[Any, list[Consequence]]: ...
+
+    @abstractmethod
+    def score(self, state: Any) -> Result | None: ...
+
+    @abstractmethod
+    def describe(self, state: Any) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def position(self, state: Any) -> dict[str, Any]:
+        """``{"round": int, "phase": str, "step": str, "acting": seat|None, "finished": bool}``."""

@@ -1,0 +1,173 @@
+"""Folding a game's facts into the steps of a replay, as played or as corrected.
+
+Corrections are facts too, so history is never edited:
+
+- ``FactVoided``   ``{"seqs": [5, 6], "reason": "..."}``: those facts did not happen.
+- ``FactReplaced`` ``{"seq": 5, "replacement": {"type", "actor", "data"}, "reason": "..."}``:
+  fact 5 happened as the replacement says.
+
+"As played" applies every recorded fact in order and shows corrections as markers;
+"as corrected" (the default) applies the replacements in place of what they replace,
+skips voided facts, and leaves the correction facts out of the sequence.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from service.rules.base import Consequence, Fact, Ruleset, Setup, Violation
+
+CORRECTION_TYPES = ("FactVoided", "FactReplaced")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a replay: the fact, the state after it, and what the rules made of it."""
+
+    seq: int
+    fact: Fact | None
+    state: Any
+    consequences: tuple[Consequence, ...] = ()
+    violations: tuple[Violation, ...] = ()
+    corrected_by: int | None = None  # seq of the correction that replaced this fact
+    note: str = ""
+
+    def __deepcopy__(self, memo):  # immutable: share it
+        return self
+
+
+def check_correction(facts: Mapping[int, Fact], corrections: Mapping[int, int], fact: Fact) -> list[Violation]:
+    """Shape and target checks of a correction fact against the facts recorded so far.
+
+    ``corrections`` maps an already corrected seq to the seq of its correction.
+    """
+    section = "docs/decisions/0004-corrections.md"
+
+    def target(seq: Any, fld: str) -> list[Violation]:
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            return [Violation("correction.target", f"{fld} must be a fact sequence number", section, fld, True)]
+        if seq not in facts:
+            return [Violation("correction.target", f"there is no fact #{seq} to correct", section, fld, True)]
+        if facts[seq].type in CORRECTION_TYPES:
+            return [
+                Violation("correction.target", f"fact #{seq} is itself a correction; correct the original fact", section, fld, True)
+            ]
+        if seq in corrections:
+            return [
+                Violation(
+                    "correction.twice",
+                    f"fact #{seq} was already corrected by #{corrections[seq]}; correct that correction's result instead",
+                    section,
+                    fld,
+                    True,
+                )
+            ]
+        return []
+
+    if fact.type == "FactVoided":
+        seqs = fact.data.get("seqs")
+        if not isinstance(seqs, list) or not seqs:
+            return [Violation("correction.shape", "FactVoided needs a non-empty list 'seqs'", section, "data.seqs", True)]
+        out: list[Violation] = []
+        for i, s in enumerate(seqs):
+            out += target(s, f"data.seqs[{i}]")
+        if len(set(map(repr, seqs))) != len(seqs):
+            out.append(Violation("correction.shape", "a fact is voided twice in one correction", section, "data.seqs", True))
+        return out
+    rep = fact.data.get("replacement")
+    out = target(fact.data.get("seq"), "data.seq")
+    if not isinstance(rep, Mapping) or not isinstance(rep.get("type"), str):
+        out.append(Violation("correction.shape", "FactReplaced needs 'replacement' with a fact 'type'", section, "data.replacement", True))
+    elif rep["type"] in CORRECTION_TYPES:
+        out.append(Violation("correction.shape", "a replacement cannot itself be a correction", section, "data.replacement.type", True))
+    return out
+
+
+def correction_targets(fact: Fact) -> list[int]:
+    if fact.type == "FactVoided":
+        return list(fact.data.get("seqs", ()))
+    if fact.type == "FactReplaced":
+        return [fact.data["seq"]]
+    return []
+
+
+def replacement_fact(original: Fact, correction: Fact) -> Fact:
+    rep = correction.data["replacement"]
+    return Fact(
+        seq=original.seq,
+        type=rep["type"],
+        data=dict(rep.get("data") or {}),
+        actor=rep.get("actor"),
+        visibility=rep.get("visibility", original.visibility),
+    )
+
+
+def effective_facts(facts: Iterable[Fact], corrected: bool = True) -> list[tuple[Fact, int | None, str]]:
+    """The facts a replay applies, each with the seq of the correction that changed it and a note."""
+    facts = list(facts)
+    if not corrected:
+        return [
+            (f, None, f"correction: {f.type} of #{', #'.join(map(str, correction_targets(f)))}" if f.type in CORRECTION_TYPES else "")
+            for f in facts
+        ]
+    voided: dict[int, int] = {}
+    replaced: dict[int, Fact] = {}
+    for f in facts:
+        if f.type == "FactVoided":
+            for s in f.data["seqs"]:
+                voided[s] = f.seq
+        elif f.type == "FactReplaced":
+            replaced[f.data["seq"]] = f
+    out = []
+    for f in facts:
+        if f.type in CORRECTION_TYPES or f.seq in voided:
+            continue
+        if f.seq in replaced:
+            c = replaced[f.seq]
+            out.append((replacement_fact(f, c), c.seq, f"replaced by correction #{c.seq}: {c.data.get('reason', '')}".rstrip(": ")))
+        else:
+            out.append((f, None, ""))
+    return out
+
+
+@dataclass
+class Replay:
+    """A game folded step by step. ``steps[0]`` is the state before the first fact."""
+
+    ruleset: Ruleset
+    setup: Setup
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def head(self) -> Step:
+        return self.steps[-1]
+
+    def at(self, seq: int) -> Step:
+        """The step of fact ``seq``, or the latest step before it (a voided fact shows the state before it)."""
+        best = self.steps[0]
+        for step in self.steps:
+            if step.seq <= seq:
+                best = step
+            else:
+                break
+        return best
+
+    def index_of(self, seq: int) -> int:
+        return self.steps.index(self.at(seq))
+
+
+def fold(ruleset: Ruleset, setup: Setup, facts: Iterable[Fact], corrected: bool = True) -> Replay:
+    """Fold ``facts`` into a :class:`Replay`; violations are recorded, never raised."""
+    state = ruleset.initial_state(setup)
+    replay = Replay(ruleset, setup, [Step(0, None, state, note="setup")])
+    for fact, corrected_by, note in effective_facts(facts, corrected):
+        if fact.type in CORRECTION_TYPES:  # as played: a marker, the state does not change
+            replay.steps.append(Step(fact.seq, fact, state, note=note))
+            continue
+        violations = tuple(ruleset.check(state, fact))
+        if any(v.shape for v in violations):  # cannot be applied (only reachable through a replacement)
+            replay.steps.append(Step(fact.seq, fact, state, (), violations, corrected_by, note))
+            continue
+        state, consequences = ruleset.apply(state, fact)
+        replay.steps.append(Step(fact.seq, fact, state, tuple(consequences), violations, corrected_by, note))
+    return replay

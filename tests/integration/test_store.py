@@ -1,0 +1,58 @@
+"""The event store: library tables made by alembic, immutable history, pinned topics."""
+from __future__ import annotations
+
+import psycopg
+import pytest
+from eventsourcing.utils import get_topic
+
+from service.game import Game
+from service.schema import SchemaOutOfDate, current_and_head, ensure_schema
+
+HEADER = {"ruleset": "lockdown", "mode": "standard", "players": [{"seat": 1, "name": "Ada"}, {"seat": 2, "name": "Bo"}]}
+
+
+def test_stored_event_topics_are_pinned():
+    # Topics are stored with every event: renaming these classes needs register_topic.
+    assert get_topic(Game.Created) == "service.game:Game.Created"
+    assert get_topic(Game.FactRecorded) == "service.game:Game.FactRecorded"
+
+
+def test_migrations_bring_an_empty_database_to_head(fresh_database):
+    current, head = current_and_head(fresh_database)
+    assert current == head
+    with fresh_database.connect() as conn:
+        tables = {r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+    assert {"games_events", "read_models", "gameindex_g1_games", "gamestate_g1_states", "playerresults_g1_results"} <= tables
+
+
+def test_an_unmigrated_database_is_refused_with_the_command_to_run(pg_server):
+    from service.db import drop_database, ensure_database
+
+    db = ensure_database(pg_server, "nemesis_test_unmigrated")
+    try:
+        with pytest.raises(SchemaOutOfDate, match="nemesis-archive migrate"):
+            ensure_schema(db, migrate=False)
+        ensure_schema(db, migrate=True)
+        assert current_and_head(db)[0] == current_and_head(db)[1]
+    finally:
+        drop_database(pg_server, db.name)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE games_events SET topic = 'x'",
+        "DELETE FROM games_events",
+        "TRUNCATE games_events",
+    ],
+)
+def test_stored_events_cannot_be_changed_by_the_service_connection(archive, statement):
+    game = archive.games.create_game(HEADER)
+    with archive.db.connect() as conn:
+        before = conn.execute("SELECT count(*), md5(string_agg(state::text, ',' ORDER BY notification_id)) FROM games_events").fetchone()
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="immutable"):
+            conn.execute(statement)
+        conn.rollback()
+        after = conn.execute("SELECT count(*), md5(string_agg(state::text, ',' ORDER BY notification_id)) FROM games_events").fetchone()
+    assert before == after
+    assert archive.games.get_game(game.id).version == 1

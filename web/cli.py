@@ -1,0 +1,206 @@
+"""The one console command: ``nemesis-archive``."""
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+from uuid import UUID
+
+import click
+
+from service.errors import ArchiveError
+
+DEMO_DIR = Path(__file__).resolve().parents[1] / "service" / "demo"
+
+
+def _fail(message: str) -> None:
+    click.secho(message, fg="red", err=True)
+    sys.exit(1)
+
+
+@click.group()
+@click.option("--database-url", envvar="DATABASE_URL", default=None,
+              help="PostgreSQL to use (default: DATABASE_URL, else the embedded server in ./.data).")
+@click.option("-v", "--verbose", is_flag=True, help="Log what the worker does.")
+@click.pass_context
+def main(ctx: click.Context, database_url: str | None, verbose: bool) -> None:
+    """Nemesis Archive: record, replay and score real-table games of Nemesis."""
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    ctx.obj = {"url": database_url}
+
+
+class _Open:
+    """``with _Open(ctx) as archive`` with friendly errors for an out-of-date schema."""
+
+    def __init__(self, ctx, migrate=None):
+        from service.context import open_archive
+
+        self.cm = open_archive(ctx.obj["url"], migrate=migrate)
+
+    def __enter__(self):
+        from service.schema import SchemaOutOfDate
+
+        try:
+            return self.cm.__enter__()
+        except SchemaOutOfDate as e:
+            _fail(str(e))
+
+    def __exit__(self, *exc):
+        return self.cm.__exit__(*exc)
+
+
+@main.command()
+@click.pass_context
+def migrate(ctx: click.Context) -> None:
+    """Bring the database schema to the head revision (alembic upgrade head)."""
+    with _Open(ctx, migrate=True) as archive:
+        click.echo(f"schema is up to date on database {archive.db.name!r}")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+@click.option("--demo", is_flag=True, help="Load the demo games first (idempotent).")
+@click.option("--worker/--no-worker", default=None,
+              help="Run the projection worker in this process (default: on for the embedded server).")
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | None) -> None:
+    """Serve the replay viewer and the JSON API."""
+    from werkzeug.serving import make_server
+
+    from projections.runner import Worker
+    from web import create_app
+
+    with _Open(ctx) as archive:
+        if demo:
+            _load_demo(archive)
+        in_process = worker if worker is not None else archive.db.embedded
+        w = Worker(archive.db) if in_process else None
+        if w:
+            w.start_thread()
+        server = make_server(host, port, create_app({"ARCHIVE": archive}), threaded=True)
+        stop = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *a: stop.set())
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        click.secho(f"Nemesis Archive is serving on http://{host}:{server.server_port}/  (Ctrl+C to stop)", fg="green")
+        try:
+            stop.wait()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.shutdown()
+            if w:
+                w.stop()
+
+
+@main.command()
+@click.pass_context
+def worker(ctx: click.Context) -> None:
+    """Keep the read models up to date (runs until stopped)."""
+    from projections.runner import Worker
+
+    with _Open(ctx) as archive:
+        w = Worker(archive.db)
+        signal.signal(signal.SIGTERM, lambda *a: w.stop())
+        click.echo("projection worker running (Ctrl+C to stop)")
+        try:
+            w.run()
+        except KeyboardInterrupt:
+            w.stop()
+
+
+@main.command(name="import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.pass_context
+def import_(ctx: click.Context, files: tuple[Path, ...]) -> None:
+    """Import games from notation files; each file is stored whole or not at all."""
+    from service.notation import NotationError, import_parsed, read_file
+
+    failed = 0
+    with _Open(ctx) as archive:
+        with click.progressbar(files, label="importing", show_pos=True, file=sys.stderr) as bar:
+            for path in bar:
+                try:
+                    game, created = import_parsed(archive.games, read_file(path))
+                except NotationError as e:
+                    failed += 1
+                    click.secho(f"\nrejected {e.message}; nothing of it was stored", fg="red", err=True)
+                    continue
+                if not created:
+                    click.echo(f"\n{path}: game {game.id} is already in the archive; skipped", err=True)
+    click.echo(f"imported {len(files) - failed} of {len(files)} file(s)")
+    if failed:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("game_id", type=click.UUID)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="File to write (default: stdout).")
+@click.pass_context
+def export(ctx: click.Context, game_id: UUID, output: Path | None) -> None:
+    """Write one game in notation (JSON Lines)."""
+    from service.notation import write_game
+
+    with _Open(ctx) as archive:
+        try:
+            text = write_game(archive.games.get_game(game_id))
+        except ArchiveError as e:
+            _fail(e.message)
+    if output:
+        output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+@main.command()
+@click.argument("view", required=False)
+@click.option("--batch", default=500, show_default=True, help="Events per transaction.")
+@click.option("--pause", default=0.0, hidden=True, help="Seconds to sleep between pages (tests).")
+@click.pass_context
+def rebuild(ctx: click.Context, view: str | None, batch: int, pause: float) -> None:
+    """Rebuild VIEW (default: every view) from the event store, blue/green."""
+    from projections.runner import rebuild as run_rebuild
+    from projections.views import VIEWS
+
+    views = [view] if view else list(VIEWS)
+    if view and view not in VIEWS:
+        _fail(f"unknown view {view!r}; known: {', '.join(VIEWS)}")
+    with _Open(ctx) as archive:
+        for name in views:
+            bar = None
+
+            def progress(done: int, total: int, name=name) -> None:
+                nonlocal bar
+                if bar is None:
+                    bar = click.progressbar(length=max(total, 1), label=f"rebuilding {name}", show_pos=True, file=sys.stderr)
+                    bar.__enter__()
+                bar.update(done - bar.pos)
+
+            report = run_rebuild(archive.db, name, batch=batch, progress=progress, pause=pause)
+            if bar is not None:
+                bar.__exit__(None, None, None)
+            click.echo(
+                f"rebuilt {name} as generation {report.generation}: {report.events} events in "
+                f"{report.seconds:.2f} s ({report.rate:,.0f} events/s)"
+            )
+
+
+def _load_demo(archive) -> None:
+    from service.notation import import_parsed, read_file
+
+    files = sorted(DEMO_DIR.glob("*.jsonl"))
+    created = 0
+    for path in files:
+        _, new = import_parsed(archive.games, read_file(path))
+        created += new
+    click.echo(f"demo games: {created} loaded, {len(files) - created} already there")
+
+
+@main.command()
+@click.pass_context
+def demo(ctx: click.Context) -> None:
+    """Load the demo games shipped with the project (idempotent)."""
+    with _Open(ctx) as archive:
+        _load_demo(archive)

@@ -1,0 +1,76 @@
+"""HTML pages: the games list and the replay of one game, step by step (per-step URLs)."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from marshmallow import ValidationError
+
+from projections import queries
+from web.api import ListQuery, _game_id
+from web.replays import replay_of
+
+replay = Blueprint("replay", __name__)
+
+
+def _archive():
+    return current_app.config["ARCHIVE"]
+
+
+@replay.get("/")
+def games():
+    try:
+        q = ListQuery().load({k: v for k, v in request.args.items() if v})
+        error = None
+    except ValidationError as e:
+        q, error = {}, "; ".join(f"{k}: {v[0]}" for k, v in e.messages.items())
+    rows = queries.list_games(_archive().db, **q) if not error else []
+    return render_template("games.html", games=rows, args=request.args, error=error)
+
+
+@replay.get("/players")
+def players():
+    return render_template("players.html", players=queries.player_table(_archive().db))
+
+
+@replay.get("/games/<game_id>")
+def game(game_id: str):
+    return redirect(url_for("replay.game_step", game_id=_game_id(game_id), step=0, **_view_args()))
+
+
+def _view_args() -> dict:
+    return {"view": "played"} if request.args.get("view") == "played" else {}
+
+
+def _context(game_id: str, step: int) -> dict:
+    corrected = request.args.get("view") != "played"
+    game, rp = replay_of(_archive().games, _game_id(game_id), corrected=corrected)
+    current = rp.at(step)
+    index = rp.steps.index(current)
+    seqs = [s.seq for s in rp.steps]
+    ruleset = rp.ruleset
+    result = ruleset.score(current.state)
+    recorded = {r.fact.seq: r for r in game.recorded}
+    return {
+        "game": game,
+        "replay": rp,
+        "step": current,
+        "index": index,
+        "seqs": seqs,
+        "prev_seq": seqs[index - 1] if index > 0 else None,
+        "next_seq": seqs[index + 1] if index + 1 < len(seqs) else None,
+        "position": ruleset.position(current.state),
+        "described": ruleset.describe(current.state),
+        "result": result,
+        "recorded": recorded,
+        "view": "played" if not corrected else "corrected",
+        "view_args": _view_args(),
+    }
+
+
+@replay.get("/games/<game_id>/step/<int:step>")
+def game_step(game_id: str, step: int):
+    return render_template("replay.html", **_context(game_id, step))
+
+
+@replay.get("/games/<game_id>/step/<int:step>/panel")
+def game_step_panel(game_id: str, step: int):
+    return render_template("_step.html", **_context(game_id, step))
