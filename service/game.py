@@ -17,7 +17,7 @@ from eventsourcing.domain import Aggregate, event
 
 from service.errors import CommandIdReused, FactsRefused, InvalidInput, StalePosition
 from service.rules import Fact, Seat, Setup, Violation, get_ruleset
-from service.rules.replay import CORRECTION_TYPES, check_correction, correction_targets, fold
+from service.rules.replay import CORRECTION_TYPES, check_correction, fold
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,6 @@ class Game(Aggregate):
         self.title = title
         self.recorded: list[RecordedFact] = []
         self.commands: dict[str, dict[str, int]] = {}
-        self.corrections: dict[int, int] = {}
         self._head = _Head(self.ruleset.initial_state(self.setup))
 
     # -- derived, never stored -------------------------------------------------------------
@@ -206,16 +205,15 @@ class Game(Aggregate):
         ruleset = self.ruleset
         state = self.head_state
         known = {r.fact.seq: r.fact for r in self.recorded}
-        corrections = dict(self.corrections)
         staged = []
         for i, raw in enumerate(facts):
             seq = self.position + 1 + i
             fact = self._read_fact(raw, seq, i)
             pos = ruleset.position(state)
             if fact.type in CORRECTION_TYPES:
-                violations = check_correction(known, corrections, fact)
+                violations = check_correction(known, fact)
                 if not violations:
-                    violations = self._check_replacement(known, corrections, fact)
+                    violations = self._check_replacement(known, fact)
             else:
                 violations = ruleset.check(state, fact)
             refused = [v for v in violations if v.shape or self.strict]
@@ -230,15 +228,13 @@ class Game(Aggregate):
                 )
             known[seq] = fact
             if fact.type in CORRECTION_TYPES:
-                for t in correction_targets(fact):
-                    corrections[t] = seq
                 state = fold(ruleset, self.setup, list(known.values())).head.state
             else:
                 state, _ = ruleset.apply(state, fact)
             staged.append((fact, violations, pos))
         return staged
 
-    def _check_replacement(self, known: dict[int, Fact], corrections: dict[int, int], fact: Fact) -> list[Violation]:
+    def _check_replacement(self, known: dict[int, Fact], fact: Fact) -> list[Violation]:
         """A replacement must itself be a legal fact where it stands (shape always, rules if strict)."""
         if fact.type != "FactReplaced":
             return []
@@ -298,8 +294,6 @@ class Game(Aggregate):
             entry = self.commands.setdefault(command_id, {"first": seq, "last": seq})
             entry["last"] = seq
         if type in CORRECTION_TYPES:
-            for t in correction_targets(fact):
-                self.corrections[t] = seq
             self._head = _Head(self.replay().head.state)
         else:
             state, _ = self.ruleset.apply(self.head_state, fact)

@@ -36,10 +36,10 @@ class Step:
         return self
 
 
-def check_correction(facts: Mapping[int, Fact], corrections: Mapping[int, int], fact: Fact) -> list[Violation]:
+def check_correction(facts: Mapping[int, Fact], fact: Fact) -> list[Violation]:
     """Shape and target checks of a correction fact against the facts recorded so far.
 
-    ``corrections`` maps an already corrected seq to the seq of its correction.
+    A fact may be corrected again: the latest correction of a fact wins.
     """
     section = "docs/decisions/0004-corrections.md"
 
@@ -51,16 +51,6 @@ def check_correction(facts: Mapping[int, Fact], corrections: Mapping[int, int], 
         if facts[seq].type in CORRECTION_TYPES:
             return [
                 Violation("correction.target", f"fact #{seq} is itself a correction; correct the original fact", section, fld, True)
-            ]
-        if seq in corrections:
-            return [
-                Violation(
-                    "correction.twice",
-                    f"fact #{seq} was already corrected by #{corrections[seq]}; correct that correction's result instead",
-                    section,
-                    fld,
-                    True,
-                )
             ]
         return []
 
@@ -110,20 +100,16 @@ def effective_facts(facts: Iterable[Fact], corrected: bool = True) -> list[tuple
             (f, None, f"correction: {f.type} of #{', #'.join(map(str, correction_targets(f)))}" if f.type in CORRECTION_TYPES else "")
             for f in facts
         ]
-    voided: dict[int, int] = {}
-    replaced: dict[int, Fact] = {}
+    last: dict[int, Fact] = {}  # the latest correction of each fact wins
     for f in facts:
-        if f.type == "FactVoided":
-            for s in f.data["seqs"]:
-                voided[s] = f.seq
-        elif f.type == "FactReplaced":
-            replaced[f.data["seq"]] = f
+        for s in correction_targets(f):
+            last[s] = f
     out = []
     for f in facts:
-        if f.type in CORRECTION_TYPES or f.seq in voided:
+        c = last.get(f.seq)
+        if f.type in CORRECTION_TYPES or (c is not None and c.type == "FactVoided"):
             continue
-        if f.seq in replaced:
-            c = replaced[f.seq]
+        if c is not None:
             out.append((replacement_fact(f, c), c.seq, f"replaced by correction #{c.seq}: {c.data.get('reason', '')}".rstrip(": ")))
         else:
             out.append((f, None, ""))

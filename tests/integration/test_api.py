@@ -1,0 +1,193 @@
+"""The recording API end to end over a real PostgreSQL: create, append, read, correct, errors."""
+from __future__ import annotations
+
+import pytest
+
+from service.rules import Fact, get_ruleset
+from service.rules.replay import fold
+from tests.integration.helpers import generated
+
+LOCKDOWN = get_ruleset("lockdown")
+
+
+@pytest.fixture
+def client(archive):
+    from web import create_app
+
+    return create_app({"ARCHIVE": archive, "TESTING": True}).test_client()
+
+
+def create(client, header=None, **overrides):
+    header = dict(header or generated()[0], **overrides)
+    r = client.post("/api/games", json=header)
+    assert r.status_code == 201, r.json
+    return r.json["id"]
+
+
+def append(client, gid, facts, **body):
+    return client.post(f"/api/games/{gid}/facts", json={"facts": facts, **body})
+
+
+def stored_count(archive, gid) -> int:
+    with archive.db.connect() as conn:
+        return conn.execute("SELECT count(*) FROM games_events WHERE originator_id = %s", (gid,)).fetchone()[0]
+
+
+def test_create_append_and_read_back(client, archive):
+    header, facts = generated(seed=3)
+    gid = create(client, header)
+    r = append(client, gid, facts[:8], expected_position=0, command_id="t1-1", recorder="tablet")
+    assert r.status_code == 201
+    assert (r.json["first_seq"], r.json["last_seq"], r.json["position"]) == (1, 8, 8)
+    r = append(client, gid, facts[8:12], expected_position=8, command_id="t1-2")
+    assert r.json["position"] == 12
+
+    got = client.get(f"/api/games/{gid}/facts?from=5").json
+    assert [f["seq"] for f in got["facts"]] == list(range(6, 13))
+    assert got["facts"][0]["type"] == facts[5]["type"] and got["facts"][0]["data"] == facts[5]["data"]
+    assert client.get(f"/api/games/{gid}").json["position"] == 12
+
+    # state at step N is the ruleset's fold of the first N facts
+    header_setup = archive.games.get_game(__import__("uuid").UUID(gid)).setup
+    expected = fold(LOCKDOWN, header_setup, [Fact(i + 1, f["type"], f["data"], f["actor"]) for i, f in enumerate(facts[:7])])
+    state = client.get(f"/api/games/{gid}/state?step=7").json
+    assert state["seq"] == 7
+    assert state["state"] == LOCKDOWN.describe(expected.head.state)
+    assert state["position"] == LOCKDOWN.position(expected.head.state)
+
+
+def test_a_retried_command_is_answered_with_the_original_result_and_stored_once(client, archive):
+    header, facts = generated(seed=4)
+    gid = create(client, header)
+    first = append(client, gid, facts[:5], expected_position=0, command_id="retry-me")
+    again = append(client, gid, facts[:5], expected_position=0, command_id="retry-me")
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.json["replayed"] is True
+    assert (again.json["first_seq"], again.json["last_seq"]) == (1, 5)
+    assert stored_count(archive, gid) == 1 + 5
+
+
+def test_a_command_id_reused_for_other_facts_is_a_conflict(client, archive):
+    header, facts = generated(seed=5)
+    gid = create(client, header)
+    append(client, gid, facts[:3], command_id="c1")
+    r = append(client, gid, facts[3:4], command_id="c1")
+    assert r.status_code == 409
+    assert r.json["field"] == "command_id"
+    assert stored_count(archive, gid) == 1 + 3
+
+
+def test_a_stale_expected_position_gets_409_with_the_current_position(client, archive):
+    header, facts = generated(seed=6)
+    gid = create(client, header)
+    append(client, gid, facts[:4], expected_position=0)
+    r = append(client, gid, facts[4:6], expected_position=2)
+    assert r.status_code == 409
+    assert r.json["position"] == 4
+    assert stored_count(archive, gid) == 1 + 4
+
+
+
+
+def test_strict_game_refuses_an_illegal_fact_and_stores_nothing_of_its_batch(client, archive):
+    header, facts = generated(seed=7)
+    gid = create(client, header)
+    append(client, gid, facts[:5], expected_position=0)
+    state = client.get(f"/api/games/{gid}/state").json
+    acting = state["position"]["acting"]
+    assert acting is not None
+    other = next(p["seat"] for p in header["players"] if p["seat"] != acting)
+    legal = facts[5]
+    illegal = {"type": "Passed", "actor": other, "data": {}}
+    r = append(client, gid, [legal, illegal], expected_position=5)
+    assert r.status_code == 422, r.json
+    body = r.json
+    assert body["index"] == 1 and body["seq"] == 7
+    v = body["violations"][0]
+    assert v["rule"] and v["message"] and v["section"]
+    assert stored_count(archive, gid) == 1 + 5
+
+
+def test_lenient_game_stores_an_illegal_fact_with_its_flag(client, archive):
+    header, facts = generated(seed=7)
+    gid = create(client, header, strict=False)
+    append(client, gid, facts[:5])
+    acting = client.get(f"/api/games/{gid}/state").json["position"]["acting"]
+    other = next(p["seat"] for p in header["players"] if p["seat"] != acting)
+    r = append(client, gid, [{"type": "Passed", "actor": other, "data": {}}])
+    assert r.status_code == 201
+    assert r.json["flagged"][0]["seq"] == 6
+    step = client.get(f"/api/games/{gid}/state?step=6").json
+    assert step["violations"] and not step["violations"][0]["shape"]
+
+
+def test_a_malformed_fact_is_refused_even_in_a_lenient_game(client, archive):
+    header, facts = generated(seed=8)
+    gid = create(client, header, strict=False)
+    r = append(client, gid, [{"type": "Teleported", "actor": 1, "data": {}}])
+    assert r.status_code == 422
+    assert r.json["violations"][0]["shape"] is True
+    assert stored_count(archive, gid) == 1
+
+
+def test_corrections_void_and_replace_without_changing_history(client, archive):
+    header, facts = generated(seed=9)
+    gid = create(client, header)
+    append(client, gid, facts[:6])
+    played_before = client.get(f"/api/games/{gid}/facts?view=played").json["facts"]
+    r = append(client, gid, [{"type": "FactReplaced", "data": {"seq": 6, "replacement": facts[5], "reason": "same again"}}])
+    assert r.status_code == 201
+    r = append(client, gid, [{"type": "FactVoided", "data": {"seqs": [6], "reason": "did not happen"}}])
+    assert r.status_code == 201
+    corrected = client.get(f"/api/games/{gid}/facts").json["facts"]
+    played = client.get(f"/api/games/{gid}/facts?view=played").json["facts"]
+    assert [f["seq"] for f in corrected] == [1, 2, 3, 4, 5]
+    assert [f["seq"] for f in played] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert played[:6] == played_before
+    # the state "as corrected" at the head is the state after fact 5
+    head = client.get(f"/api/games/{gid}/state").json
+    at5 = client.get(f"/api/games/{gid}/state?step=5").json
+    assert head["state"] == at5["state"]
+    r = append(client, gid, [{"type": "FactVoided", "data": {"seqs": [99]}}])
+    assert r.status_code == 422 and r.json["violations"][0]["field"] == "data.seqs[0]"
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"mode": "standard", "players": [{"seat": 1, "name": "A"}]}, "ruleset"),
+        ({"ruleset": "chess", "players": [{"seat": 1, "name": "A"}]}, "ruleset"),
+        ({"ruleset": "lockdown", "players": [{"seat": 1, "name": "A"}, {"seat": 1, "name": "B"}]}, "players"),
+        ({"ruleset": "lockdown", "players": []}, "players"),
+        ({"ruleset": "lockdown", "mode": "chaos", "players": [{"seat": 1, "name": "A"}]}, "mode"),
+        ({"ruleset": "lockdown", "players": [{"seat": "one", "name": "A"}]}, "players.0.seat"),
+    ],
+)
+def test_a_bad_header_is_a_400_naming_the_field(client, body, field):
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 400
+    assert field in r.json["fields"], r.json
+
+
+def test_caller_mistakes_are_json_4xx_never_500(client):
+    gid = create(client)
+    assert client.post("/api/games", data="{nope", content_type="application/json").status_code == 400
+    r = client.post(f"/api/games/{gid}/facts", data="[1,", content_type="application/json")
+    assert r.status_code == 400 and r.json["message"]
+    r = client.get("/api/games/2b1c3f8e-0000-4000-8000-000000000000")
+    assert r.status_code == 404 and r.json["error"] == "GameNotFound"
+    assert client.get("/api/games/not-a-uuid").status_code == 400
+    assert client.post(f"/api/games/{gid}/facts", json={"facts": []}).status_code == 400
+    assert client.post(f"/api/games/{gid}/facts", json={"facts": [{"actor": 1}]}).json["fields"]["facts.0.type"]
+    assert client.get(f"/api/games/{gid}/state?step=-1").status_code == 400
+    r = client.delete(f"/api/games/{gid}")
+    assert r.status_code == 405 and r.is_json
+    assert client.get("/api/nowhere").status_code == 404
+
+
+def test_openapi_document_describes_the_api(client):
+    doc = client.get("/api/openapi.json").json
+    assert doc["openapi"].startswith("3.")
+    assert {"/api/games", "/api/games/{game_id}/facts", "/api/games/{game_id}/state"} <= set(doc["paths"])
+    assert "422" in doc["paths"]["/api/games/{game_id}/facts"]["post"]["responses"]
+    assert "players" in doc["components"]["schemas"]["GameHeader"]["properties"]
