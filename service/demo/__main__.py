@@ -1,0 +1,3 @@
+from service.demo import main
+
+main()

@@ -1,0 +1,81 @@
+"""Components are data files; boards are honest about what is known."""
+import json
+from pathlib import Path
+
+from service.rules.lockdown.components import BOARDS, CHARACTERS, DATA, EVENT_CARDS, ROOMS, board
+
+
+def test_room_catalogue_has_10_basic_9_additional_and_the_special_rooms():
+    kinds = [r.kind for r in ROOMS]
+    assert kinds.count("I") == 10
+    assert kinds.count("II") == 9
+    special = {r.id for r in ROOMS if r.kind == "special"}
+    assert {"isolation_room", "repository", "backup_power_supply", "alert_room",
+            "elevator_room_s01", "elevator_room_s02", "elevator_room_s03"} <= special
+
+
+def test_every_room_has_english_and_polish_names():
+    for r in ROOMS:
+        assert r.en and r.pl, r.id
+
+
+def test_rooms_resolve_by_id_english_polish_and_alias():
+    assert ROOMS.resolve("nest").id == "nest"
+    assert ROOMS.resolve("Gniazdo").id == "nest"
+    assert ROOMS.resolve("storage").id == "repository"  # digest name
+    assert ROOMS.resolve("rapid response center").id == "alert_room"
+    assert ROOMS.resolve("nowhere") is None
+
+
+def test_characters_and_groups():
+    assert len(CHARACTERS) == 6
+    assert CHARACTERS["survivor"].start_room == "isolation_room" and CHARACTERS["survivor"].knowledge == 3
+    assert CHARACTERS["janitor"].start_room == "repository" and CHARACTERS["janitor"].knowledge == 1
+    assert CHARACTERS.resolve("Astrobiolożka").id == "xenobiologist"
+
+
+def test_event_deck_has_22_cards():
+    assert len(EVENT_CARDS) == 22
+    assert EVENT_CARDS["kickstopper"].corridors == (2, 4)
+
+
+def test_components_live_in_json_files():
+    assert {"rooms.json", "characters.json", "colony.json", "events.json", "board_basic.json",
+            "board_synthetic.json"} <= {p.name for p in DATA.iterdir()}
+    for p in DATA.glob("*.json"):
+        json.loads(p.read_text(encoding="utf-8"))
+
+
+def test_basic_board_has_no_invented_corridors():
+    b = board("basic")
+    assert not b.synthetic and not b.has_graph
+    assert len(b.slots["I"]) == 10 and len(b.slots["II"]) == 6
+    raw = json.loads((DATA / "board_basic.json").read_text(encoding="utf-8"))
+    assert raw["corridors"] is None and raw["synthetic"] is False
+
+
+def test_synthetic_board_is_labelled_and_consistent():
+    b = board("synthetic")
+    assert b.synthetic and b.has_graph
+    assert "SYNTHETIC" in b.en
+    for place in b.places:
+        numbers = [n for c in b.corridors.values() for p, n in c.ends if p == place]
+        numbers += [n for p, n in b.technical.items() if p == place]
+        assert len(numbers) == len(set(numbers)), place  # corridor numbers unique per room
+        assert b.adjacent(place), place
+    assert set(BOARDS) == {"basic", "synthetic"}
+
+
+def test_time_track():
+    b = board("basic")
+    assert b.time_spaces[0] == 15 and b.time_spaces[-1] == "S"
+    assert b.isolation_opens_at == 8
+    assert b.css_spaces == {10, 8, 6, 4, 2, 1}
+
+
+def test_rules_package_imports_no_infrastructure():
+    root = Path(__file__).resolve().parents[2] / "service" / "rules"
+    for path in root.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for name in ("flask", "sqlalchemy", "psycopg", "eventsourcing"):
+            assert f"import {name}" not in text and f"from {name}" not in text, (path, name)

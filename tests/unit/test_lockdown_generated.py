@@ -1,0 +1,120 @@
+"""Random play: 200 generated games are legal and keep the invariants; folding is fast and pure."""
+import json
+import random
+import time
+from dataclasses import FrozenInstanceError
+
+import pytest
+
+from service.rules.base import Fact
+from service.rules.lockdown import LOCKDOWN
+from service.rules.lockdown.generate import _fill, facts_of, generate_game
+from service.rules.lockdown.state import PLAYER
+
+GAMES = [(seed, 1 + seed % 5, "solo" if seed % 5 == 0 and seed % 2 else ("coop" if seed % 7 == 0 else "standard"))
+         for seed in range(200)]
+
+
+def _invariants(before, after, fact, consequences):
+    b = after.board
+    for key in after.noise:  # every marker sits on a real corridor of this board
+        assert key == "technical" or b.rooms_of(key), key
+    for c in consequences:  # never a second marker in a corridor
+        if c.type == "noise-placed":
+            assert c.data["corridor"] not in before.noise, (fact, c)
+    if after.phase != "setup":
+        for ch in after.characters.values():  # every character in exactly one known room
+            assert ch.room in after.rooms
+            assert sum(ch.seat in after.characters_in(p) for p in after.rooms) == 1
+            assert ch.hand >= 0 and 0 <= ch.actions <= 2
+    for i in after.intruders:
+        assert i.room in after.rooms
+    assert all(n >= 0 for n in after.bag.values()) and all(n >= 0 for n in after.supply.values())
+    if after.phase == PLAYER and after.turn is not None and not after.pending:
+        assert not after.characters[after.turn].passed
+    for c in consequences:  # the turn goes clockwise to the next player who has not passed
+        if c.type == "turn":
+            seats = before.seats
+            start = seats.index(before.turn) + 1
+            expected = next(s for s in seats[start:] + seats[:start] if not after.characters[s].passed)
+            assert c.data["seat"] == expected
+
+
+@pytest.mark.parametrize("seed,players,mode", GAMES)
+def test_generated_game_is_legal_and_keeps_invariants(seed, players, mode):
+    if mode == "solo" and players != 1:
+        mode = "standard"
+    setup, generated = generate_game(seed, players=players, mode=mode)
+    state = LOCKDOWN.initial_state(setup)
+    for fact in facts_of(generated):
+        assert LOCKDOWN.check(state, fact) == [], fact
+        before = state
+        state, consequences = LOCKDOWN.apply(state, fact)
+        _invariants(before, state, fact, consequences)
+    assert state.ended and generated[-1][0] == "GameEnded"
+    assert LOCKDOWN.score(state).ending == "abandoned"
+    assert state.round >= 3
+
+
+def test_generator_is_deterministic_and_json_clean():
+    a = generate_game(42, players=4)
+    b = generate_game(42, players=4)
+    assert a == b
+    assert generate_game(43, players=4)[1] != a[1]
+    for t, actor, data in a[1]:
+        json.dumps(data)
+
+
+def test_generated_games_use_all_core_fact_types():
+    seen = set()
+    for seed in range(30):
+        seen |= {t for t, _, _ in generate_game(seed, players=1 + seed % 5, max_rounds=3 + seed % 5)[1]}
+    assert {"BoardPrepared", "CharacterChosen", "SetupCompleted", "FirstPlayerPassed", "CharacterMoved",
+            "CharacterMovedCarefully", "Passed", "RoomExplored", "NoiseRolled", "EncounterTokenDrawn",
+            "TimeAdvanced", "NoiseMarkersCleared", "EventCardDrawn", "ColonyTokenDrawn", "CssTokenRevealed",
+            "GameEnded"} <= seen
+
+
+def test_every_offered_option_is_legal():
+    rng = random.Random(5)
+    setup, generated = generate_game(5, players=3)
+    state = LOCKDOWN.initial_state(setup)
+    for seq, fact in enumerate(facts_of(generated)):
+        for e in LOCKDOWN.next_inputs(state):
+            data = _fill(rng, state, e)
+            assert LOCKDOWN.check(state, Fact(seq, e.type, data, e.actor)) == [], (e, data)
+        state, _ = LOCKDOWN.apply(state, fact)
+
+
+def test_apply_never_mutates_and_states_are_frozen():
+    setup, generated = generate_game(9, players=3)
+    state = LOCKDOWN.initial_state(setup)
+    for fact in facts_of(generated):
+        snapshot = repr(state)
+        new, _ = LOCKDOWN.apply(state, fact)
+        assert repr(state) == snapshot
+        assert new is not state
+        state = new
+    with pytest.raises(FrozenInstanceError):
+        state.round = 99
+    with pytest.raises(TypeError):
+        state.rooms["slot-01"] = None
+    with pytest.raises(FrozenInstanceError):
+        state.characters[1].hand = 9
+
+
+def test_folding_a_thousand_facts_takes_milliseconds():
+    facts = []
+    seed = 0
+    while len(facts) < 1000:
+        setup, generated = generate_game(seed, players=5, max_rounds=12)
+        facts = facts_of(generated)
+        seed += 1
+    facts = facts[:1000]
+    state = LOCKDOWN.initial_state(setup)
+    t0 = time.perf_counter()
+    for fact in facts:
+        LOCKDOWN.check(state, fact)
+        state, _ = LOCKDOWN.apply(state, fact)
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 0.5, f"{elapsed * 1000:.0f} ms for 1000 facts"
