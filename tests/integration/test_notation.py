@@ -114,3 +114,19 @@ def test_cli_import_and_export(other_archive, tmp_path):
     assert out.read_bytes() == good.read_bytes()
     result = runner.invoke(cli, ["--database-url", url, "export", "00000000-0000-4000-8000-000000000000"])
     assert result.exit_code == 1 and "no game" in result.output
+
+
+def test_commands_refuse_an_unmigrated_server_and_say_what_to_run(pg_server):
+    from service.db import drop_database, ensure_database
+
+    db = ensure_database(pg_server, "nemesis_test_cli_unmigrated")
+    try:
+        result = CliRunner().invoke(cli, ["--database-url", db.url, "demo"])
+        assert result.exit_code == 1
+        assert "run `nemesis-archive migrate`" in result.output
+        result = CliRunner().invoke(cli, ["--database-url", db.url, "migrate"])
+        assert result.exit_code == 0, result.output
+        result = CliRunner().invoke(cli, ["--database-url", db.url, "demo"])
+        assert result.exit_code == 0 and "3 loaded" in result.output
+    finally:
+        drop_database(pg_server, db.name)
