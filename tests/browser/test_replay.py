@@ -93,6 +93,8 @@ def test_as_played_view_shows_the_correction(served, page):
     page.goto(f"{base}/games/{game.id}/step/0")
     assert page.locator("#facts li.corrected").count() == 1
     page.click("text=as played")
+    at(page, 0, "?view=played")
+    page.wait_for_load_state()
     page.keyboard.press("End")
     at(page, game.position, "?view=played")
     assert "FactReplaced" in page.locator("#step-panel").inner_text()

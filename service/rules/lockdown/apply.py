@@ -1,0 +1,592 @@
+"""Folding: a fact and a state give a new state and the consequences the rules derive.
+
+``apply`` never raises on a well-shaped fact, even an illegal one (lenient games store
+those): it does what the table recorded as far as it can. It never mutates its input.
+
+    >>> from service.rules.base import Fact, Seat, Setup
+    >>> from service.rules.lockdown.state import initial_state
+    >>> s, cons = apply(initial_state(Setup(players=(Seat(1, "A"),))), Fact(1, "BoardPrepared", {"board": "basic"}))
+    >>> s.step, cons[0].type
+    ('characters', 'board-prepared')
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from math import ceil
+from types import MappingProxyType
+from typing import Any, Callable
+
+from service.rules.base import Consequence, Fact
+from service.rules.lockdown.board import TECHNICAL
+from service.rules.lockdown.checks import MOVE_COST, who
+from service.rules.lockdown.components import CHARACTERS, ROOMS
+from service.rules.lockdown.facts import noise_result, resolve_card, resolve_place, resolve_token, shape_violations
+from service.rules.lockdown.state import (
+    CHARACTERS as CHARACTERS_STEP, COLONY_STEP, CSS, ENDED, EVENT, EVENT_CARD, FIRST_PLAYER, HAND_SIZE,
+    NOISE_CLEANUP, PLAYER, READY, ROUND_END, TIME, TURNS, Intruder, LockdownState, Pending,
+    with_character, with_characters, with_room,
+)
+
+Result = tuple[LockdownState, list[Consequence]]
+
+
+def C(type_: str, text: str, **data: Any) -> Consequence:
+    return Consequence(type=type_, text=text, data=MappingProxyType(data))
+
+
+def apply(state: LockdownState, fact: Fact) -> Result:
+    handler = HANDLERS.get(fact.type)
+    cons: list[Consequence] = []
+    shape = shape_violations(state, fact)
+    if shape:  # cannot be applied at all; stores refuse such facts in every game
+        cons.append(C("fact-ignored", f"{fact.type} was not applied: {shape[0].message}"))
+        return replace(state, facts=state.facts + 1), cons
+    if handler is not None and not state.ended:
+        state = handler(state, fact, cons)
+        if not state.ended:
+            state = _settle(state, cons)
+    return replace(state, facts=state.facts + 1), cons
+
+
+# --- small helpers ---------------------------------------------------------------------------
+
+def _bag_add(state: LockdownState, token: str, n: int = 1) -> LockdownState:
+    bag = dict(state.bag)
+    bag[token] = max(0, bag.get(token, 0) + n)
+    return replace(state, bag=MappingProxyType(bag))
+
+
+def _supply_to_bag(state: LockdownState, token: str, cons: list[Consequence]) -> LockdownState:
+    if state.supply.get(token, 0) <= 0:
+        cons.append(C("colony-supply-empty", f"No {token} token is left next to the board; nothing is added.",
+                      token=token))
+        return state
+    supply = dict(state.supply)
+    supply[token] -= 1
+    state = replace(state, supply=MappingProxyType(supply))
+    cons.append(C("colony-token-added", f"1 {token} token is added to the colony bag.", token=token))
+    return _bag_add(state, token)
+
+
+def _pop_pending(state: LockdownState, kind: str, seat: int | None) -> tuple[LockdownState, Pending | None]:
+    for i, p in enumerate(state.pending):
+        if p.kind == kind and (seat is None or p.seat == seat):
+            return replace(state, pending=state.pending[:i] + state.pending[i + 1:]), p
+    return state, None
+
+
+def _push_front(state: LockdownState, *items: Pending) -> LockdownState:
+    return replace(state, pending=tuple(items) + state.pending)
+
+
+def _hand_target(state: LockdownState, seat: int) -> int:
+    c = state.characters[seat]
+    room = state.rooms.get(c.room) if c.room else None
+    if room is not None and room.tile == "isolation_room" and not room.malfunction:
+        return HAND_SIZE + 1
+    return HAND_SIZE
+
+
+def _refill_hands(state: LockdownState, cons: list[Consequence]) -> LockdownState:
+    changes: dict[int, dict[str, Any]] = {}
+    for seat in state.player_order():
+        c = state.characters[seat]
+        target = _hand_target(state, seat)
+        drawn = max(0, target - c.hand)
+        changes[seat] = {"hand": max(c.hand, target), "passed": False, "actions": 0}
+        extra = " (Isolation Room)" if target > HAND_SIZE else ""
+        cons.append(C("cards-drawn", f"{who(state, seat)} draws {drawn} card{'s' if drawn != 1 else ''} "
+                      f"up to {target}{extra}.", seat=seat, drawn=drawn, hand=max(c.hand, target)))
+    return with_characters(state, changes)
+
+
+def _add_noise(state: LockdownState, key: str, place: str, cons: list[Consequence]) -> LockdownState:
+    n = state.board.number_at(key, place)
+    where = "the technical corridors space" if key == TECHNICAL else f"corridor {n} of {state.room_label(place)}"
+    cons.append(C("noise-placed", f"Noise marker placed in {where}.", corridor=key, room=place, number=n))
+    return replace(state, noise=state.noise | {key})
+
+
+def _danger(state: LockdownState, seat: int, place: str, cons: list[Consequence]) -> LockdownState:
+    """Danger: adjacent stalkers not in combat come in, else noise in every empty corridor (§5.7)."""
+    b = state.board
+    if not b.has_graph:
+        cons.append(C("danger", f"Danger in {state.room_label(place)}: the corridor graph of this board is unknown, so "
+                      f"the table resolves it (move adjacent stalkers in with IntruderMoved, or place noise markers "
+                      f"in every corridor without one).", room=place, resolved=False))
+        return state
+    movers = []
+    for key, _, other in b.exits(place):
+        if state.characters_in(other):
+            continue  # stalkers there are in combat
+        for intruder in state.intruders_in(other):
+            movers.append((intruder, key, other))
+    if movers:
+        intruders = list(state.intruders)
+        doors = set(state.doors)
+        for intruder, key, other in movers:
+            if key in doors:
+                doors.discard(key)
+                cons.append(C("door-destroyed", f"The {intruder.kind} ({intruder.id}) destroys the closed door "
+                              f"instead of moving.", intruder=intruder.id, corridor=key))
+                continue
+            intruders[intruders.index(intruder)] = replace(intruder, room=place)
+            cons.append(C("intruder-moved", f"Danger: the {intruder.kind} ({intruder.id}) moves from "
+                          f"{state.room_label(other)} into {state.room_label(place)}.", intruder=intruder.id,
+                          to_room=place))
+        return replace(state, intruders=tuple(intruders), doors=frozenset(doors))
+    cons.append(C("danger", f"Danger in {state.room_label(place)}: no stalker nearby, noise markers go in every "
+                  f"corridor without one.", room=place, resolved=True))
+    for key in b.corridors_of(place) or ():
+        if key not in state.noise:
+            state = _add_noise(state, key, place, cons)
+    return state
+
+
+def _encounter_due(state: LockdownState, seat: int, place: str, cons: list[Consequence]) -> LockdownState:
+    """Encounter: clear the room's noise markers, then a token is drawn (the next fact) (§7.4)."""
+    cleared = [k for k in state.board.local_keys(place) if k in state.noise]
+    cons.append(C("encounter", f"Encounter in {state.room_label(place)} for {who(state, seat)}: the noise markers "
+                  f"of all its corridors are removed and a token is drawn from the colony bag.",
+                  room=place, seat=seat, cleared=cleared))
+    state = replace(state, noise=state.noise - set(cleared))
+    return _push_front(state, Pending("encounter", seat, place, reason="noise in a marked corridor"))
+
+
+def _noise(state: LockdownState, seat: int, place: str, result: Any, cons: list[Consequence]) -> LockdownState:
+    c = state.characters[seat]
+    if result == "silence" and c.slime:
+        cons.append(C("silence-as-danger", f"Silence, but {who(state, seat)} has slime: resolved as danger.",
+                      seat=seat))
+        result = "danger"
+    if result == "silence":
+        cons.append(C("silence", "Silence: nothing happens.", seat=seat))
+        return state
+    if result == "danger":
+        return _danger(state, seat, place, cons)
+    key = state.board.corridor_key(place, result)
+    if key is None:
+        cons.append(C("no-corridor", f"{state.room_label(place)} has no corridor {result}: nothing happens.",
+                      room=place, number=result))
+        return state
+    if key in state.noise:
+        return _encounter_due(state, seat, place, cons)
+    return _add_noise(state, key, place, cons)
+
+
+def _place_intruder(state: LockdownState, kind: str, place: str, cons: list[Consequence]) -> tuple[LockdownState, str]:
+    serial = state.intruder_serial + 1
+    iid = f"i{serial}"
+    cons.append(C("intruder-placed", f"A {kind} ({iid}) appears in {state.room_label(place)}.", intruder=iid,
+                  kind=kind, room=place))
+    state = replace(state, intruders=state.intruders + (Intruder(iid, kind, place),), intruder_serial=serial)
+    if not state.first_encounter:
+        cons.append(C("milestone-first-encounter", "First encounter: every player keeps 1 of their 2 objectives "
+                      "and discards the other.", milestone="first_encounter"))
+        state = replace(state, first_encounter=True)
+    return state, iid
+
+
+# --- setup ------------------------------------------------------------------------------------
+
+def _board_prepared(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    rooms = dict(state.rooms)
+    placed = []
+    for place, tile in (fact.data.get("tiles") or {}).items():
+        room = ROOMS.resolve(tile) if tile is not None else None
+        if place in rooms and room is not None:
+            rooms[place] = replace(rooms[place], tile=room.id)
+            placed.append(place)
+    b = state.board
+    label = b.en + (" — synthetic, not the real board" if b.synthetic else "")
+    cons.append(C("board-prepared", f"Board prepared: {label}; {len(placed)} room tiles recorded, the rest face "
+                  f"down and unknown.", board=b.id, synthetic=b.synthetic, recorded=placed))
+    step = state.step
+    if state.phase == "setup" and step == "board":
+        step = READY if all(c.character for c in state.characters.values()) else CHARACTERS_STEP
+    return replace(state, rooms=MappingProxyType(rooms), step=step)
+
+
+def _character_chosen(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    seat = fact.actor
+    char = CHARACTERS.resolve(fact.data["character"])
+    start = state.board.fixed_rooms.get(char.start_room)
+    state = with_character(state, seat, character=char.id, room=start, knowledge=char.knowledge)
+    cons.append(C("character-placed", f"{who(state, seat)} starts in {state.room_label(start)} with knowledge "
+                  f"{char.knowledge}.", seat=seat, room=start))
+    if state.phase == "setup" and state.step != "board" and all(c.character for c in state.characters.values()):
+        state = replace(state, step=READY)
+    return state
+
+
+def _setup_completed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    if state.phase != "setup":
+        cons.append(C("ignored", "Setup was already completed; nothing changes."))
+        return state
+    first = fact.data.get("first_player") or state.seats[0]
+    state = replace(state, phase=PLAYER, step=TURNS, round=1, first_player=first, turn=first, last_turn=None)
+    cons.append(C("round-started", f"Round 1 begins; {who(state, first)} has the first player token.", round=1))
+    return _refill_hands(state, cons)
+
+
+# --- player phase -----------------------------------------------------------------------------
+
+def _count_action(state: LockdownState, seat: int) -> LockdownState:
+    if seat == state.turn and state.phase == PLAYER:
+        return with_character(state, seat, actions=state.characters[seat].actions + 1)
+    return state
+
+
+def _first_player_passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    to = fact.data.get("to") or state.left_of(state.first_player)
+    cons.append(C("first-player", f"The first player token passes to {who(state, to)}, who starts.", seat=to))
+    return replace(state, first_player=to, turn=to, step=TURNS, last_turn=None)
+
+
+def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    seat = fact.actor
+    c = state.characters[seat]
+    dest = resolve_place(state, fact.data["to_room"])
+    b = state.board
+    n = fact.data["corridor"]
+    origin = c.room
+    key = (b.entry(origin, dest, n) if origin else None) or b.corridor_key(dest, n)
+    cost = MOVE_COST[fact.type]
+    careful = fact.type == "CharacterMovedCarefully"
+    occupied = bool([s for s in state.characters_in(dest) if s != seat] or state.intruders_in(dest))
+    if origin and state.intruders_in(origin):
+        cons.append(C("escape", f"{who(state, seat)} escapes from combat: each stalker in "
+                      f"{state.room_label(origin)} attacks first (attacks are not modelled yet).", seat=seat))
+    state = with_character(state, seat, room=dest, hand=max(0, c.hand - cost))
+    state = _count_action(state, seat)
+    cons.append(C("moved", f"{who(state, seat)} {'carefully ' if careful else ''}moves from "
+                  f"{state.room_label(origin)} to {state.room_label(dest)} through corridor {n} ({cost} "
+                  f"card{'s' if cost > 1 else ''}).", seat=seat, from_room=origin, to_room=dest, corridor=key))
+    if state.intruders_in(dest):
+        kinds = ", ".join(f"{i.kind} ({i.id})" for i in state.intruders_in(dest))
+        cons.append(C("combat", f"{who(state, seat)} is now in combat with {kinds}.", seat=seat))
+    if careful:
+        nkey = b.corridor_key(dest, fact.data["noise_corridor"])
+        if nkey is not None and nkey not in state.noise:
+            state = _add_noise(state, nkey, dest, cons)
+    if not state.rooms[dest].explored:
+        return replace(state, pending=state.pending + (
+            Pending("explore", seat, dest, reason="entered an unexplored room", empty=not occupied,
+                    careful=careful, via=key),))
+    if not careful and not occupied:
+        cons.append(C("noise-roll-due", f"{who(state, seat)} entered an empty room: a noise roll is due.", seat=seat))
+        return replace(state, pending=state.pending + (Pending("noise", seat, dest, reason="entered an empty room"),))
+    return state
+
+
+def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    seat = fact.actor
+    c = state.characters[seat]
+    d = fact.data.get("discarded", 0) or 0
+    state = _count_action(state, seat)
+    state = with_character(state, seat, passed=True, hand=max(0, c.hand - d))
+    cons.append(C("passed", f"{who(state, seat)} passes" + (f" and discards {d} card{'s' if d != 1 else ''}."
+                                                              if d else "."), seat=seat, discarded=d))
+    return state
+
+
+# --- sub-steps --------------------------------------------------------------------------------
+
+def _room_explored(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    seat = fact.actor
+    state, p = _pop_pending(state, "explore", seat)
+    if p is None:  # not due: best effort on the actor's room, if it is unexplored
+        place = state.characters[seat].room
+        if place is None or state.rooms[place].explored:
+            cons.append(C("ignored", "No unexplored room to reveal here; nothing changes."))
+            return state
+        p = Pending("explore", seat, place, empty=False, careful=True)
+    room = ROOMS.resolve(fact.data["room"])
+    token = dict(fact.data["token"])
+    effect = token["effect"]
+    items = token.get("items")
+    if not room.has_item_counter:
+        items = None
+    elif items is not None and state.setup.mode == "solo":
+        items = ceil(items / 2)  # solo halves item counters, rounding up (lockdown.md §3.3)
+    state = with_room(state, p.room, tile=room.id, explored=True, token=MappingProxyType(token), items=items)
+    cons.append(C("room-revealed", f"{state.room_label(p.room)} is explored: token {effect}"
+                  + (f", item counter {items}." if items is not None else "."), room=p.room, tile=room.id,
+                  effect=effect, items=items))
+    if room.extra.get("discovery_knowledge"):
+        k = state.characters[seat].knowledge + room.extra["discovery_knowledge"]
+        state = with_character(state, seat, knowledge=k)
+        cons.append(C("knowledge", f"{who(state, seat)} discovers the Nest: knowledge +1 (now {k}).", seat=seat))
+    roll = p.empty and not p.careful
+    if effect == "silence":
+        if state.characters[seat].slime:
+            cons.append(C("silence-as-danger", "Silence token, but the character has slime: resolved as danger.",
+                          seat=seat))
+            return _danger(state, seat, p.room, cons)
+        cons.append(C("no-noise-roll", "Silence: no noise roll after this move.", seat=seat))
+        return state
+    if effect == "danger":
+        return _danger(state, seat, p.room, cons)
+    if effect == "slime":
+        state = with_character(state, seat, slime=True)
+        cons.append(C("slime", f"{who(state, seat)} gets a slime marker.", seat=seat))
+    elif effect == "fire":
+        state = with_room(state, p.room, fire=True)
+        cons.append(C("fire", f"Fire marker placed in {state.room_label(p.room)}.", room=p.room))
+    elif effect == "malfunction":
+        if room.id in ("nest", "contaminated_room"):
+            cons.append(C("no-malfunction", f"No malfunction marker is ever placed in {room.en}.", room=p.room))
+        else:
+            state = with_room(state, p.room, malfunction=True)
+            cons.append(C("malfunction", f"Malfunction marker placed in {state.room_label(p.room)}.", room=p.room))
+    elif effect == "door":
+        if p.via and p.via != TECHNICAL:
+            state = replace(state, doors=state.doors | {p.via})
+        cons.append(C("door", "A closed door is placed in the corridor the character came through.",
+                      corridor=p.via))
+    if roll:
+        cons.append(C("noise-roll-due", f"{who(state, seat)} entered an empty room: a noise roll is due.", seat=seat))
+        state = _push_front(state, Pending("noise", seat, p.room, reason="entered an empty room"))
+    return state
+
+
+def _noise_rolled(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    seat = fact.actor
+    state, p = _pop_pending(state, "noise", seat)
+    place = p.room if p else state.characters[seat].room
+    if place is None:
+        return state
+    return _noise(state, seat, place, noise_result(fact.data["result"]), cons)
+
+
+def _encounter_drawn(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    seat = fact.actor
+    state, p = _pop_pending(state, "encounter", seat)
+    place = p.room if p else state.characters[seat].room
+    if place is None:
+        return state
+    token = resolve_token(fact.data["token"])
+    if token == "blank":
+        cons.append(C("blank", "Blank token: noise markers go in every corridor of the room; the token returns to "
+                      "the bag.", room=place))
+        keys = state.board.corridors_of(place)
+        if keys is None:
+            cons.append(C("table-resolves", "This board's corridors are unknown: the table places those noise "
+                          "markers.", room=place))
+        for key in keys or ():
+            if key not in state.noise:
+                state = _add_noise(state, key, place, cons)
+        if sum(state.bag.values()) <= state.bag.get("blank", 0):
+            state = _supply_to_bag(state, "adult", cons)
+        return state
+    state = _bag_add(state, token, -1)
+    state, _ = _place_intruder(state, token, place, cons)
+    number = fact.data.get("number")
+    hand = state.characters[seat].hand
+    if number is not None and hand < number:
+        cons.append(C("surprise-attack", f"Surprise attack: {who(state, seat)} holds {hand} card(s), fewer than "
+                      f"{number}. (Attack resolution is not modelled yet.)", seat=seat))
+    elif number is not None:
+        cons.append(C("no-surprise-attack", f"No surprise attack ({hand} card(s) in hand, token {number}).",
+                      seat=seat))
+    return state
+
+
+# --- event phase ------------------------------------------------------------------------------
+
+def _css(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    cons.append(C("css-launch", f"CSS token {fact.data['token']} revealed; no character is in a pod (pods are not "
+                  f"modelled yet).", token=fact.data["token"]))
+    return replace(state, step=TIME) if state.phase == EVENT else state
+
+
+def _time(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    b = state.board
+    t = min(state.time + 1, len(b.time_spaces) - 1)
+    state = replace(state, time=t, step=NOISE_CLEANUP if state.phase == EVENT else state.step)
+    space = b.time_spaces[t]
+    cons.append(C("time", f"The time token moves to {state.time_label}.", space=state.time_label))
+    if space == b.isolation_opens_at and not state.isolation_open:
+        state = replace(state, isolation_open=True)
+        cons.append(C("milestone-isolation", "First white space: the Isolation Room opens (characters may lock "
+                      "themselves in).", milestone="isolation_open"))
+    thresholds = b.power_thresholds
+    if space in thresholds.get("blue_drop_always", ()):
+        cons.append(C("power-drop", "Blue power threshold: the highest-numbered active power token turns off "
+                      "(power is not modelled yet).", threshold="blue"))
+    elif space in thresholds.get("red_drop_only_if_backup_power_inactive", ()):
+        cons.append(C("power-drop", "Red power threshold: if backup power is inactive, the highest-numbered active "
+                      "power token turns off (power is not modelled yet).", threshold="red"))
+    if t == len(b.time_spaces) - 1:
+        cons.append(C("game-ended", "Time is up: the game ends. Every character not locked in the Isolation Room "
+                      "dies (the victory check is not modelled yet).", ending="time_out"))
+        state = replace(state, ended=True, phase=ENDED, ending="time_out", pending=())
+    return state
+
+
+def _cleared(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    removed = set()
+    for m in fact.data["removed"]:
+        place = resolve_place(state, m["room"])
+        key = state.board.corridor_key(place, m["corridor"]) if place else None
+        if key in state.noise:
+            removed.add(key)
+    cons.append(C("noise-cleared", f"{len(removed)} noise marker{'s' if len(removed) != 1 else ''} removed.",
+                  removed=sorted(removed)))
+    state = replace(state, noise=state.noise - removed)
+    return replace(state, step=EVENT_CARD) if state.phase == EVENT else state
+
+
+def _move_intruders(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
+    b = state.board
+    kinds = set(card.moves)
+    if not b.has_graph:
+        if any(i.kind in kinds for i in state.intruders):
+            cons.append(C("table-resolves", f"Stalkers ({', '.join(card.moves)}) not in combat move through corridor "
+                          f"{' then '.join(map(str, card.corridors))}; this board's corridors are unknown, so record "
+                          f"each move with IntruderMoved.", kinds=list(card.moves)))
+        return state
+    intruders = list(state.intruders)
+    doors = set(state.doors)
+    for idx, intruder in enumerate(list(intruders)):
+        if intruder.kind not in kinds or state.characters_in(intruder.room):
+            continue
+        room = intruder.room
+        for step, n in enumerate(card.corridors):
+            key = b.corridor_key(room, n)
+            if key is None:
+                break
+            if key == TECHNICAL:
+                intruders[idx] = None  # type: ignore[call-overload]
+                state = _bag_add(state, intruder.kind)
+                cons.append(C("intruder-vanished", f"The {intruder.kind} ({intruder.id}) disappears into the "
+                              f"technical corridors; its token returns to the bag.", intruder=intruder.id))
+                break
+            if key in doors:
+                doors.discard(key)
+                cons.append(C("door-destroyed", f"The {intruder.kind} ({intruder.id}) destroys the closed door in "
+                              f"corridor {n} instead of moving.", intruder=intruder.id, corridor=key))
+                break
+            room = b.other_end(key, room) or room
+            cons.append(C("intruder-moved", f"The {intruder.kind} ({intruder.id}) moves through corridor {n} to "
+                          f"{state.room_label(room)}.", intruder=intruder.id, to_room=room))
+            if state.characters_in(room):
+                break
+        if intruders[idx] is not None:
+            intruders[idx] = replace(intruder, room=room)
+    return replace(state, intruders=tuple(i for i in intruders if i is not None), doors=frozenset(doors))
+
+
+def _event_card(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    card = resolve_card(fact.data["card"], fact.data.get("corridors"))
+    cons.append(C("event-card", f"Event: {card.label} (stalkers {', '.join(card.moves)}, corridor "
+                  f"{' then '.join(map(str, card.corridors))}).", card=card.id))
+    state = _move_intruders(state, card, cons)
+    cons.append(C("event-effect", f"Resolve the effect of {card.en} at the table (event effects are not modelled "
+                  f"yet).", card=card.id))
+    if card.removed:
+        cons.append(C("event-removed", f"{card.label} is removed from the game.", card=card.id))
+        state = replace(state, removed_events=state.removed_events | {card.id})
+    state = replace(state, last_event_card=card.id)
+    return replace(state, step=COLONY_STEP) if state.phase == EVENT else state
+
+
+def _colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    token = resolve_token(fact.data["token"])
+    cons.append(C("colony-draw", f"Colony: a {token} token is drawn.", token=token))
+    if token in ("larva", "creeper"):
+        state = _bag_add(state, token, -1)
+        cons.append(C("colony-token-removed", f"The {token} token is set aside.", token=token))
+        state = _supply_to_bag(state, "adult" if token == "larva" else "breeder", cons)
+    elif token in ("adult", "breeder"):
+        rollers = [s for s in state.player_order()
+                   if state.characters[s].room is not None and not state.in_combat(s)]
+        cons.append(C("colony-noise", "The token returns to the bag; every player not in combat makes a noise roll, "
+                      "in player order: " + (", ".join(f"seat {s}" for s in rollers) or "nobody") + ".",
+                      seats=rollers))
+        state = replace(state, pending=state.pending + tuple(
+            Pending("noise", s, state.characters[s].room, reason=f"colony: {token} drawn") for s in rollers))
+    elif token == "queen":
+        nest = state.room_of_tile("nest")
+        inside = state.characters_in(nest) if nest and state.rooms[nest].explored else ()
+        if inside:
+            state = _bag_add(state, "queen", -1)
+            state, _ = _place_intruder(state, "queen", nest, cons)
+            cons.append(C("queen-encounter", f"The queen appears in the Nest: encounter with "
+                          f"{', '.join(who(state, s) for s in inside)} (the surprise-attack target is unclear in "
+                          f"the rules; resolve at the table).", seats=list(inside)))
+        else:
+            state = replace(state, eggs=state.eggs + 1)
+            cons.append(C("egg-added", f"Nobody is in the Nest: the token returns and 1 egg is added (now "
+                          f"{state.eggs}).", eggs=state.eggs))
+    elif token == "blank":
+        state = _supply_to_bag(state, "adult", cons)
+    return replace(state, step=ROUND_END) if state.phase == EVENT else state
+
+
+def _intruder_moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    dest = resolve_place(state, fact.data["to_room"])
+    intruders = tuple(replace(i, room=dest) if i.id == fact.data["intruder"] else i for i in state.intruders)
+    cons.append(C("intruder-moved", f"Intruder {fact.data['intruder']} moves to {state.room_label(dest)}.",
+                  intruder=fact.data["intruder"], to_room=dest))
+    return replace(state, intruders=intruders)
+
+
+def _game_ended(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    ending = fact.data["ending"]
+    cons.append(C("game-ended", f"The game ends ({ending.replace('_', ' ')})."
+                  + (f" {fact.data['note']}" if fact.data.get("note") else ""), ending=ending))
+    return replace(state, ended=True, phase=ENDED, ending=ending, ending_note=fact.data.get("note") or "",
+                   pending=(), turn=None)
+
+
+# --- what follows by itself -------------------------------------------------------------------
+
+def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
+    """Advance turns, phases and rounds once no sub-step is pending."""
+    if state.pending:
+        return state
+    if state.phase == PLAYER and state.step == TURNS:
+        t = state.turn
+        c = state.characters.get(t) if t is not None else None
+        if c is not None and not c.passed and c.actions < 2:
+            return state
+        order = state.seats
+        start = order.index(t) + 1 if t in order else 0
+        nxt = next((s for s in order[start:] + order[:start] if not state.characters[s].passed), None)
+        changes = {s: {"actions": 0} for s in order if state.characters[s].actions}
+        state = with_characters(state, changes) if changes else state
+        if nxt is None:
+            step = CSS if state.time_space in state.board.css_spaces else TIME
+            cons.append(C("event-phase", "Everyone has passed: the event phase begins.", round=state.round))
+            return replace(state, phase=EVENT, step=step, turn=None, last_turn=None)
+        two = c is not None and not c.passed and c.actions >= 2
+        cons.append(C("turn", f"The turn passes to {who(state, nxt)}.", seat=nxt))
+        return replace(state, turn=nxt, last_turn=t if two else None)
+    if state.phase == EVENT and state.step == ROUND_END:
+        cons.append(C("round-ended", f"Round {state.round} ends.", round=state.round))
+        state = replace(state, phase=PLAYER, step=FIRST_PLAYER, round=state.round + 1, turn=None, last_turn=None)
+        cons.append(C("round-started", f"Round {state.round} begins.", round=state.round))
+        return _refill_hands(state, cons)
+    return state
+
+
+HANDLERS: dict[str, Callable[[LockdownState, Fact, list[Consequence]], LockdownState]] = {
+    "BoardPrepared": _board_prepared,
+    "CharacterChosen": _character_chosen,
+    "SetupCompleted": _setup_completed,
+    "FirstPlayerPassed": _first_player_passed,
+    "CharacterMoved": _moved,
+    "CharacterMovedCarefully": _moved,
+    "Passed": _passed,
+    "RoomExplored": _room_explored,
+    "NoiseRolled": _noise_rolled,
+    "EncounterTokenDrawn": _encounter_drawn,
+    "CssTokenRevealed": _css,
+    "TimeAdvanced": _time,
+    "NoiseMarkersCleared": _cleared,
+    "EventCardDrawn": _event_card,
+    "ColonyTokenDrawn": _colony,
+    "IntruderMoved": _intruder_moved,
+    "GameEnded": _game_ended,
+}

@@ -1,0 +1,380 @@
+"""Rule checks: is a well-shaped fact legal in this state?
+
+Each check returns Violations that name the rule, say what was wrong and what the table
+should record instead, and cite the rulebook. Shape problems come from ``facts.py``.
+
+    >>> from service.rules.base import Fact, Seat, Setup
+    >>> from service.rules.lockdown.state import initial_state
+    >>> [v.rule for v in check(initial_state(Setup(players=(Seat(1, "A"),))), Fact(1, "TimeAdvanced"))]
+    ['setup-not-finished']
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from service.rules.base import Fact, Violation
+from service.rules.lockdown import sections as S
+from service.rules.lockdown.board import TECHNICAL
+from service.rules.lockdown.components import CHARACTERS, ROOMS
+from service.rules.lockdown.facts import resolve_card, resolve_place, resolve_token, shape_violations
+from service.rules.lockdown.state import (
+    BOARD, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, NOISE_CLEANUP, PLAYER, READY,
+    SETUP, TIME, TURNS, COLONY_STEP, LockdownState,
+)
+
+ACTIONS = ("CharacterMoved", "CharacterMovedCarefully", "Passed")
+MOVE_COST = {"CharacterMoved": 1, "CharacterMovedCarefully": 2}  # gaps_filled.md §2
+PENDING_FACT = {"explore": "RoomExplored", "noise": "NoiseRolled", "encounter": "EncounterTokenDrawn"}
+EVENT_STEP_FACT = {CSS: "CssTokenRevealed", TIME: "TimeAdvanced", NOISE_CLEANUP: "NoiseMarkersCleared",
+                   EVENT_CARD: "EventCardDrawn", COLONY_STEP: "ColonyTokenDrawn"}
+STEP_NAMES = {CSS: "the CSS pod launch (CssTokenRevealed)", TIME: "the time track (TimeAdvanced)",
+              NOISE_CLEANUP: "noise marker removal (NoiseMarkersCleared)",
+              EVENT_CARD: "the event card (EventCardDrawn)", COLONY_STEP: "the colony draw (ColonyTokenDrawn)"}
+
+
+def V(rule: str, message: str, section: str, field: str | None = None) -> Violation:
+    return Violation(rule=rule, message=message, section=section, field=field)
+
+
+def who(state: LockdownState, seat: int | None) -> str:
+    if seat is None:
+        return "the table"
+    c = state.characters.get(seat)
+    name = next((p.name for p in state.setup.players if p.seat == seat), "")
+    char = f", {CHARACTERS[c.character].en}" if c and c.character else ""
+    return f"seat {seat} ({name}{char})" if name else f"seat {seat}{char}"
+
+
+def pending_text(state: LockdownState) -> str:
+    p = state.pending[0]
+    what = {"explore": "the exploration of", "noise": "the noise roll in", "encounter": "the encounter in"}[p.kind]
+    return f"{what} {state.room_label(p.room)} for {who(state, p.seat)} ({PENDING_FACT[p.kind]})"
+
+
+def check(state: LockdownState, fact: Fact) -> list[Violation]:
+    shape = shape_violations(state, fact)
+    if shape:
+        return shape
+    if state.ended:
+        return [V("game-over", f"The game has already ended ({state.ending}); nothing more can be recorded.", S.END)]
+    if fact.type == "GameEnded":
+        return []
+    out = _order(state, fact)
+    if out:
+        return out
+    return RULES.get(fact.type, lambda s, f: [])(state, fact)
+
+
+# --- where in the game are we? -----------------------------------------------------------
+
+def _order(state: LockdownState, fact: Fact) -> list[Violation]:
+    t = fact.type
+    if state.phase == SETUP and t not in ("BoardPrepared", "CharacterChosen", "SetupCompleted"):
+        return [V("setup-not-finished", f"{t} cannot be recorded during setup; finish setup first "
+                  f"(BoardPrepared, a CharacterChosen per seat, then SetupCompleted).", S.SETUP_BOARD)]
+    if state.pending and t != "IntruderMoved":
+        p = state.pending[0]
+        if t != PENDING_FACT[p.kind] or fact.actor != p.seat:
+            if t in PENDING_FACT.values() and t != PENDING_FACT[p.kind] and not any(
+                    PENDING_FACT[q.kind] == t for q in state.pending):
+                return [_not_due(state, fact)]
+            return [V("pending-step", f"First record {pending_text(state)}; {t} by {who(state, fact.actor)} "
+                      f"has to wait until then.", _pending_section(p.kind))]
+        return []
+    if t in PENDING_FACT.values():
+        return [_not_due(state, fact)]
+    return []
+
+
+def _pending_section(kind: str) -> str:
+    return {"explore": S.EXPLORE, "noise": S.NOISE, "encounter": S.ENCOUNTER}[kind]
+
+
+def _not_due(state: LockdownState, fact: Fact) -> Violation:
+    rule, what, section = {
+        "RoomExplored": ("exploration-not-due", "no character has just entered an unexplored room", S.EXPLORE),
+        "NoiseRolled": ("noise-roll-not-due", "no noise roll is due (one follows a move into an empty room, "
+                        "or an adult/breeder colony draw)", S.NOISE),
+        "EncounterTokenDrawn": ("encounter-not-due", "no encounter is due (one follows a noise result on a "
+                                "corridor that already had a noise marker)", S.ENCOUNTER),
+    }[fact.type]
+    now = f" Pending: {pending_text(state)}." if state.pending else ""
+    return V(rule, f"{fact.type} by {who(state, fact.actor)} was not expected: {what}.{now}", section)
+
+
+def _event_step(state: LockdownState, fact: Fact) -> list[Violation]:
+    if state.phase != EVENT:
+        waiting = [str(s) for s in state.player_order() if not state.characters[s].passed]
+        return [V("event-phase-not-started", f"{fact.type} belongs to the event phase, but the player phase is "
+                  f"still on (seats {', '.join(waiting) or '—'} have not passed).", S.EVENT_PHASE)]
+    if EVENT_STEP_FACT.get(state.step) != fact.type:
+        return [V("event-step-order", f"{fact.type} is out of order: the event phase is at "
+                  f"{STEP_NAMES.get(state.step, state.step)}.", S.EVENT_PHASE)]
+    return []
+
+
+# --- setup ------------------------------------------------------------------------------
+
+def _board_prepared(state: LockdownState, fact: Fact) -> list[Violation]:
+    if state.phase != SETUP or state.step != BOARD:
+        return [V("setup-order", "The board has already been prepared for this game.", S.SETUP_BOARD)]
+    out = []
+    if fact.data["board"] != state.board.id:
+        out.append(V("board-mismatch", f"This game is set up for the {state.board.id!r} board, not "
+                     f"{fact.data['board']!r}.", S.SETUP_BOARD, "board"))
+    seen: dict[str, str] = {}
+    for place, tile in (fact.data.get("tiles") or {}).items():
+        if tile is None:
+            continue
+        room = ROOMS.resolve(tile)
+        kind = state.board.places[place].kind
+        if room.kind != kind:
+            out.append(V("tile-kind", f"{room.en} is a {room.kind!r} tile; slot {place} takes a {kind!r} tile.",
+                         S.SETUP_BOARD, "tiles"))
+        if room.id in seen:
+            out.append(V("tile-twice", f"{room.en} cannot lie in both {seen[room.id]} and {place}.",
+                         S.SETUP_BOARD, "tiles"))
+        seen[room.id] = place
+    return out
+
+
+def _character_chosen(state: LockdownState, fact: Fact) -> list[Violation]:
+    if state.phase != SETUP:
+        return [V("setup-order", "Setup is over; characters can no longer be chosen.", S.SETUP_CHARACTERS)]
+    if state.step == BOARD:
+        return [V("setup-order", "Characters are chosen after the board is prepared (record BoardPrepared first).",
+                  S.SETUP_CHARACTERS)]
+    seat = fact.actor
+    char = CHARACTERS.resolve(fact.data["character"])
+    if state.characters[seat].character is not None:
+        return [V("already-chosen", f"{who(state, seat)} has already chosen a character.", S.SETUP_CHARACTERS)]
+    taken = {c.character: c.seat for c in state.characters.values() if c.character}
+    if char.id in taken:
+        return [V("character-taken", f"{char.en} was already chosen by seat {taken[char.id]}; choose another "
+                  f"character.", S.SETUP_CHARACTERS, "character")]
+    return []
+
+
+def _setup_completed(state: LockdownState, fact: Fact) -> list[Violation]:
+    if state.phase != SETUP:
+        return [V("setup-order", "Setup was already completed.", S.SETUP_FIRST_PLAYER)]
+    if state.step != READY:
+        missing = [str(s) for s in state.seats if state.characters[s].character is None]
+        if state.step == BOARD:
+            return [V("setup-order", "Setup is not complete: record BoardPrepared first.", S.SETUP_BOARD)]
+        return [V("setup-order", f"Setup is not complete: seats {', '.join(missing)} have not chosen a character.",
+                  S.SETUP_CHARACTERS)]
+    return []
+
+
+# --- player phase -----------------------------------------------------------------------
+
+def _first_player_passed(state: LockdownState, fact: Fact) -> list[Violation]:
+    if state.phase == PLAYER and state.round == 1:
+        return [V("first-player-round-1", "The first player token does not move in round 1; start with the first "
+                  "player's turn instead.", S.FIRST_PLAYER)]
+    if state.phase != PLAYER or state.step != FIRST_PLAYER:
+        return [V("first-player-not-now", "The first player token passes only at the start of a round, after the "
+                  "cards are drawn.", S.FIRST_PLAYER)]
+    out = []
+    if fact.actor != state.first_player:
+        out.append(V("not-first-player", f"Only seat {state.first_player}, who holds the first player token, passes "
+                     f"it on (not seat {fact.actor}).", S.FIRST_PLAYER, "actor"))
+    to = fact.data.get("to")
+    left = state.left_of(state.first_player)
+    if to is not None and to != left:
+        out.append(V("first-player-wrong-seat", f"The token goes to the player on the left: seat {left}, not "
+                     f"seat {to}.", S.FIRST_PLAYER, "to"))
+    return out
+
+
+def _action(state: LockdownState, fact: Fact) -> list[Violation]:
+    seat = fact.actor
+    verb = {"Passed": "pass", "CharacterMoved": "move", "CharacterMovedCarefully": "move carefully"}[fact.type]
+    if state.phase == EVENT:
+        return [V("wrong-phase", f"{who(state, seat)} cannot {verb} during the event phase: actions are taken only "
+                  f"in the player phase. The event phase is at {STEP_NAMES.get(state.step, state.step)}.",
+                  S.EVENT_PHASE)]
+    if state.step == FIRST_PLAYER:
+        return [V("first-player-pending", f"The round has just begun: record FirstPlayerPassed (seat "
+                  f"{state.first_player} passes the token to seat {state.left_of(state.first_player)}) before any "
+                  f"action.", S.FIRST_PLAYER)]
+    c = state.characters[seat]
+    if c.passed:
+        return [V("acting-after-passing", f"{who(state, seat)} has already passed this round and cannot take more "
+                  f"actions until the next round.", S.PASS)]
+    if seat != state.turn:
+        prev = state.last_turn
+        if prev == seat and state.turn is not None and state.characters[state.turn].actions == 0:
+            return [V("third-action", f"{who(state, seat)} already took 2 actions this turn; it is now "
+                      f"{who(state, state.turn)}'s turn.", S.TURNS)]
+        return [V("out-of-turn", f"It is {who(state, state.turn)}'s turn, not {who(state, seat)}'s.", S.TURNS)]
+    if c.actions >= 2:
+        return [V("third-action", f"{who(state, seat)} already took 2 actions this turn; a turn has at most 2 "
+                  f"actions (the second may be a pass).", S.TURNS)]
+    return []
+
+
+def _move(state: LockdownState, fact: Fact) -> list[Violation]:
+    out = _action(state, fact)
+    if out:
+        return out
+    seat = fact.actor
+    c = state.characters[seat]
+    b = state.board
+    cost = MOVE_COST[fact.type]
+    if c.room is None:
+        return [V("not-on-board", f"{who(state, seat)} has no figure on the board.", S.MOVE)]
+    if c.hand < cost:
+        out.append(V("not-enough-cards", f"{fact.type} costs {cost} action card{'s' if cost > 1 else ''}, but "
+                     f"{who(state, seat)} has {c.hand} in hand. Pass instead, or record the cards drawn.", S.COSTS))
+    dest = resolve_place(state, fact.data["to_room"])
+    n = fact.data["corridor"]
+    if dest == c.room:
+        return out + [V("same-room", f"{who(state, seat)} is already in {state.room_label(dest)}; a move goes to an "
+                        f"adjacent room.", S.MOVE, "to_room")]
+    if b.has_graph:
+        if dest not in b.adjacent(c.room):
+            near = ", ".join(f"{state.room_label(o)} (corridor {k})" for _, k, o in b.exits(c.room))
+            return out + [V("not-adjacent", f"{state.room_label(dest)} is not adjacent to {state.room_label(c.room)}. "
+                            f"Reachable: {near or 'nothing'}.", S.MOVE, "to_room")]
+        key = b.entry(c.room, dest, n)
+        if key is None:
+            ok = [k for key_, k, o in b.exits(c.room) if o == dest]
+            return out + [V("wrong-corridor", f"No corridor {n} leads from {state.room_label(c.room)} to "
+                            f"{state.room_label(dest)}; use corridor {' or '.join(map(str, ok))}.", S.MOVE,
+                            "corridor")]
+        if key in state.doors:
+            out.append(V("closed-door", f"Corridor {n} into {state.room_label(dest)} has a closed door; closed doors "
+                         f"block movement.", S.DOORS, "corridor"))
+    if fact.type == "CharacterMovedCarefully":
+        if state.in_combat(seat):
+            out.append(V("careful-in-combat", f"{who(state, seat)} is in combat and cannot move carefully; a normal "
+                         f"move (escape) is allowed.", S.CAREFUL))
+        nc = fact.data["noise_corridor"]
+        key = b.corridor_key(dest, nc)
+        free = [k for k in b.numbers_of(dest) if b.corridor_key(dest, k) not in state.noise]
+        if key is None:
+            out.append(V("no-such-corridor", f"{state.room_label(dest)} has no corridor {nc}; choose one of "
+                         f"{', '.join(map(str, b.numbers_of(dest)))}.", S.CAREFUL, "noise_corridor"))
+        elif not free:
+            out.append(V("careful-blocked", f"Every corridor into {state.room_label(dest)} already has a noise "
+                         f"marker, so a careful move there is not allowed.", S.CAREFUL))
+        elif key in state.noise:
+            out.append(V("noise-already-there", f"Corridor {nc} into {state.room_label(dest)} already has a noise "
+                         f"marker (max 1 per corridor); choose one of {', '.join(map(str, free))}.", S.CAREFUL,
+                         "noise_corridor"))
+    return out
+
+
+def _passed(state: LockdownState, fact: Fact) -> list[Violation]:
+    out = _action(state, fact)
+    d = fact.data.get("discarded", 0)
+    if not out and d > state.characters[fact.actor].hand:
+        out.append(V("discard-too-many", f"{who(state, fact.actor)} has only {state.characters[fact.actor].hand} "
+                     f"cards in hand and cannot discard {d}.", S.PASS, "discarded"))
+    return out
+
+
+# --- sub-steps ----------------------------------------------------------------------------
+
+def _room_explored(state: LockdownState, fact: Fact) -> list[Violation]:
+    p = state.pending[0]
+    room = ROOMS.resolve(fact.data["room"])
+    slot = state.rooms[p.room]
+    out = []
+    if room.kind != slot.kind:
+        out.append(V("tile-kind", f"{room.en} is a {room.kind!r} tile but {p.room} is a {slot.kind!r} slot.",
+                     S.EXPLORE, "room"))
+    if slot.tile is not None and slot.tile != room.id:
+        out.append(V("tile-mismatch", f"Setup recorded {ROOMS[slot.tile].en} in {p.room}, not {room.en}.",
+                     S.EXPLORE, "room"))
+    elsewhere = state.room_of_tile(room.id)
+    if elsewhere is not None and elsewhere != p.room:
+        out.append(V("tile-elsewhere", f"{room.en} is already on the board at {elsewhere}.", S.EXPLORE, "room"))
+    return out
+
+
+def _colony_draw(state: LockdownState, fact: Fact, field: str = "token") -> list[Violation]:
+    token = resolve_token(fact.data[field])
+    if state.bag.get(token, 0) <= 0:
+        inside = ", ".join(f"{n} {t}" for t, n in state.bag.items() if n) or "nothing"
+        return [V("token-not-in-bag", f"The colony bag holds no {token} token (it holds {inside}).", S.COLONY, field)]
+    return []
+
+
+def _encounter(state: LockdownState, fact: Fact) -> list[Violation]:
+    return _colony_draw(state, fact)
+
+
+def _css(state: LockdownState, fact: Fact) -> list[Violation]:
+    out = _event_step(state, fact)
+    return out
+
+
+def _cleared(state: LockdownState, fact: Fact) -> list[Violation]:
+    out = _event_step(state, fact)
+    if out:
+        return out
+    b = state.board
+    for m in fact.data["removed"]:
+        place = resolve_place(state, m["room"])
+        key = b.corridor_key(place, m["corridor"])
+        label = f"corridor {m['corridor']} of {state.room_label(place)}"
+        if key is None or key not in state.noise:
+            out.append(V("no-such-marker", f"There is no noise marker in {label}.", S.NOISE_CLEANUP, "removed"))
+        elif key == TECHNICAL:
+            out.append(V("technical-marker-stays", f"The noise marker on the technical corridors space ({label}) is "
+                         f"never removed in this step.", S.NOISE_CLEANUP, "removed"))
+        elif any(state.characters_in(r) for r in b.rooms_of(key)):
+            out.append(V("marker-next-to-character", f"The noise marker in {label} leads to a room with a character "
+                         f"and stays.", S.NOISE_CLEANUP, "removed"))
+    return out
+
+
+def _event_card(state: LockdownState, fact: Fact) -> list[Violation]:
+    out = _event_step(state, fact)
+    if out:
+        return out
+    card = resolve_card(fact.data["card"], fact.data.get("corridors"))
+    if card.id in state.removed_events:
+        out.append(V("event-card-removed", f"{card.label} was removed from the game earlier and cannot be drawn "
+                     f"again.", S.EVENT_CARD, "card"))
+    given = fact.data.get("corridors")
+    if given is not None and list(card.corridors) != given:
+        out.append(V("event-card-corridors", f"{card.label} shows corridor {' then '.join(map(str, card.corridors))}, "
+                     f"not {' then '.join(map(str, given))}.", S.EVENT_CARD, "corridors"))
+    return out
+
+
+def _colony(state: LockdownState, fact: Fact) -> list[Violation]:
+    return _event_step(state, fact) or _colony_draw(state, fact)
+
+
+def _intruder_moved(state: LockdownState, fact: Fact) -> list[Violation]:
+    b = state.board
+    intruder = next(i for i in state.intruders if i.id == fact.data["intruder"])
+    dest = resolve_place(state, fact.data["to_room"])
+    if b.has_graph and dest not in b.adjacent(intruder.room) and dest != intruder.room:
+        return [V("not-adjacent", f"{state.room_label(dest)} is not adjacent to {state.room_label(intruder.room)}.",
+                  S.EVENT_CARD, "to_room")]
+    return []
+
+
+RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
+    "BoardPrepared": _board_prepared,
+    "CharacterChosen": _character_chosen,
+    "SetupCompleted": _setup_completed,
+    "FirstPlayerPassed": _first_player_passed,
+    "CharacterMoved": _move,
+    "CharacterMovedCarefully": _move,
+    "Passed": _passed,
+    "RoomExplored": _room_explored,
+    "EncounterTokenDrawn": _encounter,
+    "CssTokenRevealed": _css,
+    "TimeAdvanced": _event_step,
+    "NoiseMarkersCleared": _cleared,
+    "EventCardDrawn": _event_card,
+    "ColonyTokenDrawn": _colony,
+    "IntruderMoved": _intruder_moved,
+}

@@ -1,0 +1,174 @@
+"""The game's components, read once from the JSON files in ``data/``.
+
+    >>> ROOMS["nest"].en, ROOMS.resolve("Gniazdo").id
+    ('Nest', 'nest')
+
+Lookups accept an id, the English or Polish name, or an alias, case-insensitively,
+so a recorder may type what is printed on the tile.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Generic, Iterator, Mapping, TypeVar
+
+DATA = Path(__file__).parent / "data"
+
+
+def load(name: str) -> dict[str, Any]:
+    """The parsed JSON data file ``data/<name>.json``."""
+    with open(DATA / f"{name}.json", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _norm(text: str) -> str:
+    return " ".join(str(text).replace("_", " ").replace("-", " ").split()).casefold()
+
+
+@dataclass(frozen=True)
+class Room:
+    id: str
+    kind: str  # "I", "II" or "special"
+    en: str
+    pl: str
+    aliases: tuple[str, ...] = ()
+    colour: str | None = None
+    computer: bool | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return f"{self.en} ({self.pl})"
+
+    @property
+    def has_item_counter(self) -> bool:
+        return self.kind != "special" and not self.extra.get("no_item_counter", False)
+
+
+@dataclass(frozen=True)
+class Character:
+    id: str
+    en: str
+    pl: str
+    group: str  # "survivor" or "staff"
+    start_room: str
+    knowledge: int
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"{self.en} ({self.pl})"
+
+
+@dataclass(frozen=True)
+class EventCard:
+    id: str
+    en: str
+    moves: tuple[str, ...]
+    corridors: tuple[int, ...]
+    removed: bool
+    copy: int | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.en} (copy {self.copy})" if self.copy else self.en
+
+
+T = TypeVar("T")
+
+
+class Catalogue(Generic[T]):
+    """Components by id, with a forgiving name lookup."""
+
+    def __init__(self, items: list[T]):
+        self._by_id: dict[str, T] = {item.id: item for item in items}  # type: ignore[attr-defined]
+        self._by_name: dict[str, list[T]] = {}
+        for item in items:
+            names = {item.id, item.en, getattr(item, "pl", "") or "", *getattr(item, "aliases", ())}  # type: ignore[attr-defined]
+            for name in names:
+                if name:
+                    self._by_name.setdefault(_norm(name), []).append(item)
+
+    def __getitem__(self, key: str) -> T:
+        return self._by_id[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._by_id
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._by_id.values())
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def ids(self) -> list[str]:
+        return list(self._by_id)
+
+    def matches(self, name: Any) -> list[T]:
+        if not isinstance(name, str):
+            return []
+        if name in self._by_id:
+            return [self._by_id[name]]
+        return list(self._by_name.get(_norm(name), []))
+
+    def resolve(self, name: Any) -> T | None:
+        found = self.matches(name)
+        return found[0] if found else None
+
+
+def _rooms() -> Catalogue[Room]:
+    rooms = []
+    for r in load("rooms")["rooms"]:
+        known = {"id", "kind", "en", "pl", "aliases", "colour", "computer"}
+        rooms.append(Room(
+            id=r["id"], kind=r["kind"], en=r["en"], pl=r["pl"], aliases=tuple(r.get("aliases", ())),
+            colour=r.get("colour"), computer=r.get("computer"),
+            extra=MappingProxyType({k: v for k, v in r.items() if k not in known}),
+        ))
+    return Catalogue(rooms)
+
+
+def _characters() -> Catalogue[Character]:
+    data = load("characters")
+    out = []
+    for c in data["characters"]:
+        group = data["groups"][c["group"]]
+        out.append(Character(
+            id=c["id"], en=c["en"], pl=c["pl"], group=c["group"], start_room=group["start_room"],
+            knowledge=group["knowledge"], aliases=tuple(c.get("aliases", ())),
+        ))
+    return Catalogue(out)
+
+
+def _events() -> Catalogue[EventCard]:
+    return Catalogue([
+        EventCard(id=c["id"], en=c["en"], moves=tuple(c["moves"]), corridors=tuple(c["corridors"]),
+                  removed=c["removed"], copy=c.get("copy"))
+        for c in load("events")["cards"]
+    ])
+
+
+ROOMS: Catalogue[Room] = _rooms()
+CHARACTERS: Catalogue[Character] = _characters()
+EVENT_CARDS: Catalogue[EventCard] = _events()
+COLONY: Mapping[str, Any] = MappingProxyType(load("colony"))
+EXPLORATION: Mapping[str, Any] = MappingProxyType(load("exploration"))
+NOISE_DIE: Mapping[str, Any] = MappingProxyType(load("noise_die"))
+
+TOKEN_TYPES: tuple[str, ...] = tuple(COLONY["token_types"])
+INTRUDER_TYPES: tuple[str, ...] = tuple(t for t in TOKEN_TYPES if t != "blank")
+NOISE_RESULTS: tuple[Any, ...] = tuple(NOISE_DIE["results"])
+EXPLORATION_EFFECTS: tuple[str, ...] = tuple(EXPLORATION["effects"])
+
+
+@lru_cache(maxsize=None)
+def board(board_id: str) -> "Board":
+    from service.rules.lockdown.board import Board
+
+    return Board.from_data(load(f"board_{board_id}"))
+
+
+BOARDS: tuple[str, ...] = tuple(sorted(p.stem[len("board_"):] for p in DATA.glob("board_*.json")))

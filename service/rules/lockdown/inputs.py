@@ -1,0 +1,149 @@
+"""What may be recorded next, with the legal options — for guided recording and random play.
+
+Linked choices (a destination and the corridor leading to it) are offered as one Expected
+per combination, so every combination of listed options is legal. ``None`` marks a free
+value (a drawn token's face, a card the table turned over).
+
+    >>> from service.rules.base import Seat, Setup
+    >>> from service.rules.lockdown.state import initial_state
+    >>> [e.type for e in next_inputs(initial_state(Setup(players=(Seat(1, "A"),))))]
+    ['BoardPrepared', 'GameEnded']
+"""
+from __future__ import annotations
+
+from service.rules.base import Expected
+from service.rules.lockdown.board import TECHNICAL
+from service.rules.lockdown.checks import MOVE_COST, who
+from service.rules.lockdown.components import CHARACTERS, EVENT_CARDS, NOISE_RESULTS, ROOMS
+from service.rules.lockdown.facts import CSS_TOKENS, ENDINGS
+from service.rules.lockdown.state import (
+    BOARD, CHARACTERS as CHARACTERS_STEP, COLONY_STEP, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, NOISE_CLEANUP,
+    PLAYER, READY, SETUP, TIME, TURNS, LockdownState,
+)
+
+
+def next_inputs(state: LockdownState) -> list[Expected]:
+    if state.ended:
+        return []
+    out = _pending(state) if state.pending else _regular(state)
+    out.append(Expected("GameEnded", None, {"ending": list(ENDINGS), "note": None},
+                        "the table may end the game at any time (e.g. abandoned)"))
+    return out
+
+
+def _pending(state: LockdownState) -> list[Expected]:
+    p = state.pending[0]
+    if p.kind == "explore":
+        slot = state.rooms[p.room]
+        if slot.tile is not None:
+            tiles = [slot.tile]
+        else:
+            used = {r.tile for r in state.rooms.values() if r.tile}
+            tiles = [r.id for r in ROOMS if r.kind == slot.kind and r.id not in used]
+        return [Expected("RoomExplored", p.seat, {"room": tiles, "token": None},
+                         f"{who(state, p.seat)} entered unexplored {p.room}: record the tile and the exploration "
+                         f"token revealed")]
+    if p.kind == "noise":
+        return [Expected("NoiseRolled", p.seat, {"result": list(NOISE_RESULTS)},
+                         f"noise roll for {who(state, p.seat)} in {state.room_label(p.room)} ({p.reason})")]
+    return [Expected("EncounterTokenDrawn", p.seat, {"token": _bag(state), "number": None},
+                     f"encounter in {state.room_label(p.room)}: record the token drawn from the colony bag")]
+
+
+def _bag(state: LockdownState) -> list[str]:
+    return [t for t, n in state.bag.items() if n > 0]
+
+
+def _regular(state: LockdownState) -> list[Expected]:
+    if state.phase == SETUP:
+        if state.step == BOARD:
+            return [Expected("BoardPrepared", None, {"board": [state.board.id], "tiles": None},
+                             "lay out the board; record the room tiles per slot if the table knows them")]
+        if state.step == CHARACTERS_STEP:
+            taken = {c.character for c in state.characters.values() if c.character}
+            free = [c.id for c in CHARACTERS if c.id not in taken]
+            return [Expected("CharacterChosen", s, {"character": free}, f"{who(state, s)} chooses a character")
+                    for s in state.seats if state.characters[s].character is None]
+        if state.step == READY:
+            return [Expected("SetupCompleted", None, {"first_player": list(state.seats)},
+                             "setup done; the first player is the seat holding help card 1")]
+        return []
+    if state.phase == PLAYER:
+        if state.step == FIRST_PLAYER:
+            return [Expected("FirstPlayerPassed", state.first_player, {"to": [state.left_of(state.first_player)]},
+                             "the first player token passes to the left")]
+        if state.step == TURNS and state.turn is not None:
+            return _actions(state, state.turn)
+        return []
+    if state.phase == EVENT:
+        out = _event(state)
+        if not state.board.has_graph and state.intruders:
+            out.append(Expected("IntruderMoved", None, {"intruder": [i.id for i in state.intruders], "to_room": None},
+                                "record stalker movement the table resolved (board graph unknown)"))
+        return out
+    return []
+
+
+def _actions(state: LockdownState, seat: int) -> list[Expected]:
+    c = state.characters[seat]
+    b = state.board
+    out: list[Expected] = []
+    who_ = who(state, seat)
+    if c.room is not None and c.hand >= MOVE_COST["CharacterMoved"]:
+        if b.has_graph:
+            for key, number, other in b.exits(c.room):
+                if key in state.doors:
+                    continue
+                out.append(Expected("CharacterMoved", seat, {"to_room": [other], "corridor": [number]},
+                                    f"{who_} moves to {state.room_label(other)}"))
+        else:
+            rooms = [p for p in state.rooms if p != c.room]
+            out.append(Expected("CharacterMoved", seat, {"to_room": rooms, "corridor": [1, 2, 3, 4]},
+                                f"{who_} moves; this board's corridors are unknown, so any room and corridor "
+                                f"number is accepted"))
+    if c.room is not None and c.hand >= MOVE_COST["CharacterMovedCarefully"] and not state.in_combat(seat):
+        if b.has_graph:
+            for key, number, other in b.exits(c.room):
+                if key in state.doors:
+                    continue
+                free = [n for n in b.numbers_of(other) if b.corridor_key(other, n) not in state.noise]
+                if free:
+                    out.append(Expected("CharacterMovedCarefully", seat,
+                                        {"to_room": [other], "corridor": [number], "noise_corridor": free},
+                                        f"{who_} moves carefully to {state.room_label(other)}"))
+        else:
+            rooms = [p for p in state.rooms if p != c.room]
+            out.append(Expected("CharacterMovedCarefully", seat,
+                                {"to_room": rooms, "corridor": [1, 2, 3, 4], "noise_corridor": [1, 2, 3, 4]},
+                                f"{who_} moves carefully; the noise corridor must not already hold a marker"))
+    out.append(Expected("Passed", seat, {"discarded": list(range(c.hand + 1))},
+                        f"{who_} passes (counts as an action; no more actions this round)"))
+    return out
+
+
+def _event(state: LockdownState) -> list[Expected]:
+    step = state.step
+    if step == CSS:
+        return [Expected("CssTokenRevealed", None, {"token": list(CSS_TOKENS)},
+                         f"a CSS token lies under space {state.time_label}: flip it")]
+    if step == TIME:
+        return [Expected("TimeAdvanced", None, {}, "move the time token 1 space right")]
+    if step == NOISE_CLEANUP:
+        b = state.board
+        removable = []
+        for key in sorted(state.noise):
+            if key == TECHNICAL:
+                continue
+            rooms = b.rooms_of(key)
+            if any(state.characters_in(r) for r in rooms) or not rooms:
+                continue
+            removable.append({"room": rooms[0], "corridor": b.number_at(key, rooms[0])})
+        return [Expected("NoiseMarkersCleared", None, {"removed": removable},
+                         "list the markers removed (any of these, in powered sectors); the list may be empty")]
+    if step == EVENT_CARD:
+        cards = [c.id for c in EVENT_CARDS if c.id not in state.removed_events]
+        return [Expected("EventCardDrawn", None, {"card": cards, "corridors": None},
+                         "draw an event card; 'corridors' are the numbers printed on it")]
+    if step == COLONY_STEP:
+        return [Expected("ColonyTokenDrawn", None, {"token": _bag(state)}, "draw a token from the colony bag")]
+    return []

@@ -1,0 +1,123 @@
+"""Human-oriented views of a state: the replay description, the position, the result.
+
+    >>> from service.rules.base import Seat, Setup
+    >>> from service.rules.lockdown.state import initial_state
+    >>> position(initial_state(Setup(players=(Seat(1, "A"),))))["phase"]
+    'setup'
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from service.rules.base import PlayerResult, Result
+from service.rules.lockdown.board import TECHNICAL
+from service.rules.lockdown.components import CHARACTERS, EVENT_CARDS, ROOMS
+from service.rules.lockdown.state import LockdownState
+
+PENDING_STEP = {"explore": "exploration", "noise": "noise_roll", "encounter": "encounter"}
+
+
+def position(state: LockdownState) -> dict[str, Any]:
+    step = PENDING_STEP[state.pending[0].kind] if state.pending and not state.ended else state.step
+    return {
+        "round": state.round,
+        "phase": state.phase,
+        "step": "ended" if state.ended else step,
+        "acting": state.acting(),
+        "finished": state.ended,
+    }
+
+
+def score(state: LockdownState) -> Result | None:
+    if not state.ended:
+        return None
+    reason = "the victory check is not modelled yet"
+    if state.ending == "abandoned":
+        reason = "the game was abandoned before its end"
+    return Result(
+        ending=state.ending or "abandoned",
+        players=tuple(PlayerResult(seat=s, outcome="undetermined", reasons=(reason,)) for s in state.seats),
+    )
+
+
+def _noise_at(state: LockdownState, place: str) -> list[Any]:
+    b = state.board
+    out = []
+    for key in state.noise:
+        n = b.number_at(key, place)
+        if n is not None:
+            out.append(f"{n} (technical)" if key == TECHNICAL else n)
+    return sorted(out, key=str)
+
+
+def describe(state: LockdownState) -> dict[str, Any]:
+    b = state.board
+    names = {p.seat: p.name for p in state.setup.players}
+    players = []
+    for seat in state.seats:
+        c = state.characters[seat]
+        char = CHARACTERS[c.character] if c.character else None
+        players.append({
+            "seat": seat,
+            "player": names.get(seat, ""),
+            "character": char.en if char else None,
+            "character (PL)": char.pl if char else None,
+            "room": state.room_label(c.room) if c.room else None,
+            "cards in hand": c.hand,
+            "knowledge": c.knowledge,
+            "slime": c.slime,
+            "actions this turn": c.actions,
+            "passed": c.passed,
+            "first player": seat == state.first_player,
+            "acting": seat == state.acting(),
+            "in combat": state.in_combat(seat),
+        })
+    rooms = []
+    for place, r in state.rooms.items():
+        tile = ROOMS[r.tile] if r.tile and (r.explored or r.kind == "special") else None
+        rooms.append({
+            "space": place,
+            "room": tile.en if tile else None,
+            "room (PL)": tile.pl if tile else None,
+            "kind": r.kind,
+            "sector": r.sector,
+            "explored": r.explored,
+            "exploration token": dict(r.token) if r.token else None,
+            "item counter": r.items,
+            "fire": r.fire,
+            "malfunction": r.malfunction,
+            "noise in corridors": _noise_at(state, place),
+            "characters": [f"seat {s}" for s in state.characters_in(place)],
+            "intruders": [f"{i.kind} ({i.id})" for i in state.intruders_in(place)],
+        })
+    return {
+        "game": {
+            "mode": state.setup.mode,
+            "board": b.en,
+            "synthetic board": b.synthetic,
+            "corridor graph known": b.has_graph,
+            "round": state.round,
+            "phase": state.phase,
+            "step": position(state)["step"],
+            "ended": state.ended,
+            "ending": state.ending,
+            "note": state.ending_note or None,
+        },
+        "time": {
+            "time token on": state.time_label,
+            "spaces left": len(b.time_spaces) - 1 - state.time,
+            "Isolation Room open": state.isolation_open,
+        },
+        "players": players,
+        "rooms": rooms,
+        "noise markers": len(state.noise),
+        "closed doors": len(state.doors),
+        "intruders": [{"id": i.id, "type": i.kind, "room": state.room_label(i.room)} for i in state.intruders],
+        "colony bag": {t: n for t, n in state.bag.items() if n},
+        "eggs in the Nest": state.eggs,
+        "last event card": EVENT_CARDS[state.last_event_card].label if state.last_event_card else None,
+        "waiting for": [
+            {"what": p.kind, "seat": p.seat, "room": state.room_label(p.room), "why": p.reason}
+            for p in state.pending
+        ],
+    }
