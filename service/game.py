@@ -115,6 +115,21 @@ class Game(Aggregate):
         self.commands: dict[str, dict[str, int]] = {}
         self._head = _Head(self.ruleset.initial_state(self.setup))
 
+    def __deepcopy__(self, memo):
+        """The aggregate cache hands out copies; only containers need copying.
+
+        Recorded facts, the folded head and the setup are immutable, so a copy shares them
+        instead of walking every fact (a deep copy grew with the game: 2.5 ms at 540 facts).
+        """
+        clone = object.__new__(type(self))
+        for name, value in self.__dict__.items():
+            if isinstance(value, list):
+                value = [dict(v) if isinstance(v, dict) else v for v in value]
+            elif isinstance(value, dict):
+                value = {k: dict(v) if isinstance(v, dict) else v for k, v in value.items()}
+            clone.__dict__[name] = value
+        return clone
+
     # -- derived, never stored -------------------------------------------------------------
 
     @property
@@ -178,7 +193,8 @@ class Game(Aggregate):
             )
         staged = self._stage(facts)
         first = self.position + 1
-        for i, (fact, flags, pos) in enumerate(staged):
+        for i, (fact, flags, pos, after) in enumerate(staged):
+            self._staged_head = after  # already folded by the check: the event body reuses it
             self._fact_recorded(
                 seq=fact.seq,
                 type=fact.type,
@@ -200,17 +216,23 @@ class Game(Aggregate):
         ]
         return {"first_seq": first, "last_seq": last, "position": self.position, "flagged": flagged}
 
-    def _stage(self, facts: list[Mapping[str, Any]]) -> list[tuple[Fact, list[Violation], dict]]:
-        """Read and check every fact of a batch against the state it would meet."""
+    def _stage(self, facts: list[Mapping[str, Any]]) -> list[tuple[Fact, list[Violation], dict, Any]]:
+        """Read and check every fact of a batch against the state it would meet.
+
+        Returns each fact with its violations, the position it was recorded at and the
+        state after it.
+        """
         ruleset = self.ruleset
         state = self.head_state
-        known = {r.fact.seq: r.fact for r in self.recorded}
+        known: dict[int, Fact] | None = None  # all facts by seq, built only for corrections
         staged = []
         for i, raw in enumerate(facts):
             seq = self.position + 1 + i
             fact = self._read_fact(raw, seq, i)
             pos = ruleset.position(state)
             if fact.type in CORRECTION_TYPES:
+                if known is None:
+                    known = {r.fact.seq: r.fact for r in self.recorded} | {f.seq: f for f, *_ in staged}
                 violations = check_correction(known, fact)
                 if not violations:
                     violations = self._check_replacement(known, fact)
@@ -226,12 +248,14 @@ class Game(Aggregate):
                     phase=pos.get("phase"),
                     violations=[v.as_dict() for v in refused],
                 )
-            known[seq] = fact
             if fact.type in CORRECTION_TYPES:
+                known[seq] = fact
                 state = fold(ruleset, self.setup, list(known.values())).head.state
             else:
+                if known is not None:
+                    known[seq] = fact
                 state, _ = ruleset.apply(state, fact)
-            staged.append((fact, violations, pos))
+            staged.append((fact, violations, pos, state))
         return staged
 
     def _check_replacement(self, known: dict[int, Fact], fact: Fact) -> list[Violation]:
@@ -293,7 +317,10 @@ class Game(Aggregate):
         if command_id is not None:
             entry = self.commands.setdefault(command_id, {"first": seq, "last": seq})
             entry["last"] = seq
-        if type in CORRECTION_TYPES:
+        staged = self.__dict__.pop("_staged_head", None)
+        if staged is not None:
+            self._head = _Head(staged)
+        elif type in CORRECTION_TYPES:
             self._head = _Head(self.replay().head.state)
         else:
             state, _ = self.ruleset.apply(self.head_state, fact)

@@ -5,7 +5,7 @@ import pytest
 
 from service.rules import Fact, get_ruleset
 from service.rules.replay import fold
-from tests.integration.helpers import generated
+from tests.helpers import generated
 
 LOCKDOWN = get_ruleset("lockdown")
 
@@ -106,6 +106,9 @@ def test_strict_game_refuses_an_illegal_fact_and_stores_nothing_of_its_batch(cli
     v = body["violations"][0]
     assert v["rule"] and v["message"] and v["section"]
     assert stored_count(archive, gid) == 1 + 5
+    # the refused batch left no trace in the cached game either
+    r = append(client, gid, [legal], expected_position=5)
+    assert r.status_code == 201 and r.json["position"] == 6
 
 
 def test_lenient_game_stores_an_illegal_fact_with_its_flag(client, archive):

@@ -7,7 +7,7 @@ import pytest
 
 from service.archive import Games
 from service.errors import StalePosition
-from tests.integration.helpers import generated
+from tests.helpers import generated
 
 
 def test_racing_writers_without_expected_position_both_land_in_order(archive):

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from service.context import Archive
 from service.demo import HERE as DEMO_DIR
 from service.notation import NotationError, import_parsed, parse, write_game
-from tests.integration.helpers import generated
+from tests.helpers import generated
 from web.cli import main as cli
 
 

@@ -16,7 +16,7 @@ from projections.generations import VIEW_TABLES, generations
 from projections.runner import Worker, open_view, rebuild
 from projections.views import VIEWS
 from service.context import Archive
-from tests.integration.helpers import generated, wait_for
+from tests.helpers import generated, wait_for
 
 
 def rows(db, view: str) -> list[tuple]:
