@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -134,3 +135,17 @@ def test_a_rebuild_killed_midway_resumes_to_the_same_result(fresh_archive):
     assert report.generation == building
     assert 0 < report.events < fresh_archive.games.recorder.max_notification_id()  # resumed, not restarted
     assert rows(db, "gamestate") == clean
+
+
+def test_cli_rebuild_reports_progress_and_rate(fresh_archive):
+    from click.testing import CliRunner
+
+    from web.cli import main as cli
+
+    load_games(fresh_archive, [81])
+    result = CliRunner().invoke(cli, ["--database-url", fresh_archive.db.url, "rebuild"])
+    assert result.exit_code == 0, result.output
+    for view in VIEWS:
+        assert re.search(rf"rebuilt {view} as generation 2: \d+ events in [\d.]+ s \([\d,]+ events/s\)", result.output)
+    result = CliRunner().invoke(cli, ["--database-url", fresh_archive.db.url, "rebuild", "nonsense"])
+    assert result.exit_code == 1 and "unknown view 'nonsense'" in result.output
