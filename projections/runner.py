@@ -122,45 +122,54 @@ class RebuildReport:
         return self.events / self.seconds if self.seconds else float("inf")
 
 
-def rebuild(
+def rebuild(db: Database, view: str, **kwargs) -> RebuildReport:
+    """Rebuild one view; see :func:`rebuild_views`."""
+    return rebuild_views(db, [view], **kwargs)[0]
+
+
+def rebuild_views(
     db: Database,
-    view: str,
+    views: list[str],
     batch: int = 500,
     progress: Callable[[int, int], None] | None = None,
     pause: float = 0.0,
-) -> RebuildReport:
-    """Fill the next generation of ``view`` from the event store, then switch readers to it.
+) -> list[RebuildReport]:
+    """Fill the next generation of each view from the event store, then switch readers to it.
 
-    Pages of ``batch`` events go through the view's own handlers in one transaction each,
-    with the page's last position as tracking, so a killed rebuild resumes where it stopped.
+    The events are read and folded once for all ``views``. Pages of ``batch`` events go
+    through each view's own handlers in one transaction per view, with the page's last
+    position as tracking, so a killed rebuild resumes where each view stopped.
     ``progress(done, total)`` is called after each page.
     """
-    if view not in VIEWS:
-        raise LookupError(f"unknown view {view!r}; known: {', '.join(VIEWS)}")
+    unknown = [v for v in views if v not in VIEWS]
+    if unknown:
+        raise LookupError(f"unknown view {unknown[0]!r}; known: {', '.join(VIEWS)}")
     with db.connect() as conn:
-        generation = start_building(conn, view)
+        generation = {v: start_building(conn, v) for v in views}
     games = Games(env=db.eventsourcing_env())
-    target = open_view(db, view, generation)
+    targets = {v: open_view(db, v, generation[v]) for v in views}
     folder = GameFolder(lambda: games)
     started = time.perf_counter()
-    done = 0
+    counted = {v: 0 for v in views}
     try:
-        start = target.max_tracking_id(games.name) or 0
+        begun = {v: targets[v].max_tracking_id(games.name) or 0 for v in views}
+        start = min(begun.values())
         with db.connect() as conn:
-            (total,) = conn.execute(
-                "SELECT count(*) FROM games_events WHERE notification_id > %s", (start,)
-            ).fetchone()
+            (total,) = conn.execute("SELECT count(*) FROM games_events WHERE notification_id > %s", (start,)).fetchone()
+        done = 0
         if progress:
             progress(0, total)
         while True:
-            notes = games.recorder.select_notifications(
-                start=start, limit=batch, topics=TOPICS, inclusive_of_start=False
-            )
+            notes = games.recorder.select_notifications(start=start, limit=batch, topics=TOPICS, inclusive_of_start=False)
             if not notes:
                 break
-            target.process(
-                [folder.advance(games.mapper.to_domain_event(n)) for n in notes], Tracking(games.name, notes[-1].id)
-            )
+            folded = [(n.id, folder.advance(games.mapper.to_domain_event(n))) for n in notes]
+            tracking = Tracking(games.name, notes[-1].id)
+            for v, target in targets.items():
+                fresh = [g for nid, g in folded if nid > begun[v]]
+                if fresh:
+                    target.process(fresh, tracking)
+                    counted[v] += len(fresh)
             start = notes[-1].id
             done += len(notes)
             if progress:
@@ -168,8 +177,11 @@ def rebuild(
             if pause:
                 time.sleep(pause)
         with db.connect() as conn:
-            switch(conn, view, generation)
+            for v in views:
+                switch(conn, v, generation[v])
     finally:
-        target.datastore.close()
+        for target in targets.values():
+            target.datastore.close()
         games.close()
-    return RebuildReport(view, generation, done, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return [RebuildReport(v, generation[v], counted[v], seconds) for v in views]

@@ -160,29 +160,29 @@ def export(ctx: click.Context, game_id: UUID, output: Path | None) -> None:
 @click.option("--pause", default=0.0, hidden=True, help="Seconds to sleep between pages (tests).")
 @click.pass_context
 def rebuild(ctx: click.Context, view: str | None, batch: int, pause: float) -> None:
-    """Rebuild VIEW (default: every view) from the event store, blue/green."""
-    from projections.runner import rebuild as run_rebuild
+    """Rebuild VIEW (default: every view, folding the events once) from the event store, blue/green."""
+    from projections.runner import rebuild_views
     from projections.views import VIEWS
 
     views = [view] if view else list(VIEWS)
     if view and view not in VIEWS:
         _fail(f"unknown view {view!r}; known: {', '.join(VIEWS)}")
     with _Open(ctx) as archive:
-        for name in views:
-            bar = None
+        bar = None
 
-            def progress(done: int, total: int, name=name) -> None:
-                nonlocal bar
-                if bar is None:
-                    bar = click.progressbar(length=max(total, 1), label=f"rebuilding {name}", show_pos=True, file=sys.stderr)
-                    bar.__enter__()
-                bar.update(done - bar.pos)
+        def progress(done: int, total: int) -> None:
+            nonlocal bar
+            if bar is None:
+                bar = click.progressbar(length=max(total, 1), label=f"rebuilding {', '.join(views)}", show_pos=True, file=sys.stderr)
+                bar.__enter__()
+            bar.update(done - bar.pos)
 
-            report = run_rebuild(archive.db, name, batch=batch, progress=progress, pause=pause)
-            if bar is not None:
-                bar.__exit__(None, None, None)
+        reports = rebuild_views(archive.db, views, batch=batch, progress=progress, pause=pause)
+        if bar is not None:
+            bar.__exit__(None, None, None)
+        for report in reports:
             click.echo(
-                f"rebuilt {name} as generation {report.generation}: {report.events} events in "
+                f"rebuilt {report.view} as generation {report.generation}: {report.events} events in "
                 f"{report.seconds:.2f} s ({report.rate:,.0f} events/s)"
             )
 
