@@ -51,6 +51,7 @@ def _context(game_id: str, step: int) -> dict:
     recorded = {r.fact.seq: r for r in game.recorded}
     return {
         "game": game,
+        "names": {p["seat"]: p["name"] for p in game.players},
         "replay": rp,
         "step": current,
         "index": index,

@@ -53,7 +53,8 @@ def test_replay_steps_with_keys_and_buttons_and_every_step_has_a_url(served, pag
 
     page.keyboard.press("End")
     at(page, game.position)
-    assert "Result" in page.locator("#step-panel").inner_text()
+    assert "Final result" in page.locator("#final-result").inner_text()
+    assert all(name in page.locator("#final-result").inner_text() for name in ("Ada", "Bartek", "Chiara", "Dmitri"))
     page.keyboard.press("ArrowRight")  # at the end: stays
     assert current_seq(page) == game.position
     page.keyboard.press("Home")
