@@ -102,8 +102,11 @@ def test_colony_adult_makes_everyone_roll_in_player_order_except_in_combat():
     g = new_game(3)
     all_pass(g)
     g.state = replace(g.state, intruders=(Intruder("i1", "adult", "repository"),))  # seat 2 is in combat
-    for t, d in (("TimeAdvanced", {}), ("NoiseMarkersCleared", {"removed": []}), ("EventCardDrawn", {"card": "panic"})):
+    for t, d in (("TimeAdvanced", {}), ("NoiseMarkersCleared", {"removed": []})):
         g.push(t, **d)
+    assert [p.kind for p in g.state.pending] == ["attack"]  # step 7: the adult in combat attacks
+    assert g.push("IntruderAttacked", intruder="i1", card="evolve") == []  # a creeper-only card misses
+    assert g.push("EventCardDrawn", card="panic") == []
     g.push("ColonyTokenDrawn", token="adult")
     assert [p.seat for p in g.state.pending] == [1, 3]
     assert rules(g.check("NoiseRolled", 3, result=1)) == ["pending-step"]

@@ -4,12 +4,16 @@ import random
 import time
 from dataclasses import FrozenInstanceError
 
+from collections import Counter
+
 import pytest
 
 from service.rules.base import Fact
 from service.rules.lockdown import LOCKDOWN
 from service.rules.lockdown.generate import _fill, facts_of, generate_game
-from service.rules.lockdown.state import PLAYER
+from service.rules.lockdown.board import TECHNICAL
+from service.rules.lockdown.components import COLONY
+from service.rules.lockdown.state import DECK_SIZE, FIRE_MARKERS, MALFUNCTION_MARKERS, PLAYER
 
 GAMES = [(seed, 1 + seed % 5, "solo" if seed % 5 == 0 and seed % 2 else ("coop" if seed % 7 == 0 else "standard"))
          for seed in range(200)]
@@ -22,22 +26,62 @@ def _invariants(before, after, fact, consequences):
     for c in consequences:  # never a second marker in a corridor
         if c.type == "noise-placed":
             assert c.data["corridor"] not in before.noise, (fact, c)
+    assert TECHNICAL not in after.doors and TECHNICAL not in after.destroyed_doors  # no doors in technical corridors
+    assert not (after.doors & after.destroyed_doors)
+    assert after.fires() <= FIRE_MARKERS and after.malfunctions() <= MALFUNCTION_MARKERS  # supplies never negative
+    for r in after.rooms.values():  # no malfunction in the Nest, Contaminated Room or an unexplored room
+        assert not r.malfunction or (r.explored and r.tile not in ("nest", "contaminated_room")), r
+        assert r.items is None or r.items >= 0
     if after.phase != "setup":
-        for ch in after.characters.values():  # every character in exactly one known room
-            assert ch.room in after.rooms
-            assert sum(ch.seat in after.characters_in(p) for p in after.rooms) == 1
-            assert ch.hand >= 0 and 0 <= ch.actions <= 2
+        for ch in after.characters.values():  # every character in exactly one place or fate
+            places = sum(ch.seat in after.characters_in(p) for p in after.rooms)
+            pods = sum(1 for s in after.pods.values() if s == ch.seat)
+            if ch.status == "base":
+                assert ch.room in after.rooms and places == 1 and pods == 0, ch
+            else:
+                assert ch.room is None and places == 0, ch
+                assert pods == (1 if ch.status == "pod" else 0), ch
+                assert ch.status in ("pod", "isolation", "bunker", "evacuated", "dead"), ch
+            assert ch.hand >= 0 and ch.deck >= 0 and ch.discard >= 0 and 0 <= ch.actions <= 2
+            assert 0 <= ch.light <= 2 and len(ch.serious) <= 3
+            assert 0 <= ch.knowledge <= 8 and ch.hands_used <= 2
+            if ch.status != "dead":
+                assert ch.hand + ch.deck + ch.discard == DECK_SIZE + ch.contamination, ch
     for i in after.intruders:
-        assert i.room in after.rooms
+        assert i.room in after.rooms and i.injuries >= 0
+    for kind, cap in COLONY["figures"].items():  # figure caps (8 adults …)
+        assert sum(1 for i in after.intruders if i.kind == kind) <= cap, kind
     assert all(n >= 0 for n in after.bag.values()) and all(n >= 0 for n in after.supply.values())
+    assert 0 <= after.eggs
     if after.phase == PLAYER and after.turn is not None and not after.pending:
         assert not after.characters[after.turn].passed
     for c in consequences:  # the turn goes clockwise to the next player who has not passed
-        if c.type == "turn":
+        if c.type == "turn" and before.turn is not None:
             seats = before.seats
             start = seats.index(before.turn) + 1
             expected = next(s for s in seats[start:] + seats[:start] if not after.characters[s].passed)
             assert c.data["seat"] == expected
+
+
+def _mode(seed):
+    players = 1 + seed % 5
+    mode = "solo" if players == 1 and seed % 2 else ("coop" if seed % 7 == 0 else "standard")
+    return players, mode
+
+
+def _play(seed, max_rounds):
+    players, mode = _mode(seed)
+    setup, generated = generate_game(seed, players=players, mode=mode, max_rounds=max_rounds)
+    state = LOCKDOWN.initial_state(setup)
+    for fact in facts_of(generated):
+        assert LOCKDOWN.check(state, fact) == [], fact
+        before = state
+        state, consequences = LOCKDOWN.apply(state, fact)
+        _invariants(before, state, fact, consequences)
+    assert state.ended
+    result = LOCKDOWN.score(state)
+    assert result is not None and len(result.players) == players
+    return state, result
 
 
 @pytest.mark.parametrize("seed,players,mode", GAMES)
@@ -51,9 +95,32 @@ def test_generated_game_is_legal_and_keeps_invariants(seed, players, mode):
         before = state
         state, consequences = LOCKDOWN.apply(state, fact)
         _invariants(before, state, fact, consequences)
-    assert state.ended and generated[-1][0] == "GameEnded"
-    assert LOCKDOWN.score(state).ending == "abandoned"
-    assert state.round >= 3
+    assert state.ended
+    if generated[-1][0] == "GameEnded":
+        assert LOCKDOWN.score(state).ending == "abandoned" and state.round >= 3
+    else:  # ended early by a real end condition
+        assert state.ending in ("time_out", "alarm_procedure", "base_destroyed", "no_characters_left")
+
+
+def test_hundred_full_games_end_by_real_conditions_with_a_score():
+    endings = Counter()
+    outcomes = Counter()
+    for seed in range(100):
+        state, result = _play(seed, max_rounds=20)
+        endings[state.ending] += 1
+        outcomes.update(p.outcome for p in result.players)
+    assert "abandoned" not in endings
+    assert len(endings) >= 2, endings
+    assert outcomes["won"] + outcomes["lost"] > 0, outcomes
+
+
+@pytest.mark.slow
+def test_thousand_generated_games_fold_without_violations():
+    endings = Counter()
+    for seed in range(1000):
+        state, _ = _play(seed, max_rounds=3 if seed % 10 == 0 else 20)
+        endings[state.ending] += 1
+    assert {"time_out", "no_characters_left"} <= set(endings), endings
 
 
 def test_generator_is_deterministic_and_json_clean():

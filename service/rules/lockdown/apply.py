@@ -20,18 +20,16 @@ from service.rules.base import Consequence, Fact
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.checks import MOVE_COST, who
 from service.rules.lockdown.components import CHARACTERS, ROOMS
-from service.rules.lockdown.facts import noise_result, resolve_card, resolve_place, resolve_token, shape_violations
+from service.rules.lockdown.facts import AFTER_END, noise_result, resolve_card, resolve_place, resolve_token, shape_violations
+from service.rules.lockdown import mechanics as M
+from service.rules.lockdown.mechanics import C
 from service.rules.lockdown.state import (
-    CHARACTERS as CHARACTERS_STEP, COLONY_STEP, CSS, ENDED, EVENT, EVENT_CARD, FIRST_PLAYER, HAND_SIZE,
-    NOISE_CLEANUP, PLAYER, READY, ROUND_END, TIME, TURNS, Intruder, LockdownState, Pending,
-    with_character, with_characters, with_room,
+    ATTACKS, CHARACTERS as CHARACTERS_STEP, COLONY_STEP, CSS, DEAD, ENDED, EVACUATED, EVENT, EVENT_CARD,
+    FIRST_PLAYER, HAND_SIZE, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, NOISE_CLEANUP, PLAYER, READY, ROUND_END, TIME,
+    TURNS, Intruder, LockdownState, Pending, SeriousWound, with_character, with_characters, with_room,
 )
 
 Result = tuple[LockdownState, list[Consequence]]
-
-
-def C(type_: str, text: str, **data: Any) -> Consequence:
-    return Consequence(type=type_, text=text, data=MappingProxyType(data))
 
 
 def apply(state: LockdownState, fact: Fact) -> Result:
@@ -41,7 +39,7 @@ def apply(state: LockdownState, fact: Fact) -> Result:
     if shape:  # cannot be applied at all; stores refuse such facts in every game
         cons.append(C("fact-ignored", f"{fact.type} was not applied: {shape[0].message}"))
         return replace(state, facts=state.facts + 1), cons
-    if handler is not None and not state.ended:
+    if handler is not None and (not state.ended or fact.type in AFTER_END):
         state = handler(state, fact, cons)
         if not state.ended:
             state = _settle(state, cons)
@@ -88,16 +86,49 @@ def _hand_target(state: LockdownState, seat: int) -> int:
 
 
 def _refill_hands(state: LockdownState, cons: list[Consequence]) -> LockdownState:
-    changes: dict[int, dict[str, Any]] = {}
+    state = _revive(state, cons)
     for seat in state.player_order():
         c = state.characters[seat]
+        if c.status != IN_BASE:
+            state = with_character(state, seat, passed=True, actions=0, fire_hurt=False)
+            continue
         target = _hand_target(state, seat)
-        drawn = max(0, target - c.hand)
-        changes[seat] = {"hand": max(c.hand, target), "passed": False, "actions": 0}
+        state = M.draw(state, seat, max(0, target - c.hand), cons)
+        hand = state.characters[seat].hand
+        state = with_character(state, seat, passed=False, actions=0, fire_hurt=False, first_turn_done=False)
         extra = " (Isolation Room)" if target > HAND_SIZE else ""
-        cons.append(C("cards-drawn", f"{who(state, seat)} draws {drawn} card{'s' if drawn != 1 else ''} "
-                      f"up to {target}{extra}.", seat=seat, drawn=drawn, hand=max(c.hand, target)))
-    return with_characters(state, changes)
+        cons.append(C("cards-drawn", f"{who(state, seat)} draws {hand - c.hand} card{'s' if hand - c.hand != 1 else ''}"
+                      f" up to {target}{extra}" + ("" if hand >= target else f" (only {hand}: deck and discard "
+                                                   f"are empty)") + ".", seat=seat, drawn=hand - c.hand, hand=hand))
+    return state
+
+
+def _revive(state: LockdownState, cons: list[Consequence]) -> LockdownState:
+    """Co-op AutoDoc: a corpse in a working Emergency Room revives at the start of a round (lockdown.md §12.3)."""
+    if state.setup.mode != "coop" or state.round <= 1:
+        return state
+    er = state.room_of_tile("emergency_room")
+    if er is None or not state.rooms[er].explored or state.rooms[er].malfunction or state.intruders_in(er):
+        return state
+    for seat in state.seats:
+        c = state.characters[seat]
+        corpse = f"corpse:{seat}"
+        if c.status != DEAD:
+            continue
+        carrier = next((s for s in state.characters_in(er) if corpse in state.characters[s].objects), None)
+        if corpse in state.objects.get(er, ()):
+            state = M.take_object(state, er, corpse)
+        elif carrier is not None:
+            objs = list(state.characters[carrier].objects)
+            objs.remove(corpse)
+            state = with_character(state, carrier, objects=tuple(objs))
+        else:
+            continue
+        state = with_character(state, seat, status=IN_BASE, room=er, cause=None, was=None, light=0,
+                               serious=tuple(SeriousWound(w.card, True) for w in c.serious))
+        cons.append(C("revived", f"AutoDoc: {who(state, seat)} is revived in the Emergency Room (light wounds "
+                      f"removed, serious wounds dressed).", seat=seat, room=er))
+    return state
 
 
 def _add_noise(state: LockdownState, key: str, place: str, cons: list[Consequence]) -> LockdownState:
@@ -174,17 +205,9 @@ def _noise(state: LockdownState, seat: int, place: str, result: Any, cons: list[
     return _add_noise(state, key, place, cons)
 
 
-def _place_intruder(state: LockdownState, kind: str, place: str, cons: list[Consequence]) -> tuple[LockdownState, str]:
-    serial = state.intruder_serial + 1
-    iid = f"i{serial}"
-    cons.append(C("intruder-placed", f"A {kind} ({iid}) appears in {state.room_label(place)}.", intruder=iid,
-                  kind=kind, room=place))
-    state = replace(state, intruders=state.intruders + (Intruder(iid, kind, place),), intruder_serial=serial)
-    if not state.first_encounter:
-        cons.append(C("milestone-first-encounter", "First encounter: every player keeps 1 of their 2 objectives "
-                      "and discards the other.", milestone="first_encounter"))
-        state = replace(state, first_encounter=True)
-    return state, iid
+def _place_intruder(state: LockdownState, kind: str, place: str,
+                    cons: list[Consequence]) -> tuple[LockdownState, str | None]:
+    return M.place_intruder(state, kind, place, cons)
 
 
 # --- setup ------------------------------------------------------------------------------------
@@ -224,7 +247,10 @@ def _setup_completed(state: LockdownState, fact: Fact, cons: list[Consequence]) 
         cons.append(C("ignored", "Setup was already completed; nothing changes."))
         return state
     first = fact.data.get("first_player") or state.seats[0]
-    state = replace(state, phase=PLAYER, step=TURNS, round=1, first_player=first, turn=first, last_turn=None)
+    held = sum(len(state.characters[s].contingency) for s in state.seats)
+    pool = ("unknown",) * max(0, 7 - 1 - held)
+    state = replace(state, phase=PLAYER, step=TURNS, round=1, first_player=first, turn=first, last_turn=None,
+                    pool=pool)
     cons.append(C("round-started", f"Round 1 begins; {who(state, first)} has the first player token.", round=1))
     return _refill_hands(state, cons)
 
@@ -254,10 +280,13 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
     cost = MOVE_COST[fact.type]
     careful = fact.type == "CharacterMovedCarefully"
     occupied = bool([s for s in state.characters_in(dest) if s != seat] or state.intruders_in(dest))
-    if origin and state.intruders_in(origin):
+    escape_from = state.intruders_in(origin) if origin else ()
+    if escape_from:
         cons.append(C("escape", f"{who(state, seat)} escapes from combat: each stalker in "
-                      f"{state.room_label(origin)} attacks first (attacks are not modelled yet).", seat=seat))
-    state = with_character(state, seat, room=dest, hand=max(0, c.hand - cost))
+                      f"{state.room_label(origin)} attacks first (record IntruderAttacked for each).", seat=seat,
+                      intruders=[i.id for i in escape_from]))
+    state = M.pay(state, seat, cost)
+    state = with_character(state, seat, room=dest, first_turn_done=True)
     state = _count_action(state, seat)
     cons.append(C("moved", f"{who(state, seat)} {'carefully ' if careful else ''}moves from "
                   f"{state.room_label(origin)} to {state.room_label(dest)} through corridor {n} ({cost} "
@@ -269,14 +298,16 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
         nkey = b.corridor_key(dest, fact.data["noise_corridor"])
         if nkey is not None and nkey not in state.noise:
             state = _add_noise(state, nkey, dest, cons)
+    attacks = tuple(Pending("attack", seat, origin, reason="escape", intruder=i.id) for i in escape_from)
     if not state.rooms[dest].explored:
-        return replace(state, pending=state.pending + (
+        return replace(state, pending=state.pending + attacks + (
             Pending("explore", seat, dest, reason="entered an unexplored room", empty=not occupied,
                     careful=careful, via=key),))
     if not careful and not occupied:
         cons.append(C("noise-roll-due", f"{who(state, seat)} entered an empty room: a noise roll is due.", seat=seat))
-        return replace(state, pending=state.pending + (Pending("noise", seat, dest, reason="entered an empty room"),))
-    return state
+        return replace(state, pending=state.pending + attacks + (
+            Pending("noise", seat, dest, reason="entered an empty room"),))
+    return replace(state, pending=state.pending + attacks)
 
 
 def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -284,7 +315,8 @@ def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
     c = state.characters[seat]
     d = fact.data.get("discarded", 0) or 0
     state = _count_action(state, seat)
-    state = with_character(state, seat, passed=True, hand=max(0, c.hand - d))
+    state = M.pay(state, seat, d)
+    state = with_character(state, seat, passed=True)
     cons.append(C("passed", f"{who(state, seat)} passes" + (f" and discards {d} card{'s' if d != 1 else ''}."
                                                               if d else "."), seat=seat, discarded=d))
     return state
@@ -331,16 +363,15 @@ def _room_explored(state: LockdownState, fact: Fact, cons: list[Consequence]) ->
         state = with_character(state, seat, slime=True)
         cons.append(C("slime", f"{who(state, seat)} gets a slime marker.", seat=seat))
     elif effect == "fire":
-        state = with_room(state, p.room, fire=True)
-        cons.append(C("fire", f"Fire marker placed in {state.room_label(p.room)}.", room=p.room))
+        state = M.place_fire(state, p.room, cons)
+        if state.ended:
+            return state
     elif effect == "malfunction":
-        if room.id in ("nest", "contaminated_room"):
-            cons.append(C("no-malfunction", f"No malfunction marker is ever placed in {room.en}.", room=p.room))
-        else:
-            state = with_room(state, p.room, malfunction=True)
-            cons.append(C("malfunction", f"Malfunction marker placed in {state.room_label(p.room)}.", room=p.room))
+        state = M.place_malfunction(state, p.room, cons)
+        if state.ended:
+            return state
     elif effect == "door":
-        if p.via and p.via != TECHNICAL:
+        if p.via and p.via != TECHNICAL and p.via not in state.destroyed_doors:
             state = replace(state, doors=state.doors | {p.via})
         cons.append(C("door", "A closed door is placed in the corridor the character came through.",
                       corridor=p.via))
@@ -380,12 +411,13 @@ def _encounter_drawn(state: LockdownState, fact: Fact, cons: list[Consequence]) 
             state = _supply_to_bag(state, "adult", cons)
         return state
     state = _bag_add(state, token, -1)
-    state, _ = _place_intruder(state, token, place, cons)
+    state, iid = _place_intruder(state, token, place, cons)
     number = fact.data.get("number")
     hand = state.characters[seat].hand
-    if number is not None and hand < number:
+    if number is not None and hand < number and iid is not None:
         cons.append(C("surprise-attack", f"Surprise attack: {who(state, seat)} holds {hand} card(s), fewer than "
-                      f"{number}. (Attack resolution is not modelled yet.)", seat=seat))
+                      f"{number}: the {token} attacks (record IntruderAttacked).", seat=seat, intruder=iid))
+        state = _push_front(state, Pending("attack", seat, place, reason="surprise attack", intruder=iid))
     elif number is not None:
         cons.append(C("no-surprise-attack", f"No surprise attack ({hand} card(s) in hand, token {number}).",
                       seat=seat))
@@ -395,33 +427,89 @@ def _encounter_drawn(state: LockdownState, fact: Fact, cons: list[Consequence]) 
 # --- event phase ------------------------------------------------------------------------------
 
 def _css(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    cons.append(C("css-launch", f"CSS token {fact.data['token']} revealed; no character is in a pod (pods are not "
-                  f"modelled yet).", token=fact.data["token"]))
+    """Pod launch (lockdown.md §11.6): a letter launches that pod, ALL every pod, NONE nobody."""
+    token = fact.data["token"]
+    state = replace(state, launches=state.launches + (token,), css_at=state.css_at - {state.time_space})
+    if not state.pods:
+        cons.append(C("css-launch", f"CSS token {token} revealed; nobody is in a pod.", token=token))
+    occupied = sorted(state.pods.items())
+    state = replace(state, pods=MappingProxyType({}))
+    for letter, seat in occupied:
+        if token == "ALL" or token == letter:
+            cons.append(C("pod-launched", f"Pod {letter} launches: {who(state, seat)} is evacuated.", seat=seat,
+                          pod=letter))
+            state = with_character(state, seat, status=EVACUATED, pod=letter, room=None, passed=True)
+        else:
+            back = state.room_of_tile(f"css_{letter.lower()}")
+            cons.append(C("pod-failed", f"Pod {letter} does not launch: {who(state, seat)} returns to "
+                          f"{state.room_label(back)} with a serious wound.", seat=seat, pod=letter))
+            state = with_character(state, seat, status=IN_BASE, pod=None, room=back)
+            state = M.wound(state, seat, "serious", cons)
+        if state.ended:
+            return state
+    state = M.check_base_empty(state, cons)
+    if state.ended:
+        return state
     return replace(state, step=TIME) if state.phase == EVENT else state
 
 
 def _time(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     b = state.board
+    before = state.time
     t = min(state.time + 1, len(b.time_spaces) - 1)
     state = replace(state, time=t, step=NOISE_CLEANUP if state.phase == EVENT else state.step)
     space = b.time_spaces[t]
     cons.append(C("time", f"The time token moves to {state.time_label}.", space=state.time_label))
+    last = len(b.time_spaces) - 1
+    if state.self_destruct is not None:  # step 5A (lockdown.md §6.9)
+        colour, at = state.self_destruct
+        if colour == "yellow" and t >= at:
+            red = min(at + 3, last)
+            state = replace(state, self_destruct=("red", red))
+            cons.append(C("self-destruct-red", f"The time token reaches the yellow self-destruct token: it moves to "
+                          f"{b.time_label(red)} and turns red — self-destruct can no longer be stopped.",
+                          milestone="self_destruct_red", space=b.time_label(red)))
+            state = M.open_gate(state, "self-destruct turned red", cons)
+        elif colour == "red" and t >= at:
+            cons.append(C("self-destruct", "The time token reaches the red self-destruct token: the base is "
+                          "destroyed.", space=state.time_label))
+            return M.end_game(state, "base_destroyed", cons)
+    if state.alarm is not None and before == state.alarm and t != before:
+        cons.append(C("alarm-end", "The time token leaves the alarm procedure space: the rapid response team "
+                      "arrives.", space=b.time_label(before)))
+        return M.end_game(state, "alarm_procedure", cons)
     if space == b.isolation_opens_at and not state.isolation_open:
         state = replace(state, isolation_open=True)
         cons.append(C("milestone-isolation", "First white space: the Isolation Room opens (characters may lock "
                       "themselves in).", milestone="isolation_open"))
     thresholds = b.power_thresholds
     if space in thresholds.get("blue_drop_always", ()):
-        cons.append(C("power-drop", "Blue power threshold: the highest-numbered active power token turns off "
-                      "(power is not modelled yet).", threshold="blue"))
+        state = _power_drop(state, "blue", cons)
     elif space in thresholds.get("red_drop_only_if_backup_power_inactive", ()):
-        cons.append(C("power-drop", "Red power threshold: if backup power is inactive, the highest-numbered active "
-                      "power token turns off (power is not modelled yet).", threshold="red"))
-    if t == len(b.time_spaces) - 1:
-        cons.append(C("game-ended", "Time is up: the game ends. Every character not locked in the Isolation Room "
-                      "dies (the victory check is not modelled yet).", ending="time_out"))
-        state = replace(state, ended=True, phase=ENDED, ending="time_out", pending=())
+        if state.emergency_power:
+            cons.append(C("power-kept", "Red power threshold, but emergency power is active: no drop.",
+                          threshold="red"))
+        else:
+            state = _power_drop(state, "red", cons)
+    if t == last:
+        cons.append(C("time-out", "Time is up: the time token reaches the last space.", space=state.time_label))
+        return M.end_game(state, "time_out", cons)
     return state
+
+
+def _power_drop(state: LockdownState, colour: str, cons: list[Consequence]) -> LockdownState:
+    """A power drop flips the active power token with the highest number (lockdown.md §9.4)."""
+    on = [(n, loc) for loc, (n, lit) in state.power.items() if lit]
+    if not on:
+        cons.append(C("power-drop", f"{colour.capitalize()} power threshold: no power token is active.",
+                      threshold=colour))
+        return state
+    n, loc = max(on)
+    power = dict(state.power)
+    power[loc] = (n, False)
+    cons.append(C("power-drop", f"{colour.capitalize()} power threshold: power token {n} ({loc}) turns off.",
+                  threshold=colour, location=loc, token=n))
+    return replace(state, power=MappingProxyType(power))
 
 
 def _cleared(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -434,7 +522,42 @@ def _cleared(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockd
     cons.append(C("noise-cleared", f"{len(removed)} noise marker{'s' if len(removed) != 1 else ''} removed.",
                   removed=sorted(removed)))
     state = replace(state, noise=state.noise - removed)
-    return replace(state, step=EVENT_CARD) if state.phase == EVENT else state
+    if state.phase != EVENT:
+        return state
+    attacks = []
+    for it in state.intruders:  # step 7: every stalker in a room with a character attacks
+        if state.characters_in(it.room):
+            attacks.append(Pending("attack", None, it.room, reason="event phase", intruder=it.id))
+    if attacks:
+        cons.append(C("stalker-attacks", f"Night stalker attacks: {len(attacks)} stalker(s) in combat attack "
+                      f"(record IntruderAttacked for each).", intruders=[p.intruder for p in attacks]))
+    return replace(state, step=ATTACKS, pending=state.pending + tuple(attacks))
+
+
+def _fire_step(state: LockdownState, cons: list[Consequence]) -> LockdownState:
+    """Event step 8: stalkers in burning rooms suffer 1 injury; 1 unheld egg there burns (lockdown.md §4)."""
+    for it in list(state.intruders):
+        if state.rooms[it.room].fire and M.intruder(state, it.id):
+            cons.append(C("fire-injury", f"The {it.kind} ({it.id}) burns: 1 injury.", intruder=it.id))
+            state = M.injure(state, it.id, 1, cons)
+    for place, objs in list(state.objects.items()):
+        if state.rooms[place].fire and "egg" in objs:
+            state = M.take_object(state, place, "egg")
+            cons.append(C("egg-burned", f"An egg burns in {state.room_label(place)}.", room=place))
+    nest = state.room_of_tile("nest")
+    if nest and state.rooms[nest].fire and state.rooms[nest].explored and state.eggs:
+        state = replace(state, eggs=state.eggs - 1)
+        cons.append(C("egg-burned", f"An egg in the burning Nest is destroyed ({state.eggs} left).", room=nest))
+        state = _nest_check(state, cons)
+    return state
+
+
+def _nest_check(state: LockdownState, cons: list[Consequence]) -> LockdownState:
+    if state.eggs == 0 and not state.nest_destroyed:
+        cons.append(C("nest-destroyed", "No eggs are left in the Nest: the Nest is destroyed.",
+                      milestone="nest_destroyed"))
+        return replace(state, nest_destroyed=True)
+    return state
 
 
 def _move_intruders(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
@@ -511,10 +634,16 @@ def _colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
         inside = state.characters_in(nest) if nest and state.rooms[nest].explored else ()
         if inside:
             state = _bag_add(state, "queen", -1)
-            state, _ = _place_intruder(state, "queen", nest, cons)
+            cleared = [k for k in state.board.local_keys(nest) if k in state.noise]
+            state = replace(state, noise=state.noise - set(cleared))
+            state, iid = _place_intruder(state, "queen", nest, cons)
             cons.append(C("queen-encounter", f"The queen appears in the Nest: encounter with "
-                          f"{', '.join(who(state, s) for s in inside)} (the surprise-attack target is unclear in "
-                          f"the rules; resolve at the table).", seats=list(inside)))
+                          f"{', '.join(who(state, s) for s in inside)}. The surprise-attack target is unclear in the "
+                          f"rules: the character with the fewest cards is assumed (4 on the token).",
+                          seats=list(inside)))
+            target = M.attack_target(state, nest)
+            if iid and target is not None and state.characters[target].hand < 4:
+                state = _push_front(state, Pending("attack", target, nest, reason="surprise attack", intruder=iid))
         else:
             state = replace(state, eggs=state.eggs + 1)
             cons.append(C("egg-added", f"Nobody is in the Nest: the token returns and 1 egg is added (now "
@@ -534,6 +663,9 @@ def _intruder_moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -
 
 def _game_ended(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     ending = fact.data["ending"]
+    if ending != "abandoned" and state.phase in (PLAYER, EVENT):
+        state = M.end_game(state, ending, cons)
+        return replace(state, ending_note=fact.data.get("note") or "")
     cons.append(C("game-ended", f"The game ends ({ending.replace('_', ' ')})."
                   + (f" {fact.data['note']}" if fact.data.get("note") else ""), ending=ending))
     return replace(state, ended=True, phase=ENDED, ending=ending, ending_note=fact.data.get("note") or "",
@@ -542,22 +674,84 @@ def _game_ended(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lo
 
 # --- what follows by itself -------------------------------------------------------------------
 
+def _finish(state: LockdownState, p: Pending, cons: list[Consequence]) -> LockdownState:
+    """A sub-step that follows a noise roll: did a stalker appear? (lock-in, suit escape)"""
+    seat = p.seat
+    c = state.characters[seat]
+    if c.status != IN_BASE or c.room != p.room:
+        return state
+    if state.intruders_in(p.room):
+        cons.append(C("attempt-failed", f"A night stalker is in {state.room_label(p.room)}: "
+                      f"{who(state, seat)}'s attempt ({p.reason.replace('_', ' ')}) fails.", seat=seat))
+        return state
+    if p.reason == "lock_in":
+        cons.append(C("locked-in", f"{who(state, seat)} is locked in the Isolation Room and leaves play.", seat=seat))
+        state = with_character(state, seat, status=LOCKED_IN, room=None, passed=True)
+    elif p.reason == "bunker_suit":
+        cons.append(C("bunker", f"{who(state, seat)} escapes to the Bunker in the space suit.", seat=seat))
+        state = with_character(state, seat, status=IN_BUNKER, room=None, passed=True, bunker_via="space_suit")
+    return M.check_base_empty(state, cons)
+
+
+def _end_of_turn(state: LockdownState, seat: int, cons: list[Consequence]) -> LockdownState:
+    """Fire: a character ending its turn in a burning room suffers 1 light wound (lockdown.md §6.3)."""
+    c = state.characters[seat]
+    if c.status == IN_BASE and c.room and state.rooms[c.room].fire and not c.fire_hurt:
+        cons.append(C("fire-wound", f"{who(state, seat)} ends the turn in a burning room: 1 light wound.",
+                      seat=seat))
+        state = with_character(state, seat, fire_hurt=c.passed)
+        state = M.wound(state, seat, "light", cons, cause="wounds")
+    return state
+
+
+def _vent_out(state: LockdownState, cons: list[Consequence]) -> LockdownState:
+    """Vent Control: whoever is in the vented room when the player phase ends dies (lockdown.md §2.6.2)."""
+    place = state.ventilation
+    if place is None:
+        return state
+    state = replace(state, ventilation=None)
+    for it in state.intruders_in(place):
+        state = M.remove_intruder(state, it.id, cons, why="killed by the vent-out")
+    for seat in state.characters_in(place):
+        state = M.die(state, seat, "vent_out", cons)
+        if state.ended:
+            return state
+    cons.append(C("vented", f"{state.room_label(place)} is vented; the ventilation token is removed.", room=place))
+    return state
+
+
 def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     """Advance turns, phases and rounds once no sub-step is pending."""
-    if state.pending:
+    while state.pending and state.pending[0].kind == "finish" and not state.ended:
+        p = state.pending[0]
+        state = replace(state, pending=state.pending[1:])
+        state = _finish(state, p, cons)
+    if state.pending or state.ended:
+        return state
+    if state.phase == EVENT and state.step == ATTACKS:
+        state = replace(state, step=EVENT_CARD)
+        state = _fire_step(state, cons)
         return state
     if state.phase == PLAYER and state.step == TURNS:
         t = state.turn
         c = state.characters.get(t) if t is not None else None
         if c is not None and not c.passed and c.actions < 2:
             return state
+        if c is not None and c.status == IN_BASE and not c.fire_hurt:
+            state = _end_of_turn(state, t, cons)
+            if state.ended:
+                return state
+            c = state.characters[t]
         order = state.seats
         start = order.index(t) + 1 if t in order else 0
         nxt = next((s for s in order[start:] + order[:start] if not state.characters[s].passed), None)
         changes = {s: {"actions": 0} for s in order if state.characters[s].actions}
         state = with_characters(state, changes) if changes else state
         if nxt is None:
-            step = CSS if state.time_space in state.board.css_spaces else TIME
+            state = _vent_out(state, cons)
+            if state.ended:
+                return state
+            step = CSS if state.time_space in state.css_at else TIME
             cons.append(C("event-phase", "Everyone has passed: the event phase begins.", round=state.round))
             return replace(state, phase=EVENT, step=step, turn=None, last_turn=None)
         two = c is not None and not c.passed and c.actions >= 2
@@ -590,3 +784,8 @@ HANDLERS: dict[str, Callable[[LockdownState, Fact, list[Consequence]], LockdownS
     "IntruderMoved": _intruder_moved,
     "GameEnded": _game_ended,
 }
+
+
+from service.rules.lockdown.apply_play import HANDLERS as _PLAY_HANDLERS  # noqa: E402
+
+HANDLERS.update(_PLAY_HANDLERS)

@@ -44,6 +44,7 @@ class Board:
         self.side: str = data.get("side", "basic")
         self.about: str = data.get("about", "")
         self.sectors: tuple[str, ...] = tuple(data.get("sectors", ()))
+        self.exit_space: str | None = data.get("exit_space")  # the place on space 001 (None: unknown)
         self.places: Mapping[str, Place] = MappingProxyType({
             p["id"]: Place(id=p["id"], kind=p["kind"], sector=p.get("sector"), room=p.get("room"))
             for p in data["places"]

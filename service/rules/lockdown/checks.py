@@ -16,15 +16,48 @@ from service.rules.base import Fact, Violation
 from service.rules.lockdown import sections as S
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import CHARACTERS, ROOMS
-from service.rules.lockdown.facts import resolve_card, resolve_place, resolve_token, shape_violations
+from service.rules.lockdown.facts import AFTER_END, FACTS, resolve_card, resolve_place, resolve_token, shape_violations
 from service.rules.lockdown.state import (
     BOARD, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, NOISE_CLEANUP, PLAYER, READY,
     SETUP, TIME, TURNS, COLONY_STEP, LockdownState,
 )
 
-ACTIONS = ("CharacterMoved", "CharacterMovedCarefully", "Passed")
+ACTIONS = ("CharacterMoved", "CharacterMovedCarefully", "Passed", "CharacterShot", "MeleeAttacked",
+           "ActionCardPlayed", "RoomSearched", "ItemCrafted", "ItemUsed", "ItemsTraded", "HeavyObjectPickedUp",
+           "RoomActionUsed", "ComputerActionUsed")
 MOVE_COST = {"CharacterMoved": 1, "CharacterMovedCarefully": 2}  # gaps_filled.md §2
-PENDING_FACT = {"explore": "RoomExplored", "noise": "NoiseRolled", "encounter": "EncounterTokenDrawn"}
+BASIC_COST = {"CharacterShot": 1, "MeleeAttacked": 1, "ItemCrafted": 1, "ItemsTraded": 1, "HeavyObjectPickedUp": 1,
+              "ComputerActionUsed": 1}  # gaps_filled.md §2
+ROOM_ACTION_COST = {"call_elevator": 1, "use_elevator": 1}  # every other room action costs 2 (gaps_filled.md §2)
+PENDING_FACT = {"explore": "RoomExplored", "noise": "NoiseRolled", "encounter": "EncounterTokenDrawn",
+                "attack": "IntruderAttacked", "injury_check": "InjuryCheckDrawn", "retreat": "IntruderRetreated"}
+# facts the table may record at any moment of play (effects it resolved, corrections of hidden information)
+ANYTIME = frozenset((
+    "WoundSuffered", "WoundDressed", "WoundHealed", "ContaminationCardReceived", "ContaminationScanned",
+    "LarvaRemoved", "SlimeChanged", "CharacterDied", "KnowledgeGained", "IntruderMoved", "IntruderPlaced",
+    "IntruderRemoved", "IntruderInjured", "FirePlaced", "FireRemoved", "MalfunctionPlaced", "MalfunctionRemoved",
+    "DoorChanged", "NoiseMarkerPlaced", "NoiseMarkerRemoved", "PowerChanged", "SelfDestructStarted", "ItemGained",
+    "ObjectivesDealt", "ObjectiveChosen", "ObjectiveRevealed", "ContingencyTokensDealt", "ContingencyTokenPeeked",
+    "ContingencyTokenTaken", "ContingencyTokenRevealed", "WeaknessRevealed", "ComputerCardRevealed", "ItemDropped",
+))
+SETUP_FACTS = frozenset(("BoardPrepared", "CharacterChosen", "SetupCompleted", "ObjectivesDealt",
+                         "ContingencyTokensDealt", "ItemGained", "ComputerCardRevealed", "ContingencyTokenRevealed"))
+
+
+def action_cost(fact: Fact) -> int:
+    """Cards an action costs (lockdown.md §5.1; gaps_filled.md §2)."""
+    t = fact.type
+    if t in MOVE_COST:
+        return MOVE_COST[t]
+    if t in BASIC_COST:
+        return BASIC_COST[t]
+    if t == "RoomActionUsed":
+        return ROOM_ACTION_COST.get(fact.data.get("action"), 2)
+    if t in ("ActionCardPlayed", "RoomSearched"):
+        return 1 + (fact.data.get("cost") or 0)
+    if t == "ItemUsed":
+        return fact.data.get("cost") or 0
+    return 0
 EVENT_STEP_FACT = {CSS: "CssTokenRevealed", TIME: "TimeAdvanced", NOISE_CLEANUP: "NoiseMarkersCleared",
                    EVENT_CARD: "EventCardDrawn", COLONY_STEP: "ColonyTokenDrawn"}
 STEP_NAMES = {CSS: "the CSS pod launch (CssTokenRevealed)", TIME: "the time track (TimeAdvanced)",
@@ -47,6 +80,9 @@ def who(state: LockdownState, seat: int | None) -> str:
 
 def pending_text(state: LockdownState) -> str:
     p = state.pending[0]
+    if p.kind in ("attack", "injury_check", "retreat"):
+        what = {"attack": "the attack of", "injury_check": "the injury check of", "retreat": "the retreat of"}[p.kind]
+        return f"{what} intruder {p.intruder} in {state.room_label(p.room)} ({PENDING_FACT[p.kind]})"
     what = {"explore": "the exploration of", "noise": "the noise roll in", "encounter": "the encounter in"}[p.kind]
     return f"{what} {state.room_label(p.room)} for {who(state, p.seat)} ({PENDING_FACT[p.kind]})"
 
@@ -56,6 +92,8 @@ def check(state: LockdownState, fact: Fact) -> list[Violation]:
     if shape:
         return shape
     if state.ended:
+        if fact.type in AFTER_END:
+            return RULES.get(fact.type, lambda s, f: [])(state, fact)
         return [V("game-over", f"The game has already ended ({state.ending}); nothing more can be recorded.", S.END)]
     if fact.type == "GameEnded":
         return []
@@ -69,12 +107,15 @@ def check(state: LockdownState, fact: Fact) -> list[Violation]:
 
 def _order(state: LockdownState, fact: Fact) -> list[Violation]:
     t = fact.type
-    if state.phase == SETUP and t not in ("BoardPrepared", "CharacterChosen", "SetupCompleted"):
+    if state.phase == SETUP and t not in SETUP_FACTS:
         return [V("setup-not-finished", f"{t} cannot be recorded during setup; finish setup first "
                   f"(BoardPrepared, a CharacterChosen per seat, then SetupCompleted).", S.SETUP_BOARD)]
-    if state.pending and t != "IntruderMoved":
+    if t in ANYTIME or (t == "ActionCardPlayed" and fact.data.get("reaction")) or state.phase == SETUP:
+        return []
+    if state.pending:
         p = state.pending[0]
-        if t != PENDING_FACT[p.kind] or fact.actor != p.seat:
+        seat_ok = fact.actor == p.seat if FACTS[t].actor == "seat" else True
+        if t != PENDING_FACT[p.kind] or not seat_ok:
             if t in PENDING_FACT.values() and t != PENDING_FACT[p.kind] and not any(
                     PENDING_FACT[q.kind] == t for q in state.pending):
                 return [_not_due(state, fact)]
@@ -87,7 +128,8 @@ def _order(state: LockdownState, fact: Fact) -> list[Violation]:
 
 
 def _pending_section(kind: str) -> str:
-    return {"explore": S.EXPLORE, "noise": S.NOISE, "encounter": S.ENCOUNTER}[kind]
+    return {"explore": S.EXPLORE, "noise": S.NOISE, "encounter": S.ENCOUNTER, "attack": S.ATTACK,
+            "injury_check": S.INJURIES, "retreat": S.RETREAT}.get(kind, S.TURNS)
 
 
 def _not_due(state: LockdownState, fact: Fact) -> Violation:
@@ -97,6 +139,10 @@ def _not_due(state: LockdownState, fact: Fact) -> Violation:
                         "or an adult/breeder colony draw)", S.NOISE),
         "EncounterTokenDrawn": ("encounter-not-due", "no encounter is due (one follows a noise result on a "
                                 "corridor that already had a noise marker)", S.ENCOUNTER),
+        "IntruderAttacked": ("attack-not-due", "no night stalker attack is due (surprise attack, event step 7 or an "
+                             "escape; effects use the table's facts)", S.ATTACK),
+        "InjuryCheckDrawn": ("injury-check-not-due", "no injured stalker awaits its injury check", S.INJURIES),
+        "IntruderRetreated": ("retreat-not-due", "no stalker is retreating", S.RETREAT),
     }[fact.type]
     now = f" Pending: {pending_text(state)}." if state.pending else ""
     return V(rule, f"{fact.type} by {who(state, fact.actor)} was not expected: {what}.{now}", section)
@@ -190,7 +236,8 @@ def _first_player_passed(state: LockdownState, fact: Fact) -> list[Violation]:
 
 def _action(state: LockdownState, fact: Fact) -> list[Violation]:
     seat = fact.actor
-    verb = {"Passed": "pass", "CharacterMoved": "move", "CharacterMovedCarefully": "move carefully"}[fact.type]
+    verb = {"Passed": "pass", "CharacterMoved": "move", "CharacterMovedCarefully": "move carefully"}.get(
+        fact.type, "act")
     if state.phase == EVENT:
         return [V("wrong-phase", f"{who(state, seat)} cannot {verb} during the event phase: actions are taken only "
                   f"in the player phase. The event phase is at {STEP_NAMES.get(state.step, state.step)}.",
@@ -200,6 +247,10 @@ def _action(state: LockdownState, fact: Fact) -> list[Violation]:
                   f"{state.first_player} passes the token to seat {state.left_of(state.first_player)}) before any "
                   f"action.", S.FIRST_PLAYER)]
     c = state.characters[seat]
+    if c.status != "base" or c.room is None:
+        where = {"dead": "is dead", "pod": "sits in a CSS pod", "isolation": "is locked in the Isolation Room",
+                 "bunker": "escaped to the Bunker", "evacuated": "was evacuated"}.get(c.status, "is not on the board")
+        return [V("character-out-of-play", f"{who(state, seat)} {where} and takes no more actions.", S.DEATH)]
     if c.passed:
         return [V("acting-after-passing", f"{who(state, seat)} has already passed this round and cannot take more "
                   f"actions until the next round.", S.PASS)]
@@ -378,3 +429,8 @@ RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "ColonyTokenDrawn": _colony,
     "IntruderMoved": _intruder_moved,
 }
+
+
+from service.rules.lockdown.checks_play import RULES as _PLAY_RULES  # noqa: E402
+
+RULES.update(_PLAY_RULES)

@@ -57,6 +57,7 @@ class Character:
     start_room: str
     knowledge: int
     aliases: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -139,6 +140,7 @@ def _characters() -> Catalogue[Character]:
         out.append(Character(
             id=c["id"], en=c["en"], pl=c["pl"], group=c["group"], start_room=group["start_room"],
             knowledge=group["knowledge"], aliases=tuple(c.get("aliases", ())),
+            extra=MappingProxyType({k: v for k, v in c.items() if k not in ("id", "en", "pl", "group", "aliases")}),
         ))
     return Catalogue(out)
 
@@ -172,3 +174,20 @@ def board(board_id: str) -> "Board":
 
 
 BOARDS: tuple[str, ...] = tuple(sorted(p.stem[len("board_"):] for p in DATA.glob("board_*.json")))
+
+
+@dataclass(frozen=True)
+class AttackCard:
+    id: str
+    en: str
+    types: tuple[str, ...]
+    blood: tuple[Any, ...]
+    effect: str
+    pl: str = ""
+
+
+ATTACK_CARDS: Catalogue[AttackCard] = Catalogue([
+    AttackCard(id=c["id"], en=c["en"], types=tuple(c["types"]), blood=tuple(c["blood"]), effect=c["effect"],
+               pl=c.get("pl", ""))
+    for c in load("attack_cards")["cards"]
+])

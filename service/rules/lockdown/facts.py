@@ -314,3 +314,430 @@ def shape_violations(state: Any, fact: Fact) -> list[Violation]:
             out.append(Violation(rule="invalid-field", shape=True, field=f.name, section=spec.section,
                                  message=f"{fact.type}.{f.name} {problem}."))
     return out
+
+
+# =========================================================================================
+# The whole game: condition, combat, items, systems, lab and knowledge, hidden information
+# =========================================================================================
+
+WOUND_KINDS = ("light", "serious")
+SCAN_SCOPES = ("hand", "all", "drawn")
+DEATH_CAUSES = ("wounds", "infection", "attack", "time_out", "alarm_procedure", "base_destroyed", "vent_out",
+                "defense_control", "contingency", "final_scan", "event", "other")
+DIE_FACES = ("blank", "creeper", "adult", "hit", "double", "card_for_1", "one_or_two")
+OBJECT_KINDS = ("corpse", "carcass", "egg")
+ITEM_COLOURS = ("red", "yellow", "green", "blue", "starting", "quest")
+ITEM_PLACES = ("hand", "backpack")
+DOOR_STATES = ("closed", "open", "destroyed")
+POWER_LOCATIONS = ("S-01", "S-02", "S-03", "elevator")
+HEAL_CHOICES = ("dress_all", "heal_dressed", "heal_light")
+ROOM_ACTIONS: dict[str, tuple[str, ...]] = {  # action → rooms (tile ids) where it is done
+    "read_archive": ("archive",),
+    "technical_move": ("cave_entrance",),
+    "start_self_destruct": ("cooling_system",),
+    "decontaminate": ("decon_room",),
+    "heal": ("emergency_room",),
+    "research": ("laboratory",),
+    "enter_pod": ("css_a", "css_b", "css_c"),
+    "take_egg": ("nest",),
+    "stop_self_destruct": ("power_generator",),
+    "toggle_power": ("power_generator",),
+    "send_signal": ("transmitter_control_room",),
+    "check_objective": ("transmitter_control_room",),
+    "schedule_css": ("css_control_room",),
+    "eliminate_threat": ("defense_control_room",),
+    "take_item": ("guard_room",),
+    "surgery": ("surgery",),
+    "take_neutralizer": ("testing_lab",),
+    "vent": ("vent_control_room",),
+    "alarm": ("alert_room",),
+    "gather_information": ("alert_room",),
+    "restore_power": ("backup_power_supply",),
+    "call_elevator": ("elevator_room_s01", "elevator_room_s02", "elevator_room_s03"),
+    "use_elevator": ("elevator_room_s01", "elevator_room_s02", "elevator_room_s03"),
+    "lock_in": ("isolation_room",),
+    "escape_bunker": (),  # the room on the exit space (001); unknown on the basic board
+}
+COMPUTER_CARDS: dict[str, tuple[str, ...]] = {  # gaps_filled.md §5 (C1, card photos)
+    "A": ("move_rover", "peek_css", "peek_contingency"),
+    "B": ("gain_knowledge", "peek_css", "swap_power"),
+    "C": ("clear_room", "swap_power", "peek_contingency"),
+    "D": ("toggle_door", "peek_css", "move_rover"),
+    "E": ("clear_room", "swap_power", "peek_css"),
+}
+COMPUTER_DECK = tuple(COMPUTER_CARDS) + ("lockdown",)
+CONTINGENCY_PLANS = ("signal", "knowledge", "pods", "isolation", "save_all", "unknown")
+
+
+def _int(lo: int = 0, hi: int | None = None) -> Checker:
+    def check(state: Any, v: Any) -> str | None:
+        if not _is_int(v) or v < lo or (hi is not None and v > hi):
+            return f"must be a whole number {lo}–{hi if hi is not None else '…'}, got {v!r}"
+        return None
+    return check
+
+
+def _one_of(values: tuple[str, ...]) -> Checker:
+    return lambda s, v: None if v in values else f"must be one of {', '.join(map(str, values))}, got {v!r}"
+
+
+def _bool(state: Any, v: Any) -> str | None:
+    return None if isinstance(v, bool) else f"must be true or false, got {v!r}"
+
+
+def _text_list(state: Any, v: Any) -> str | None:
+    if not isinstance(v, list) or any(not isinstance(x, str) or not x for x in v):
+        return f"must be a list of names, got {v!r}"
+    return None
+
+
+def _seat_list(state: Any, v: Any) -> str | None:
+    if not isinstance(v, list) or any(not _is_int(x) or x not in state.seats for x in v):
+        return f"must be a list of seats of this game, got {v!r}"
+    return None
+
+
+def _blood(state: Any, v: Any) -> str | None:
+    if not isinstance(v, list) or not 1 <= len(v) <= 2 or any(
+            not (v_ == "retreat" or (_is_int(v_) and 0 <= v_ <= 9)) for v_ in v):
+        return f"must be a list of 1 or 2 blood values (numbers, or 'retreat'), got {v!r}"
+    return None
+
+
+def _target(state: Any, v: Any) -> str | None:
+    if v == "egg":
+        return None
+    return KINDS["intruder"](state, v)
+
+
+def _attack_card(state: Any, v: Any) -> str | None:
+    from service.rules.lockdown.components import ATTACK_CARDS
+    return None if ATTACK_CARDS.resolve(v) else f"unknown attack card {v!r}; expected one of " \
+        f"{', '.join(c.en for c in ATTACK_CARDS)}"
+
+
+def _arrangement(state: Any, v: Any) -> str | None:
+    if not isinstance(v, Mapping) or set(v) != set(POWER_LOCATIONS) or \
+            sorted(x for x in v.values() if _is_int(x)) != [1, 2, 3, 4]:
+        return "must map S-01, S-02, S-03 and elevator to the power tokens 1–4 (each once)"
+    return None
+
+
+def _space(state: Any, v: Any) -> str | None:
+    labels = [state.board.time_label(i) for i in range(len(state.board.time_spaces))]
+    return None if str(v).zfill(2) in labels or str(v) in labels else f"must be a time-track space ({', '.join(labels)})"
+
+
+KINDS.update({
+    "wound_kind": _one_of(WOUND_KINDS),
+    "count1": _int(1, 9),
+    "count0": _int(0, 27),
+    "amount": _int(-8, 8),
+    "scope": _one_of(SCAN_SCOPES),
+    "bool": _bool,
+    "cause": _one_of(DEATH_CAUSES),
+    "attack_card": _attack_card,
+    "die_face": _one_of(DIE_FACES),
+    "target": _target,
+    "blood": _blood,
+    "kind": _one_of(tuple(t for t in TOKEN_TYPES if t != "blank")),
+    "object": _one_of(OBJECT_KINDS),
+    "colour": _one_of(ITEM_COLOURS),
+    "item_place": _one_of(ITEM_PLACES),
+    "names": _text_list,
+    "seats": _seat_list,
+    "door_state": _one_of(DOOR_STATES),
+    "location": _one_of(POWER_LOCATIONS),
+    "room_action": _one_of(tuple(ROOM_ACTIONS)),
+    "heal_choice": lambda s, v: None if v in HEAL_CHOICES or v in ("counter", "malfunction", "taser",
+                                                                    "enviro_suit", "rover", "suit") else
+    f"unknown choice {v!r}",
+    "computer_card": _one_of(COMPUTER_DECK),
+    "computer_option": _int(1, 3),
+    "plan": _one_of(CONTINGENCY_PLANS),
+    "owner": lambda s, v: None if v in ("active", "pool") or (_is_int(v) and v in s.seats) else
+    f"must be 'active', 'pool' or a seat, got {v!r}",
+    "arrangement": _arrangement,
+    "space": _space,
+    "slot": _int(1, 3),
+    "power_pair": lambda s, v: None if isinstance(v, list) and len(v) == 2 and all(x in POWER_LOCATIONS for x in v)
+    and v[0] != v[1] else "must be 2 different power locations (S-01, S-02, S-03, elevator)",
+    "sector": _one_of(("S-01", "S-02", "S-03")),
+    "draw_kinds": lambda s, v: None if isinstance(v, list) and len(v) <= 4 and all(
+        x in ("action", "contamination") for x in v) else "must list up to 4 card kinds (action / contamination)",
+})
+
+S = sections
+MORE = (
+    # --- character condition --------------------------------------------------------------
+    FactSpec("WoundSuffered", "seat",
+             "The character suffered wounds from an effect the table resolved (event, item, card). A 3rd light "
+             "wound becomes a serious wound and any wound beyond 3 serious wounds kills — both derived.",
+             (_f("kind", "wound_kind", "light or serious"),
+              _f("count", "count1", "how many (default 1); resolved one by one", False),
+              _f("card", "text", "the serious wound card drawn, if named", False),
+              _f("cause", "text", "what caused it (free text)", False)),
+             {"kind": "light", "count": 1, "cause": "Noise in Corridors (darkness)"}, S.LIGHT_WOUNDS),
+    FactSpec("WoundDressed", "seat",
+             "Serious wounds were dressed (flipped): their effect is ignored, they still count towards 3.",
+             (_f("count", "count1", "how many serious wounds were dressed (default 1)", False),),
+             {"count": 1}, S.SERIOUS_WOUNDS),
+    FactSpec("WoundHealed", "seat",
+             "Wounds were healed: 'light' removes all light wounds, 'serious' discards 1 dressed serious wound.",
+             (_f("kind", "wound_kind", "light or serious"),),
+             {"kind": "light"}, S.SERIOUS_WOUNDS),
+    FactSpec("ContaminationCardReceived", "seat",
+             "The character received contamination cards (onto the own discard pile), from an effect the table "
+             "resolved.",
+             (_f("count", "count1", "how many (default 1)", False),),
+             {"count": 1}, S.CONTAMINATION),
+    FactSpec("ContaminationScanned", "seat",
+             "Contamination cards were scanned: how many showed INFECTED and how many were clean. An infected card "
+             "puts a larva on the board, or kills (a creeper appears) if a larva is already there — derived — "
+             "unless the effect removes infected cards.",
+             (_f("infected", "count0", "cards showing INFECTED"),
+              _f("clean", "count0", "cards without the word", False),
+              _f("scope", "scope", "hand, all (deck, hand and discard) or drawn (default hand)", False),
+              _f("remove_infected", "bool", "the effect removes the infected cards (and the larva)", False)),
+             {"infected": 0, "clean": 2, "scope": "hand"}, S.CONTAMINATION),
+    FactSpec("LarvaRemoved", "seat", "The larva on the character board was removed (Skalpel etc.).",
+             (), {}, S.CONTAMINATION),
+    FactSpec("SlimeChanged", "seat", "A slime marker was placed on (true) or removed from (false) the character board.",
+             (_f("slime", "bool", "true: slime marker placed; false: removed"),),
+             {"slime": False}, S.SLIME),
+    FactSpec("CharacterDied", "seat",
+             "The character died from an effect the table resolved (a death the rules derive is never recorded). "
+             "Corpse, dropped heavy objects, lost items, tokens to the pool and the main gate are derived.",
+             (_f("cause", "cause", f"one of {', '.join(DEATH_CAUSES)}"),
+              _f("note", "text", "free text", False)),
+             {"cause": "event", "note": "Blood Rage"}, S.DEATH),
+    FactSpec("KnowledgeGained", "seat",
+             "The character's knowledge changed by an effect not derived here (card, item); capped 0–8.",
+             (_f("amount", "amount", "change of knowledge (e.g. 3 for Research Tools)"),
+              _f("activate", "bool", "the knowledge token was flipped to its active side", False)),
+             {"amount": 1}, S.KNOWLEDGE),
+    # --- combat ---------------------------------------------------------------------------
+    FactSpec("IntruderAttacked", "table",
+             "A night stalker attacked (surprise attack, event step 7, escape, or an effect): the attack card "
+             "drawn. Hit or miss and the card's effect are derived (larvae draw no card: they infest).",
+             (_f("intruder", "intruder", "the attacking intruder's id"),
+              _f("card", "attack_card", "the attack card drawn (not for a larva)", False),
+              _f("target", "seat", "the character attacked (default: the rules' target)", False),
+              _f("dark", "bool", "the target is in darkness (default: derived from power)", False)),
+             {"intruder": "i1", "card": "cut"}, S.ATTACK),
+    FactSpec("CharacterShot", "seat",
+             "Shoot action (cost 1, in combat; eggs also out of combat): 1 ammo spent, the die result recorded. "
+             "Injuries are derived.",
+             (_f("target", "target", "the intruder id, or 'egg' for an unheld egg in the room"),
+              _f("weapon", "text", "the weapon used (an item in hand)"),
+              _f("result", "die_face", f"the die result: {', '.join(DIE_FACES)}"),
+              _f("extra_cards", "count0", "action cards discarded for the advantage die's card results", False)),
+             {"target": "i1", "weapon": "SMG", "result": "hit"}, S.SHOOT),
+    FactSpec("MeleeAttacked", "seat",
+             "Melee action (cost 1): a contamination card first, then the die; a miss costs a serious wound "
+             "(not against eggs). All derived from the result.",
+             (_f("target", "target", "the intruder id, or 'egg'"),
+              _f("result", "die_face", "the combat die result")),
+             {"target": "i2", "result": "adult"}, S.MELEE),
+    FactSpec("InjuryCheckDrawn", "table",
+             "Attack cards drawn for the injury check of a creeper/adult (1 card) or breeder/queen (2): their "
+             "blood values. Killed (carcass) when the sum ≤ injuries; a retreat symbol makes it flee (derived).",
+             (_f("blood", "blood", "the blood values, or 'retreat'"),),
+             {"blood": [3]}, S.INJURIES),
+    FactSpec("IntruderRetreated", "table",
+             "A retreating stalker fled: the event card drawn for its direction (moves derived on a known graph).",
+             (_f("intruder", "intruder", "the intruder retreating"),
+              _f("card", "event_card", "the event card drawn for the direction"),
+              _f("to_room", "room", "where it went, when the board's corridors are unknown", False)),
+             {"intruder": "i2", "card": "lurking"}, S.RETREAT),
+    FactSpec("IntruderPlaced", "table",
+             "A stalker figure was placed by an effect (event card, item). Figure caps are derived.",
+             (_f("kind", "kind", "larva, creeper, adult, breeder or queen"),
+              _f("room", "room", "where"),
+              _f("from_bag", "bool", "its token came out of the colony bag (default false)", False)),
+             {"kind": "adult", "room": "slot-04"}, S.FIGURES),
+    FactSpec("IntruderRemoved", "table",
+             "A stalker left the board by an effect (e.g. Lurking), its token back into the bag or not.",
+             (_f("intruder", "intruder", "the intruder"),
+              _f("to_bag", "bool", "its token goes back into the colony bag (default true)", False)),
+             {"intruder": "i3", "to_bag": True}, S.FIGURES),
+    FactSpec("IntruderInjured", "table",
+             "A stalker suffered injuries from an effect (item, room action, fire); the injury check follows.",
+             (_f("intruder", "intruder", "the intruder"),
+              _f("count", "count1", "injuries (default 1)", False)),
+             {"intruder": "i1", "count": 1}, S.INJURIES),
+    # --- cards and items ------------------------------------------------------------------
+    FactSpec("ActionCardPlayed", "seat",
+             "An action card was played: the card plus its cost in further cards are discarded. Its effect is "
+             "recorded by the facts that follow. A reaction is played out of turn and is not an action.",
+             (_f("card", "text", "the card's name"),
+              _f("cost", "count0", "cards paid besides the card itself (default 0)", False),
+              _f("reaction", "bool", "an interrupt/reaction played outside the own turn", False),
+              _f("note", "text", "the effect chosen (free text)", False)),
+             {"card": "Clean Up", "cost": 0, "note": "fire removed"}, S.ACTION_CARDS),
+    FactSpec("RoomSearched", "seat",
+             "Search action card played in a room with items: the item counter goes down 1; 2 cards of the room's "
+             "colour were drawn and 1 kept (Contaminated Room: + slime, derived).",
+             (_f("kept", "text", "the item kept"),
+              _f("colour", "colour", "red, yellow or green"),
+              _f("where", "item_place", "hand (heavy) or backpack (default)", False),
+              _f("ammo", "count0", "ammo/use markers on it", False),
+              _f("cost", "count0", "cards paid besides the Search card (default 0)", False)),
+             {"kept": "Flashlight", "colour": "yellow"}, S.SEARCH),
+    FactSpec("ItemGained", "seat",
+             "An item card came to the character outside Search/Craft: starting item, activated quest item, room "
+             "action (Guard Room, Testing Lab), trade from a dead character's… (no action).",
+             (_f("item", "text", "the item"),
+              _f("colour", "colour", "red, yellow, green, blue, starting or quest", False),
+              _f("where", "item_place", "hand or backpack", False),
+              _f("ammo", "count0", "ammo/use markers", False)),
+             {"item": "SMG", "colour": "starting", "where": "hand", "ammo": 3}, S.ITEMS),
+    FactSpec("ItemCrafted", "seat",
+             "Craft action (cost 1, out of combat): 2 items (1 in the Repository) discarded for a crafted item.",
+             (_f("item", "text", "the crafted (blue) item"),
+              _f("ingredients", "names", "the items discarded"),
+              _f("where", "item_place", "hand or backpack", False),
+              _f("ammo", "count0", "ammo on it", False)),
+             {"item": "Flamethrower", "ingredients": ["Reagent", "Lighter"], "where": "hand", "ammo": 4}, S.CRAFT),
+    FactSpec("ItemUsed", "seat",
+             "An item's action was used: its cost in cards, ammo/use markers spent, single-use items discarded. "
+             "The effect is recorded by the facts that follow.",
+             (_f("item", "text", "the item"),
+              _f("cost", "count0", "cards paid (0 = free use, not an action)", False),
+              _f("ammo", "count0", "ammo/use markers spent", False),
+              _f("discarded", "bool", "the item is discarded (single use)", False),
+              _f("note", "text", "the effect (free text)", False)),
+             {"item": "Medkit", "cost": 1, "discarded": True, "note": "dressed 1 serious wound"}, S.ITEMS),
+    FactSpec("ItemsTraded", "seat",
+             "Trade action (cost 1, out of combat) with a character in the same room: items and objects given and "
+             "taken.",
+             (_f("with", "seat", "the other character's seat"),
+              _f("give", "names", "items/objects given", False),
+              _f("take", "names", "items/objects taken", False)),
+             {"with": 2, "give": ["Flashlight"], "take": []}, S.TRADE),
+    FactSpec("ItemDropped", "seat",
+             "An item or a heavy object was dropped (free, in the own turn): objects stay in the room, items leave "
+             "the game.",
+             (_f("item", "text", "the item, or corpse / carcass / egg"),),
+             {"item": "egg"}, S.DROP),
+    FactSpec("HeavyObjectPickedUp", "seat",
+             "Pick up a heavy object (cost 1, out of combat): a corpse, carcass or egg from the room into a hand.",
+             (_f("object", "object", "corpse, carcass or egg"),),
+             {"object": "carcass"}, S.HEAVY),
+    # --- systems ---------------------------------------------------------------------------
+    FactSpec("FirePlaced", "table", "A fire marker was placed by an effect. Running out of markers destroys the base.",
+             (_f("room", "room", "where"),), {"room": "slot-04"}, S.FIRE),
+    FactSpec("FireRemoved", "table", "A fire marker was removed by an effect.",
+             (_f("room", "room", "where"),), {"room": "slot-04"}, S.FIRE),
+    FactSpec("MalfunctionPlaced", "table",
+             "A malfunction marker was placed by an effect. Running out of markers destroys the base.",
+             (_f("room", "room", "where"),), {"room": "slot-04"}, S.MALFUNCTION),
+    FactSpec("MalfunctionRemoved", "table", "A malfunction marker was removed by an effect.",
+             (_f("room", "room", "where"),), {"room": "slot-04"}, S.MALFUNCTION),
+    FactSpec("DoorChanged", "table",
+             "A door in a corridor was closed, opened or destroyed by an effect (never in technical corridors).",
+             (_f("room", "room", "a room the corridor leads to"),
+              _f("corridor", "corridor", "the corridor number at that room"),
+              _f("state", "door_state", "closed, open or destroyed")),
+             {"room": "slot-04", "corridor": 2, "state": "closed"}, S.DOORS),
+    FactSpec("NoiseMarkerPlaced", "table", "A noise marker was placed by an effect (card, event).",
+             (_f("room", "room", "the room"), _f("corridor", "corridor", "its corridor number")),
+             {"room": "slot-04", "corridor": 1}, S.NOISE),
+    FactSpec("NoiseMarkerRemoved", "table", "A noise marker was removed by an effect.",
+             (_f("room", "room", "the room"), _f("corridor", "corridor", "its corridor number")),
+             {"room": "slot-04", "corridor": 1}, S.NOISE),
+    FactSpec("PowerChanged", "table",
+             "An effect turned the power token of a sector (or the elevator) on or off, or flipped the time token "
+             "(emergency power).",
+             (_f("location", "location", "S-01, S-02, S-03 or elevator (omit for the time token)", False),
+              _f("on", "bool", "powered after the change"),
+              _f("emergency", "bool", "true: this is the time token (emergency power) side", False)),
+             {"location": "elevator", "on": False}, S.POWER),
+    FactSpec("SelfDestructStarted", "table",
+             "The self-destruct countdown started by an effect (Coolant Leak with a malfunction in the Cooling "
+             "System): yellow token 3 spaces ahead.",
+             (), {}, S.SELF_DESTRUCT),
+    FactSpec("RoomActionUsed", "seat",
+             "A room action (cost 2; elevator 1; not in combat, not with a malfunction). Its effect is derived; "
+             "options as the action needs them.",
+             (_f("action", "room_action", ", ".join(ROOM_ACTIONS)),
+              _f("room", "room", "target room (technical_move, eliminate_threat, vent)", False),
+              _f("seat", "seat", "target seat (check_objective)", False),
+              _f("object", "object", "research: the object researched", False),
+              _f("choice", "heal_choice", "heal: dress_all / heal_dressed / heal_light; eliminate_threat: counter / "
+                 "malfunction; take_item: taser / enviro_suit; escape_bunker: rover / suit", False),
+              _f("to", "text", "schedule_css: space moved to; use_elevator: sector", False),
+              _f("space", "space", "schedule_css: the space of the CSS token", False),
+              _f("with", "seats", "use_elevator: characters taken along", False),
+              _f("infected", "count0", "decontaminate/surgery: infected cards found", False),
+              _f("clean", "count0", "decontaminate/surgery: clean cards found", False),
+              _f("card", "text", "research: the weakness card revealed, if named", False),
+              _f("token", "plan", "gather_information / schedule_css: the token seen", False),
+              _f("arrangement", "arrangement", "restore_power: location → power token", False)),
+             {"action": "send_signal"}, S.ROOM_ACTIONS),
+    FactSpec("ComputerActionUsed", "seat",
+             "A computer action (cost 1, powered sector, computer room without malfunction): option 1–3 of the "
+             "face-up card; the card goes under the deck (record ComputerCardRevealed next).",
+             (_f("option", "computer_option", "1, 2 or 3 on the face-up card"),
+              _f("room", "room", "target room (clear_room, toggle_door)", False),
+              _f("corridor", "corridor", "toggle_door: corridor number", False),
+              _f("seat", "seat", "peek_contingency: the other player", False),
+              _f("space", "space", "peek_css: the space of the token", False),
+              _f("token", "text", "the token seen (peek_css / peek_contingency)", False),
+              _f("locations", "power_pair", "swap_power: the 2 locations", False),
+              _f("to", "text", "move_rover: exit / away", False)),
+             {"option": 1}, S.COMPUTER),
+    FactSpec("ComputerCardRevealed", "table",
+             "The next computer action card was revealed (at setup and after every use). Lock-Down: a malfunction "
+             "in the revealing player's room and the deck is reshuffled (derived).",
+             (_f("card", "computer_card", "A, B, C, D, E or lockdown"),
+              _f("seat", "seat", "Lock-Down: the revealing player", False)),
+             {"card": "B"}, S.COMPUTER),
+    # --- objectives, contingency, lab, victory check --------------------------------------
+    FactSpec("ObjectivesDealt", "seat", "Objective cards dealt to the player (secret; names if recorded).",
+             (_f("objectives", "names", "the cards (names, or 'unknown')"),),
+             {"objectives": ["unknown", "unknown"]}, S.OBJECTIVES),
+    FactSpec("ObjectiveChosen", "seat",
+             "At the first encounter the player kept 1 of their 2 objectives (the other is boxed unseen).",
+             (_f("objective", "text", "the objective kept (name or 'unknown')"),),
+             {"objective": "send_signal"}, S.OBJECTIVES),
+    FactSpec("ObjectiveRevealed", "seat", "The player showed their objective (victory check, or later).",
+             (_f("objective", "text", "the objective"),),
+             {"objective": "knowledge_at_least:5"}, S.VICTORY),
+    FactSpec("ContingencyTokensDealt", "seat", "Contingency tokens dealt to the player (secret).",
+             (_f("tokens", "names", "plan ids (signal, knowledge, pods, isolation, save_all) or 'unknown'"),),
+             {"tokens": ["unknown"]}, S.CONTINGENCY),
+    FactSpec("ContingencyTokenPeeked", "seat",
+             "The player looked at a contingency token (Archive, computer): whose, and what it was if recorded.",
+             (_f("owner", "owner", "a seat, or 'pool'"),
+              _f("token", "plan", "what was seen ('unknown' if not recorded)", False)),
+             {"owner": 2, "token": "save_all"}, S.CONTINGENCY),
+    FactSpec("ContingencyTokenTaken", "seat",
+             "The player took a contingency token from the neutral pool (Alert Room).",
+             (_f("token", "plan", "the token, if recorded", False),), {"token": "unknown"}, S.CONTINGENCY),
+    FactSpec("ContingencyTokenRevealed", "table",
+             "A hidden contingency token was revealed: the active plan (at the victory check), a neutral token "
+             "(co-op), or a player's token.",
+             (_f("owner", "owner", "'active', 'pool' or a seat"),
+              _f("token", "plan", "the plan on it")),
+             {"owner": "active", "token": "signal"}, S.CONTINGENCY),
+    FactSpec("WeaknessRevealed", "table", "A weakness card was revealed (by research or an item) or named.",
+             (_f("slot", "slot", "slot 1–3 (knowledge 3, 5, 8)"),
+              _f("card", "text", "the weakness card, if named", False),
+              _f("object", "object", "the object type that revealed it", False)),
+             {"slot": 2, "object": "egg"}, S.WEAKNESS),
+    FactSpec("FinalScanRecorded", "seat",
+             "Victory check, final scan of a living character: step A (any INFECTED card, or a larva) and, if done, "
+             "the kinds of the 4 cards drawn in step B.",
+             (_f("infected", "bool", "step A found an infected card"),
+              _f("drawn", "draw_kinds", "step B: the 4 cards drawn (action / contamination)", False)),
+             {"infected": False}, S.VICTORY),
+)
+FACTS.update({spec.type: spec for spec in MORE})
+# GameEnded: the table may still end a game early; real endings are derived
+FACTS["GameEnded"] = FactSpec(
+    "GameEnded", "table",
+    "The table ended the game early (abandoned), or recorded an ending the model could not derive. Real endings "
+    "(time out, alarm procedure, base destroyed, nobody left) are derived and never need this fact.",
+    FACTS["GameEnded"].fields, FACTS["GameEnded"].example, sections.END)
+AFTER_END = ("ContingencyTokenRevealed", "FinalScanRecorded", "ObjectiveRevealed")  # hidden information at the end

@@ -23,26 +23,42 @@ MAX_FACTS = 20_000  # a safety net; real generated games are far shorter
 
 def generate_game(seed: int, players: int = 4, mode: str = "standard",
                   max_rounds: int = 3) -> tuple[Setup, list[GeneratedFact]]:
-    """A legal random game of ``players`` seats that ends with GameEnded after ``max_rounds`` rounds.
+    """A legal random game of ``players`` seats.
 
-    If ``max_rounds`` reaches the end of the time track (15 rounds), the game ends by
-    itself when time runs out and no GameEnded is added.
+    It stops with GameEnded (abandoned) after ``max_rounds`` rounds unless the game ended
+    before by a real end condition (time out, alarm procedure, base destroyed, nobody left);
+    with ``max_rounds`` ≥ 15 it always ends by itself. After a real ending the hidden
+    information of the victory check (active plan, final scans, objectives) is recorded.
     """
     rng = random.Random(seed)
     setup = Setup(players=tuple(Seat(i, f"Player {i}") for i in range(1, players + 1)), mode=mode,
                   options={"board": "synthetic"})
     state = LOCKDOWN.initial_state(setup)
     facts: list[GeneratedFact] = []
+
+    def push(choice: GeneratedFact) -> None:
+        nonlocal state
+        state, _ = LOCKDOWN.apply(state, Fact(len(facts) + 1, choice[0], choice[2], choice[1]))
+        facts.append(choice)
+
     while not state.ended:
         if len(facts) >= MAX_FACTS or (state.round > max_rounds and state.step == FIRST_PLAYER
                                        and not state.pending):
-            choice = ("GameEnded", None, {"ending": "abandoned", "note": f"generated game stopped after "
-                                          f"{state.round - 1} round(s)"})
-        else:
-            expected = [e for e in LOCKDOWN.next_inputs(state) if e.type != "GameEnded"]
-            choice = _pick(rng, state, expected)
-        state, _ = LOCKDOWN.apply(state, Fact(len(facts) + 1, choice[0], choice[2], choice[1]))
-        facts.append(choice)
+            push(("GameEnded", None, {"ending": "abandoned", "note": f"generated game stopped after "
+                                      f"{state.round - 1} round(s)"}))
+            break
+        effect = _table_effect(rng, state)
+        if effect is not None:
+            push(effect)
+            continue
+        expected = [e for e in LOCKDOWN.next_inputs(state) if e.type != "GameEnded"]
+        push(_pick(rng, state, expected))
+    while True:  # the victory check's hidden information
+        expected = LOCKDOWN.next_inputs(state)
+        if not expected or len(facts) >= MAX_FACTS:
+            break
+        e = expected[0]
+        push((e.type, e.actor, _fill(rng, state, e)))
     return setup, facts
 
 
@@ -51,19 +67,110 @@ def facts_of(generated: list[GeneratedFact]) -> list[Fact]:
     return [Fact(seq=i, type=t, data=d, actor=a) for i, (t, a, d) in enumerate(generated, start=1)]
 
 
+PRIORITY = ("ObjectiveChosen", "ComputerCardRevealed", "ObjectivesDealt", "ContingencyTokensDealt", "ItemGained")
+SURVIVAL = ("lock_in", "escape_bunker", "enter_pod")
+USEFUL_ROOM_ACTIONS = ("send_signal", "read_archive", "heal", "research", "take_egg", "alarm", "take_item",
+                       "restore_power", "start_self_destruct", "decontaminate", "gather_information", "call_elevator")
+
+
 def _pick(rng: random.Random, state: LockdownState, expected: list[Expected]) -> GeneratedFact:
+    e = _choose(rng, state, expected)
+    return e.type, e.actor, _fill(rng, state, e)
+
+
+def _choose(rng: random.Random, state: LockdownState, expected: list[Expected]) -> Expected:
+    first = [e for e in expected if e.type in PRIORITY]
+    if first and (state.phase != "setup" or rng.random() < 0.9):
+        return first[0]
     moves = [e for e in expected if e.type in ("CharacterMoved", "CharacterMovedCarefully")]
     passes = [e for e in expected if e.type == "Passed"]
+    if not (moves or passes):
+        return rng.choice([e for e in expected if e.type not in PRIORITY] or expected)
+    rooms = [e for e in expected if e.type == "RoomActionUsed"]
+    survive = [e for e in rooms if e.options["action"][0] in SURVIVAL]
+    late = state.time >= 7 or state.alarm is not None or state.self_destruct is not None
+    if survive and (late or rng.random() < 0.3):
+        return rng.choice(survive)
+    fights = [e for e in expected if e.type in ("CharacterShot", "MeleeAttacked")]
+    if fights and rng.random() < 0.6:
+        shots = [f for f in fights if f.type == "CharacterShot"]
+        return rng.choice(shots if shots and rng.random() < 0.8 else fights)
+    useful = [e for e in rooms if e.options["action"][0] in USEFUL_ROOM_ACTIONS]
+    if useful and rng.random() < 0.35:
+        return rng.choice(useful)
+    other = [e for e in expected if e.type in ("RoomSearched", "HeavyObjectPickedUp", "ItemCrafted", "ItemsTraded",
+                                                "ComputerActionUsed")] + rooms
+    if other and rng.random() < 0.2:
+        return rng.choice(other)
     if moves and passes:
         # mostly act, sometimes pass; careful moves are rarer than plain ones
         if rng.random() < 0.25:
-            e = passes[0]
-        else:
-            plain = [m for m in moves if m.type == "CharacterMoved"]
-            e = rng.choice(plain if plain and rng.random() < 0.8 else moves)
+            return passes[0]
+        goal = _toward_safety(state, moves) if late else []
+        if goal and rng.random() < 0.8:
+            return rng.choice(goal)
+        plain = [m for m in moves if m.type == "CharacterMoved"]
+        return rng.choice(plain if plain and rng.random() < 0.8 else moves)
+    return rng.choice(moves or passes)
+
+
+def _distances(state: LockdownState, goal: str) -> dict[str, int]:
+    b = state.board
+    dist = {goal: 0}
+    frontier = [goal]
+    while frontier:
+        nxt = []
+        for place in frontier:
+            for _, _, other in b.exits(place):
+                if other not in dist:
+                    dist[other] = dist[place] + 1
+                    nxt.append(other)
+        frontier = nxt
+    return dist
+
+
+def _toward_safety(state: LockdownState, moves: list[Expected]) -> list[Expected]:
+    """Late in the game, head for the Isolation Room or the exit (the generator's only strategy)."""
+    if not state.board.has_graph:
+        return []
+    goal = "isolation_room" if state.isolation_open else (state.board.exit_space or "isolation_room")
+    dist = _distances(state, goal)
+    here = dist.get(state.characters[moves[0].actor].room, 99)
+    return [m for m in moves if dist.get(m.options["to_room"][0], 99) < here]
+
+
+TABLE_EFFECTS = (
+    ("WoundSuffered", {"kind": "light"}), ("WoundSuffered", {"kind": "serious"}),
+    ("ContaminationCardReceived", {}), ("WoundDressed", {}), ("WoundHealed", {"kind": "light"}),
+    ("SlimeChanged", {"slime": True}), ("SlimeChanged", {"slime": False}),
+    ("ContaminationScanned", None), ("KnowledgeGained", {"amount": 1}),
+)
+
+
+def _table_effect(rng: random.Random, state: LockdownState) -> GeneratedFact | None:
+    """Now and then, right after an event card, the table resolves its effect with facts (checked)."""
+    if state.phase != "event" or state.step != "colony" or state.pending or rng.random() > 0.6:
+        return None
+    if state.facts and rng.random() < 0.5:
+        board_effects = [("FirePlaced", None), ("MalfunctionPlaced", None), ("FireRemoved", None)]
+        t, _ = rng.choice(board_effects)
+        room = rng.choice([p for p, r in state.rooms.items() if r.explored])
+        data: dict[str, Any] = {"room": room}
+        actor = None
     else:
-        e = rng.choice(expected)
-    return e.type, e.actor, _fill(rng, state, e)
+        seats = [s for s in state.seats if state.characters[s].status == "base"]
+        if not seats:
+            return None
+        actor = rng.choice(seats)
+        t, data = rng.choice(TABLE_EFFECTS)
+        if data is None:
+            n = state.characters[actor].contamination
+            infected = 1 if n and rng.random() < 0.3 else 0
+            data = {"infected": infected, "clean": max(0, n - infected) if n else 0, "scope": "all"}
+        data = dict(data)
+    if LOCKDOWN.check(state, Fact(0, t, data, actor)):
+        return None
+    return t, actor, data
 
 
 def _fill(rng: random.Random, state: LockdownState, e: Expected) -> dict[str, Any]:
@@ -121,7 +228,31 @@ def _discarded(rng, state, e, options, data):
 
 
 def _removed(rng, state, e, options, data):
-    return list(options)  # all sectors powered: every removable marker goes
+    return list(options)  # every removable marker goes (the options are in powered sectors)
+
+
+def _blood(rng, state, e, options, data):
+    from service.rules.lockdown.components import ATTACK_CARDS
+    p = state.pending[0]
+    it = next(i for i in state.intruders if i.id == p.intruder)
+    values = [b for c in ATTACK_CARDS for b in c.blood]
+    return [rng.choice(values) for _ in range(2 if it.kind in ("breeder", "queen") else 1)]
+
+
+def _objectives(rng, state, e, options, data):
+    n = 1 if state.setup.mode == "coop" else 2
+    pool = ["send_signal", "knowledge_at_least:5", "activate_knowledge", "destroy_nest", "only_survivor",
+            "discover_weakness:2", "sectors_explored:S-01,S-02", f"player_must_not_survive:{e.actor % len(state.seats) + 1}"]
+    return rng.sample(pool, n)
+
+
+def _contingency(rng, state, e, options, data):
+    return [rng.choice(["signal", "knowledge", "pods", "isolation", "save_all", "unknown"])
+            for _ in range(2 if len(state.seats) <= 2 else 1)]
+
+
+def _drawn(rng, state, e, options, data):
+    return [rng.choice(["action", "action", "action", "contamination"]) for _ in range(4)]
 
 
 def _corridors(rng, state, e, options, data):
@@ -143,4 +274,8 @@ FILLERS = {
     ("NoiseMarkersCleared", "removed"): _removed,
     ("EventCardDrawn", "corridors"): _corridors,
     ("SetupCompleted", "first_player"): _first_player,
+    ("InjuryCheckDrawn", "blood"): _blood,
+    ("ObjectivesDealt", "objectives"): _objectives,
+    ("ContingencyTokensDealt", "tokens"): _contingency,
+    ("FinalScanRecorded", "drawn"): _drawn,
 }

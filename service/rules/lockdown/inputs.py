@@ -23,9 +23,15 @@ from service.rules.lockdown.state import (
 
 
 def next_inputs(state: LockdownState) -> list[Expected]:
+    from service.rules.lockdown import inputs_play
     if state.ended:
-        return []
-    out = _pending(state) if state.pending else _regular(state)
+        return inputs_play.after_end(state)
+    if state.pending:
+        out = inputs_play.pending(state) or _pending(state)
+    else:
+        out = _regular(state)
+        if state.phase != SETUP:
+            out = inputs_play.due(state) + out
     out.append(Expected("GameEnded", None, {"ending": list(ENDINGS), "note": None},
                         "the table may end the game at any time (e.g. abandoned)"))
     return out
@@ -65,7 +71,7 @@ def _regular(state: LockdownState) -> list[Expected]:
             return [Expected("CharacterChosen", s, {"character": free}, f"{who(state, s)} chooses a character")
                     for s in state.seats if state.characters[s].character is None]
         if state.step == READY:
-            return [Expected("SetupCompleted", None, {"first_player": list(state.seats)},
+            return _setup_extras(state) + [Expected("SetupCompleted", None, {"first_player": list(state.seats)},
                              "setup done; the first player is the seat holding help card 1")]
         return []
     if state.phase == PLAYER:
@@ -89,6 +95,8 @@ def _actions(state: LockdownState, seat: int) -> list[Expected]:
     b = state.board
     out: list[Expected] = []
     who_ = who(state, seat)
+    if c.status != "base":
+        return []
     if c.room is not None and c.hand >= MOVE_COST["CharacterMoved"]:
         if b.has_graph:
             for key, number, other in b.exits(c.room):
@@ -116,6 +124,8 @@ def _actions(state: LockdownState, seat: int) -> list[Expected]:
             out.append(Expected("CharacterMovedCarefully", seat,
                                 {"to_room": rooms, "corridor": [1, 2, 3, 4], "noise_corridor": [1, 2, 3, 4]},
                                 f"{who_} moves carefully; the noise corridor must not already hold a marker"))
+    from service.rules.lockdown.inputs_play import actions
+    out.extend(actions(state, seat))
     out.append(Expected("Passed", seat, {"discarded": list(range(c.hand + 1))},
                         f"{who_} passes (counts as an action; no more actions this round)"))
     return out
@@ -147,3 +157,25 @@ def _event(state: LockdownState) -> list[Expected]:
     if step == COLONY_STEP:
         return [Expected("ColonyTokenDrawn", None, {"token": _bag(state)}, "draw a token from the colony bag")]
     return []
+
+
+def _setup_extras(state: LockdownState) -> list[Expected]:
+    """Optional setup records: objectives, contingency tokens, starting items, the first computer card."""
+    from service.rules.lockdown.facts import COMPUTER_DECK
+    out = []
+    n_obj = 1 if state.setup.mode == "coop" else 2
+    n_tok = 2 if len(state.seats) <= 2 else 1
+    for s in state.seats:
+        c = state.characters[s]
+        if not c.objectives:
+            out.append(Expected("ObjectivesDealt", s, {"objectives": None}, f"{n_obj} objective card(s) dealt"))
+        if not c.contingency and state.setup.mode != "coop":
+            out.append(Expected("ContingencyTokensDealt", s, {"tokens": None}, f"{n_tok} contingency token(s) dealt"))
+        start = CHARACTERS[c.character].extra.get("starting_item") if c.character else None
+        if start and not c.items:
+            out.append(Expected("ItemGained", s, {"item": [start], "colour": ["starting"], "where": ["hand"],
+                                                  "ammo": [3]}, "the starting item"))
+    if state.computer_card is None:
+        out.append(Expected("ComputerCardRevealed", None, {"card": list(COMPUTER_DECK[:-1])},
+                            "the first computer action card (Lock-Down is shuffled back at setup)"))
+    return out

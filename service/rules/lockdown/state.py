@@ -29,8 +29,18 @@ SETUP, PLAYER, EVENT, ENDED = "setup", "player", "event", "ended"
 # steps, in order (lockdown.md §3 and §4)
 BOARD, CHARACTERS, READY = "board", "characters", "ready"
 FIRST_PLAYER, TURNS = "first_player", "turns"
-CSS, TIME, NOISE_CLEANUP, EVENT_CARD, COLONY_STEP, ROUND_END = (
-    "css_launch", "time", "noise_cleanup", "event_card", "colony", "round_end")
+CSS, TIME, NOISE_CLEANUP, ATTACKS, EVENT_CARD, COLONY_STEP, ROUND_END = (
+    "css_launch", "time", "noise_cleanup", "attacks", "event_card", "colony", "round_end")
+
+# where a character is (CharacterState.status)
+IN_BASE, IN_POD, LOCKED_IN, IN_BUNKER, EVACUATED, DEAD = "base", "pod", "isolation", "bunker", "evacuated", "dead"
+GONE = (LOCKED_IN, IN_BUNKER, EVACUATED, DEAD)  # no longer playing
+DECK_SIZE = 10  # own action deck (lockdown.md §8.2)
+FIRE_MARKERS, MALFUNCTION_MARKERS, DOOR_TOKENS, EGG_TOKENS = 12, 10, 11, 8  # lockdown.md §1.3
+POWER_LOCATIONS = ("S-01", "S-02", "S-03", "elevator")
+
+
+TABLE_PENDING = ("attack", "injury_check", "retreat")  # sub-steps the table records (actor None)
 
 
 def frozen(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
@@ -53,15 +63,63 @@ class RoomState:
 
 
 @dataclass(frozen=True)
+class Item:
+    """An item card a character holds: in a hand (heavy items) or in the backpack."""
+
+    name: str
+    colour: str | None = None  # red, yellow, green, blue (crafted), starting, quest
+    where: str = "backpack"  # "hand" or "backpack"
+    ammo: int | None = None  # ammo or use markers on it, if any
+
+
+@dataclass(frozen=True)
+class SeriousWound:
+    card: str | None = None  # the serious wound card, if the table named it
+    dressed: bool = False
+
+
+@dataclass(frozen=True)
 class CharacterState:
     seat: int
     character: str | None = None
-    room: str | None = None  # place id
-    hand: int = 0
+    room: str | None = None  # place id (None unless status is "base")
+    hand: int = 0  # cards in hand (action and contamination cards)
     knowledge: int = 0
     passed: bool = False
     actions: int = 0  # actions taken in the current turn
     slime: bool = False
+    status: str = IN_BASE  # base, pod, isolation, bunker, evacuated, dead
+    pod: str | None = None  # A, B or C while sitting in a pod
+    cause: str | None = None  # death cause
+    light: int = 0  # light wounds on the track (0–2)
+    serious: tuple[SeriousWound, ...] = ()
+    deck: int = DECK_SIZE
+    discard: int = 0
+    contamination: int = 0  # contamination cards owned (deck, hand or discard)
+    infected: int = 0  # of them, scanned and known INFECTED (kept)
+    clean: int = 0  # of them, scanned and known clean
+    larva: bool = False
+    signal: bool = False
+    knowledge_active: bool = False
+    items: tuple[Item, ...] = ()
+    objects: tuple[str, ...] = ()  # heavy objects carried in hands: egg, carcass, corpse:<seat>
+    objectives: tuple[str, ...] = ()  # dealt objective cards (names, or "unknown")
+    objective: str | None = None  # the objective kept at the first encounter
+    contingency: tuple[str, ...] = ()  # contingency tokens held ("unknown" until revealed)
+    fire_hurt: bool = False  # took its fire wound for passing this round
+    first_turn_done: bool = False
+    was: str | None = None  # where the character was when it died (base, pod, isolation)
+    scan_infected: bool | None = None  # final scan step A
+    final_draw: tuple[str, ...] | None = None  # final scan step B
+    bunker_via: str | None = None
+
+    @property
+    def in_play(self) -> bool:
+        return self.status == IN_BASE and self.room is not None
+
+    @property
+    def hands_used(self) -> int:
+        return len(self.objects) + sum(1 for i in self.items if i.where == "hand")
 
 
 @dataclass(frozen=True)
@@ -69,19 +127,21 @@ class Intruder:
     id: str
     kind: str
     room: str
+    injuries: int = 0
 
 
 @dataclass(frozen=True)
 class Pending:
     """A sub-step the rules demand before play goes on (exploration, noise roll, encounter)."""
 
-    kind: str  # "explore", "noise", "encounter"
-    seat: int
+    kind: str  # "explore", "noise", "encounter", "attack", "injury_check", "retreat", "finish"
+    seat: int | None
     room: str
     reason: str = ""
     empty: bool = True  # explore: was the room empty when entered?
     careful: bool = False  # explore: entered by a careful move
     via: str | None = None  # explore: the corridor key the character came through
+    intruder: str | None = None  # attack / injury_check / retreat: the intruder concerned
 
 
 @dataclass(frozen=True)
@@ -114,6 +174,34 @@ class LockdownState:
     ending: str | None = None
     ending_note: str = ""
     facts: int = 0  # facts folded so far
+    destroyed_doors: frozenset[str] = frozenset()
+    objects: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))  # heavy objects on the floor
+    power: Mapping[str, tuple[int, bool]] = field(default_factory=lambda: MappingProxyType({}))  # location → (token, on)
+    emergency_power: bool = False  # time token side: blue (active) / red (inactive)
+    self_destruct: tuple[str, int] | None = None  # ("yellow"|"red", time index)
+    alarm: int | None = None  # time index of the alarm procedure token
+    gate_open: bool = False
+    gate_reason: str | None = None
+    rover: str = "exit"  # exit, bunker or away
+    elevator: str | None = None  # sector the elevator token is next to (None: next to the board)
+    pods: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # pod letter → seat
+    css_known: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))  # time index → peeked face
+    weaknesses: tuple[bool, bool, bool] = (True, False, False)  # revealed per slot (knowledge 3 / 5 / 8)
+    weakness_names: tuple[str | None, str | None, str | None] = (None, None, None)
+    researched: tuple[str, ...] = ()  # object types that revealed a weakness
+    computer_card: str | None = None
+    ventilation: str | None = None
+    active_contingency: str = "unknown"
+    pool: tuple[str, ...] = ()  # the neutral pool of contingency tokens ("unknown" until revealed)
+    revealed_pool: tuple[str, ...] = ()  # co-op: neutral tokens revealed to all
+    first_death: bool = False
+    queen_killed: bool = False
+    nest_destroyed: bool = False
+    carcasses: int = 0  # carcass tokens on the board or carried
+    last_actor: int | None = None  # who recorded the last action (for reactions)
+    end_effects: str | None = None  # the end-of-game effects applied (time_out, alarm_procedure, base_destroyed)
+    launches: tuple[str, ...] = ()  # CSS tokens revealed, in order
+    css_at: frozenset[Any] = frozenset()  # time spaces with a CSS token under them
 
     # --- reading helpers -----------------------------------------------------------
 
@@ -141,7 +229,40 @@ class LockdownState:
         return None
 
     def characters_in(self, place: str) -> tuple[int, ...]:
-        return tuple(c.seat for c in self.characters.values() if c.room == place)
+        return tuple(c.seat for c in self.characters.values() if c.room == place and c.status == IN_BASE)
+
+    def in_base(self) -> tuple[int, ...]:
+        """Seats whose character is still in the base (rooms or unlaunched pods)."""
+        return tuple(s for s in self.seats if self.characters[s].character and
+                     self.characters[s].status in (IN_BASE, IN_POD))
+
+    def fires(self) -> int:
+        return sum(1 for r in self.rooms.values() if r.fire)
+
+    def malfunctions(self) -> int:
+        return sum(1 for r in self.rooms.values() if r.malfunction)
+
+    def sector_of(self, place: str | None) -> str | None:
+        p = self.board.places.get(place) if place else None
+        return p.sector if p else None
+
+    def powered(self, location: str | None) -> bool | None:
+        """Is the sector (or "elevator") powered? None when the sector is unknown."""
+        if location is None or location not in self.power:
+            return None
+        return self.power[location][1]
+
+    def dark(self, place: str | None) -> bool:
+        """In darkness: an unpowered sector or an emergency staircase (lockdown.md §9.3, §2.4)."""
+        if place is None:
+            return False
+        r = self.rooms.get(place)
+        if r is not None and r.tile and ROOMS[r.tile].extra.get("always_dark"):
+            return True
+        return self.powered(self.sector_of(place)) is False
+
+    def hands_of(self, seat: int) -> int:
+        return self.characters[seat].hands_used
 
     def intruders_in(self, place: str) -> tuple[Intruder, ...]:
         return tuple(i for i in self.intruders if i.room == place)
@@ -166,7 +287,7 @@ class LockdownState:
         if self.ended:
             return None
         if self.pending:
-            return self.pending[0].seat
+            return self.pending[0].seat if self.pending[0].kind not in TABLE_PENDING else None
         if self.phase == PLAYER and self.step == FIRST_PLAYER:
             return self.first_player
         if self.phase == PLAYER:
@@ -208,6 +329,8 @@ def initial_state(setup: Setup) -> LockdownState:
         bag=frozen(bag),
         supply=frozen({t: n - bag.get(t, 0) for t, n in COLONY["tokens_in_box"].items()}),
         eggs=COLONY["eggs_in_nest_at_start"],
+        css_at=frozenset(b.css_spaces),
+        power=frozen({loc: (n, n <= 2) for n, loc in enumerate(POWER_LOCATIONS, start=1)}),
     )
 
 

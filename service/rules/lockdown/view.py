@@ -14,7 +14,8 @@ from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import CHARACTERS, EVENT_CARDS, ROOMS
 from service.rules.lockdown.state import LockdownState
 
-PENDING_STEP = {"explore": "exploration", "noise": "noise_roll", "encounter": "encounter"}
+PENDING_STEP = {"explore": "exploration", "noise": "noise_roll", "encounter": "encounter", "attack": "attack",
+                "injury_check": "injury_check", "retreat": "retreat", "finish": "resolving"}
 
 
 def position(state: LockdownState) -> dict[str, Any]:
@@ -29,15 +30,21 @@ def position(state: LockdownState) -> dict[str, Any]:
 
 
 def score(state: LockdownState) -> Result | None:
+    """The victory check once the game has ended (scoring.victory_check on endgame.scoring_view)."""
     if not state.ended:
         return None
-    reason = "the victory check is not modelled yet"
     if state.ending == "abandoned":
-        reason = "the game was abandoned before its end"
-    return Result(
-        ending=state.ending or "abandoned",
-        players=tuple(PlayerResult(seat=s, outcome="undetermined", reasons=(reason,)) for s in state.seats),
-    )
+        return Result(ending="abandoned", players=tuple(
+            PlayerResult(seat=s, outcome="undetermined", reasons=("the game was abandoned before its end",))
+            for s in state.seats))
+    try:
+        from service.rules.lockdown.scoring import victory_check
+    except ImportError:  # the victory check is written separately; until it exists every seat is undetermined
+        return Result(ending=state.ending or "abandoned", players=tuple(
+            PlayerResult(seat=s, outcome="undetermined", reasons=("the victory check is not available",))
+            for s in state.seats))
+    from service.rules.lockdown.endgame import scoring_view
+    return victory_check(scoring_view(state))
 
 
 def _noise_at(state: LockdownState, place: str) -> list[Any]:
@@ -71,6 +78,24 @@ def describe(state: LockdownState) -> dict[str, Any]:
             "first player": seat == state.first_player,
             "acting": seat == state.acting(),
             "in combat": state.in_combat(seat),
+            "status": c.status,
+            "pod": c.pod,
+            "death cause": c.cause,
+            "light wounds": c.light,
+            "serious wounds": [{"card": w.card, "dressed": w.dressed} for w in c.serious],
+            "deck": c.deck,
+            "discard": c.discard,
+            "contamination cards": c.contamination,
+            "known infected": c.infected,
+            "known clean": c.clean,
+            "larva": c.larva,
+            "signal sent": c.signal,
+            "knowledge token active": c.knowledge_active,
+            "items": [{"item": i.name, "colour": i.colour, "where": i.where, "ammo": i.ammo} for i in c.items],
+            "heavy objects": [o.split(":")[0] for o in c.objects],
+            "objectives": len(c.objectives),
+            "objective kept": c.objective is not None,
+            "contingency tokens": len(c.contingency),
         })
     rooms = []
     for place, r in state.rooms.items():
@@ -89,6 +114,7 @@ def describe(state: LockdownState) -> dict[str, Any]:
             "noise in corridors": _noise_at(state, place),
             "characters": [f"seat {s}" for s in state.characters_in(place)],
             "intruders": [f"{i.kind} ({i.id})" for i in state.intruders_in(place)],
+            "objects": [o.split(":")[0] for o in state.objects.get(place, ())],
         })
     return {
         "game": {
@@ -112,7 +138,43 @@ def describe(state: LockdownState) -> dict[str, Any]:
         "rooms": rooms,
         "noise markers": len(state.noise),
         "closed doors": len(state.doors),
-        "intruders": [{"id": i.id, "type": i.kind, "room": state.room_label(i.room)} for i in state.intruders],
+        "intruders": [{"id": i.id, "type": i.kind, "room": state.room_label(i.room), "injuries": i.injuries}
+                      for i in state.intruders],
+        "systems": {
+            "fire markers left": 12 - state.fires(),
+            "malfunction markers left": 10 - state.malfunctions(),
+            "destroyed doors": len(state.destroyed_doors),
+            "power": {loc: {"token": n, "on": on} for loc, (n, on) in state.power.items()},
+            "emergency power active": state.emergency_power,
+            "elevator at": state.elevator,
+            "self-destruct": {"colour": state.self_destruct[0], "space": b.time_label(state.self_destruct[1])}
+            if state.self_destruct else None,
+            "alarm procedure on": b.time_label(state.alarm) if state.alarm is not None else None,
+            "main gate open": state.gate_open,
+            "rover": state.rover,
+            "pods": dict(state.pods),
+            "CSS tokens under": sorted(str(v) for v in state.css_at),
+            "CSS launches": list(state.launches),
+            "ventilation": state.room_label(state.ventilation) if state.ventilation else None,
+            "computer card": state.computer_card,
+        },
+        "lab": {
+            "weaknesses revealed": list(state.weaknesses),
+            "weakness cards": list(state.weakness_names),
+            "researched objects": list(state.researched),
+            "nest destroyed": state.nest_destroyed,
+            "queen killed": state.queen_killed,
+        },
+        "contingency": {
+            "active plan": state.active_contingency,
+            "neutral pool": len(state.pool),
+            "revealed in the pool": list(state.revealed_pool),
+        },
+        "milestones": {
+            "first encounter": state.first_encounter,
+            "first death": state.first_death,
+            "Isolation Room open": state.isolation_open,
+        },
         "colony bag": {t: n for t, n in state.bag.items() if n},
         "eggs in the Nest": state.eggs,
         "last event card": EVENT_CARDS[state.last_event_card].label if state.last_event_card else None,

@@ -1,0 +1,988 @@
+"""Folding the facts of the whole game: condition, combat, items, systems, lab, hidden information.
+
+The handlers here are registered into ``apply.HANDLERS``; like every handler they never raise
+on a well-shaped fact and return a new state.
+
+    >>> from service.rules.lockdown.fold import new_game
+    >>> g = new_game(1, mode="solo")
+    >>> g.push("WoundSuffered", 1, kind="serious", count=3)
+    []
+    >>> len(g.state.characters[1].serious), g.state.characters[1].status
+    (3, 'base')
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any, Callable
+
+from service.rules.base import Consequence, Fact
+from service.rules.lockdown import mechanics as M
+from service.rules.lockdown.board import TECHNICAL
+from service.rules.lockdown.checks import ROOM_ACTION_COST, action_cost, who
+from service.rules.lockdown.components import ATTACK_CARDS, ROOMS
+from service.rules.lockdown.facts import COMPUTER_CARDS, resolve_card, resolve_place
+from service.rules.lockdown.mechanics import C
+from service.rules.lockdown.state import (
+    EVENT, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, PLAYER, Item, LockdownState, Pending, SeriousWound,
+    with_character, with_room,
+)
+
+Handler = Callable[[LockdownState, Fact, list[Consequence]], LockdownState]
+HEAVY_ITEMS_HINT = ("gun", "rifle", "smg", "flamethrower", "pistol", "nailgun", "probe arm")
+
+
+def _count_action(state: LockdownState, seat: int) -> LockdownState:
+    c = state.characters[seat]
+    if seat == state.turn and state.phase == PLAYER:
+        return with_character(state, seat, actions=c.actions + 1, first_turn_done=True)
+    return state
+
+
+def _act(state: LockdownState, fact: Fact, cost: int) -> LockdownState:
+    """An action: pay its cost and count it (lockdown.md §5.1)."""
+    return _count_action(M.pay(state, fact.actor, cost), fact.actor)
+
+
+# --- condition -------------------------------------------------------------------------------------
+
+def _wound(state, fact, cons):
+    return M.wound(state, fact.actor, fact.data["kind"], cons, card=fact.data.get("card"),
+                   count=fact.data.get("count") or 1)
+
+
+def _dressed(state, fact, cons):
+    c = state.characters[fact.actor]
+    n = fact.data.get("count") or 1
+    wounds, done = [], 0
+    for w in c.serious:
+        if not w.dressed and done < n:
+            w, done = replace(w, dressed=True), done + 1
+        wounds.append(w)
+    cons.append(C("dressed", f"{who(state, fact.actor)} dresses {done} serious wound(s).", seat=fact.actor, count=done))
+    return with_character(state, fact.actor, serious=tuple(wounds))
+
+
+def _healed(state, fact, cons):
+    c = state.characters[fact.actor]
+    if fact.data["kind"] == "light":
+        cons.append(C("healed", f"{who(state, fact.actor)}'s light wounds are healed.", seat=fact.actor))
+        return with_character(state, fact.actor, light=0)
+    wounds = list(c.serious)
+    i = next((k for k, w in enumerate(wounds) if w.dressed), None)
+    if i is None:
+        cons.append(C("ignored", "No dressed serious wound to heal."))
+        return state
+    del wounds[i]
+    cons.append(C("healed", f"{who(state, fact.actor)} heals a dressed serious wound.", seat=fact.actor))
+    return with_character(state, fact.actor, serious=tuple(wounds))
+
+
+def _contaminated(state, fact, cons):
+    return M.contaminate(state, fact.actor, cons, fact.data.get("count") or 1)
+
+
+def scan(state: LockdownState, seat: int, infected: int, clean: int, scope: str, remove: bool,
+         cons: list[Consequence]) -> LockdownState:
+    c = state.characters[seat]
+    cons.append(C("scanned", f"{who(state, seat)} scans contamination cards ({scope}): {infected} INFECTED, "
+                  f"{clean} clean.", seat=seat, infected=infected, clean=clean))
+    known_clean = min(c.contamination, max(c.clean, clean) if scope != "all" else clean)
+    state = with_character(state, seat, clean=known_clean, infected=min(c.contamination, max(c.infected, infected)))
+    if remove:
+        if infected:
+            state = M.remove_contamination(state, seat, infected, scope)
+            cons.append(C("contamination-removed", f"{infected} infected card(s) are removed.", seat=seat))
+        if state.characters[seat].larva:
+            state = with_character(state, seat, larva=False)
+            cons.append(C("larva-removed", f"The larva is removed from {who(state, seat)}'s board.", seat=seat))
+        return state
+    if infected:
+        state = M.infest(state, seat, cons)
+    return state
+
+
+def _scanned(state, fact, cons):
+    d = fact.data
+    return scan(state, fact.actor, d["infected"], d.get("clean") or 0, d.get("scope") or "hand",
+                bool(d.get("remove_infected")), cons)
+
+
+def _larva_removed(state, fact, cons):
+    cons.append(C("larva-removed", f"The larva is removed from {who(state, fact.actor)}'s board.", seat=fact.actor))
+    return with_character(state, fact.actor, larva=False)
+
+
+def _slime(state, fact, cons):
+    if fact.data["slime"]:
+        return M.slime(state, fact.actor, cons)
+    cons.append(C("slime-removed", f"{who(state, fact.actor)} discards the slime marker.", seat=fact.actor))
+    return with_character(state, fact.actor, slime=False)
+
+
+def _died(state, fact, cons):
+    return M.die(state, fact.actor, fact.data["cause"], cons)
+
+
+def _knowledge(state, fact, cons):
+    c = state.characters[fact.actor]
+    k = max(0, min(8, c.knowledge + fact.data["amount"]))
+    active = c.knowledge_active or bool(fact.data.get("activate"))
+    cons.append(C("knowledge", f"{who(state, fact.actor)}'s knowledge is now {k}"
+                  + (" (token active)." if active and not c.knowledge_active else "."), seat=fact.actor, knowledge=k))
+    return with_character(state, fact.actor, knowledge=k, knowledge_active=active)
+
+
+# --- combat ---------------------------------------------------------------------------------------------
+
+def _pop(state: LockdownState, kind: str, intruder: str | None) -> tuple[LockdownState, Pending | None]:
+    for i, p in enumerate(state.pending):
+        if p.kind == kind and (intruder is None or p.intruder == intruder):
+            return replace(state, pending=state.pending[:i] + state.pending[i + 1:]), p
+    return state, None
+
+
+def _attacked(state, fact, cons):
+    iid = fact.data["intruder"]
+    state, p = _pop(state, "attack", iid)
+    it = M.intruder(state, iid)
+    if it is None:
+        return state
+    target = fact.data.get("target") or (p.seat if p and p.seat is not None else M.attack_target(state, it.room))
+    if target is None or state.characters[target].status != IN_BASE:
+        cons.append(C("attack-no-target", f"The {it.kind} ({iid}) has nobody to attack."))
+        return state
+    escape = bool(p and p.reason == "escape")
+    corpse_room = p.room if escape else None
+    if it.kind == "larva":
+        return M.larva_attack(state, it, target, cons)
+    card = ATTACK_CARDS.resolve(fact.data.get("card"))
+    if card is None:
+        cons.append(C("ignored", "No attack card recorded: the attack is not resolved."))
+        return state
+    dark = fact.data.get("dark")
+    if dark is None:
+        dark = state.dark(state.characters[target].room)
+    return M.attack_effect(state, it, target, card.id, bool(dark), escape, cons, corpse_room)
+
+
+DIE_INJURIES = {  # (result) → (injuries, types it hits) ; None = any type (lockdown.md §7.10)
+    "blank": (0, ()),
+    "creeper": (1, ("larva", "creeper")),
+    "adult": (1, ("larva", "creeper", "adult")),
+    "hit": (1, None),
+    "double": (2, None),
+}
+
+
+def injuries_for(result: str, kind: str, melee: bool, extra_cards: int) -> int:
+    if result == "card_for_1":
+        return 1 if extra_cards >= 1 else 0
+    if result == "one_or_two":
+        return 2 if extra_cards >= 1 else 1
+    n, types = DIE_INJURIES[result]
+    if types is not None and kind not in types:
+        return 0
+    return min(n, 1) if melee else n
+
+
+def _combat(state: LockdownState, fact: Fact, cons: list[Consequence], melee: bool) -> LockdownState:
+    seat = fact.actor
+    d = fact.data
+    c = state.characters[seat]
+    place = c.room
+    extra = d.get("extra_cards") or 0
+    state = _act(state, fact, action_cost(fact))
+    if not melee:
+        state = _spend_ammo(state, seat, d["weapon"], 1, cons)
+        state = M.pay(state, seat, extra)
+    if d["target"] == "egg":
+        n = injuries_for(d["result"], "larva", melee, extra)
+        if n and "egg" in state.objects.get(place, ()):
+            for _ in range(n):
+                state = M.take_object(state, place, "egg")
+            cons.append(C("egg-destroyed", f"{n} egg(s) destroyed in {state.room_label(place)}.", room=place))
+        elif n and state.rooms[place].tile == "nest" and state.eggs:
+            state = replace(state, eggs=max(0, state.eggs - n))
+            cons.append(C("egg-destroyed", f"{n} egg(s) destroyed in the Nest ({state.eggs} left).", room=place))
+            from service.rules.lockdown.apply import _nest_check
+            state = _nest_check(state, cons)
+        else:
+            cons.append(C("missed", "The eggs are missed."))
+        cons.append(C("noise-roll-due", "After every attempt on the eggs: a noise roll.", seat=seat))
+        return replace(state, pending=(Pending("noise", seat, place, reason="egg attack"),) + state.pending)
+    it = M.intruder(state, d["target"])
+    if melee:
+        state = M.contaminate(state, seat, cons)
+    if it is None:
+        return state
+    n = injuries_for(d["result"], it.kind, melee, extra)
+    if n == 0:
+        cons.append(C("missed", f"{'Melee' if melee else 'Shot'} misses the {it.kind} ({it.id})."))
+        if melee:
+            state = M.wound(state, seat, "serious", cons)
+        return state
+    cons.append(C("hit", f"{'Melee' if melee else 'Shot'}: {n} injur{'y' if n == 1 else 'ies'} to the {it.kind} "
+                  f"({it.id}).", intruder=it.id, injuries=n))
+    if not melee and _weapon(state, seat, d["weapon"]) and "rifle" in d["weapon"].casefold():
+        n += 1
+        cons.append(C("weapon-bonus", "Assault rifle: +1 injury.", intruder=it.id))
+    return M.injure(state, it.id, n, cons, seat)
+
+
+def _weapon(state: LockdownState, seat: int, name: str) -> Item | None:
+    key = name.casefold()
+    return next((i for i in state.characters[seat].items if i.name.casefold() == key), None)
+
+
+def _spend_ammo(state: LockdownState, seat: int, name: str, n: int, cons: list[Consequence]) -> LockdownState:
+    item = _weapon(state, seat, name)
+    if item is None or item.ammo is None:
+        return state
+    items = tuple(replace(i, ammo=max(0, (i.ammo or 0) - n)) if i is item else i for i in state.characters[seat].items)
+    return with_character(state, seat, items=items)
+
+
+def _shot(state, fact, cons):
+    return _combat(state, fact, cons, melee=False)
+
+
+def _melee(state, fact, cons):
+    return _combat(state, fact, cons, melee=True)
+
+
+def _injury_check(state, fact, cons):
+    state, p = _pop(state, "injury_check", None)
+    if p is None:
+        return state
+    it = M.intruder(state, p.intruder)
+    if it is None:
+        return state
+    blood = fact.data["blood"]
+    retreat = "retreat" in blood
+    total = sum(b for b in blood if b != "retreat")
+    if not retreat and total <= it.injuries:
+        cons.append(C("killed", f"Blood {total} ≤ {it.injuries} injuries: the {it.kind} ({it.id}) dies.",
+                      intruder=it.id))
+        return M.kill(state, it.id, cons)
+    if retreat:
+        cons.append(C("retreat", f"Retreat symbol: the {it.kind} ({it.id}) flees (draw an event card: "
+                      f"IntruderRetreated).", intruder=it.id))
+        return replace(state, pending=(Pending("retreat", p.seat, it.room, reason="injury check",
+                                               intruder=it.id),) + state.pending)
+    cons.append(C("survives", f"Blood {total} > {it.injuries} injuries: the {it.kind} ({it.id}) lives on.",
+                  intruder=it.id))
+    return state
+
+
+def move_through(state: LockdownState, iid: str, corridors: tuple[int, ...], cons: list[Consequence]) -> LockdownState:
+    """Move one stalker through the numbered corridors (retreat; lockdown.md §4 step 9A, §7.14)."""
+    b = state.board
+    it = M.intruder(state, iid)
+    room = it.room
+    for n in corridors:
+        key = b.corridor_key(room, n)
+        if key is None:
+            break
+        if key == TECHNICAL:
+            return M.remove_intruder(state, iid, cons, to_bag=True, why="gone into the technical corridors")
+        if key in state.doors:
+            cons.append(C("door-destroyed", f"The {it.kind} ({iid}) destroys the closed door instead of moving.",
+                          intruder=iid, corridor=key))
+            return replace(state, doors=state.doors - {key}, destroyed_doors=state.destroyed_doors | {key})
+        room = b.other_end(key, room) or room
+        break  # a retreat uses the first number only (assumption: rules-gaps.md)
+    cons.append(C("intruder-moved", f"The {it.kind} ({iid}) retreats to {state.room_label(room)}.", intruder=iid,
+                  to_room=room))
+    return replace(state, intruders=tuple(replace(i, room=room) if i.id == iid else i for i in state.intruders))
+
+
+def _retreated(state, fact, cons):
+    iid = fact.data["intruder"]
+    state, _ = _pop(state, "retreat", iid)
+    card = resolve_card(fact.data["card"])
+    if M.intruder(state, iid) is None:
+        return state
+    if fact.data.get("to_room") is not None:
+        dest = resolve_place(state, fact.data["to_room"])
+        cons.append(C("intruder-moved", f"Intruder {iid} retreats to {state.room_label(dest)}.", intruder=iid,
+                      to_room=dest))
+        return replace(state, intruders=tuple(replace(i, room=dest) if i.id == iid else i for i in state.intruders))
+    if not state.board.has_graph:
+        cons.append(C("table-resolves", f"{card.en} shows corridor {card.corridors[0]}; this board's corridors are "
+                      f"unknown, so give to_room.", intruder=iid))
+        return state
+    return move_through(state, iid, card.corridors, cons)
+
+
+def _placed(state, fact, cons):
+    place = resolve_place(state, fact.data["room"])
+    return M.place_intruder(state, fact.data["kind"], place, cons, from_bag=bool(fact.data.get("from_bag")))[0]
+
+
+def _removed(state, fact, cons):
+    to_bag = fact.data.get("to_bag")
+    return M.remove_intruder(state, fact.data["intruder"], cons, to_bag=True if to_bag is None else to_bag)
+
+
+def _injured(state, fact, cons):
+    return M.injure(state, fact.data["intruder"], fact.data.get("count") or 1, cons)
+
+
+# --- cards and items ---------------------------------------------------------------------------------------
+
+def _card_played(state, fact, cons):
+    d = fact.data
+    seat = fact.actor
+    cost = 1 + (d.get("cost") or 0)
+    state = M.pay(state, seat, cost)
+    if not d.get("reaction"):
+        state = _count_action(state, seat)
+    cons.append(C("card-played", f"{who(state, seat)} plays {d['card']} ({cost} card{'s' if cost != 1 else ''})"
+                  + (f": {d['note']}." if d.get("note") else "."), seat=seat, card=d["card"], cost=cost))
+    return state
+
+
+def _add_item(state, seat, name, colour, where, ammo, cons) -> LockdownState:
+    c = state.characters[seat]
+    where = where or "backpack"
+    if where == "hand" and c.hands_used >= 2:
+        cons.append(C("hands-full", f"Both hands of {who(state, seat)} are full: {name} goes to the backpack."))
+        where = "backpack"
+    cons.append(C("item", f"{who(state, seat)} takes {name} ({where}).", seat=seat, item=name))
+    return with_character(state, seat, items=c.items + (Item(name, colour, where, ammo),))
+
+
+def _searched(state, fact, cons):
+    d = fact.data
+    seat = fact.actor
+    place = state.characters[seat].room
+    state = _act(state, fact, 1 + (d.get("cost") or 0))
+    r = state.rooms[place]
+    if r.items:
+        state = with_room(state, place, items=r.items - 1)
+        cons.append(C("item-counter", f"Item counter of {state.room_label(place)}: {r.items - 1}.", room=place,
+                      items=r.items - 1))
+    state = _add_item(state, seat, d["kept"], d["colour"], d.get("where"), d.get("ammo"), cons)
+    if r.tile == "contaminated_room":
+        state = M.slime(state, seat, cons)
+    return state
+
+
+def _gained(state, fact, cons):
+    d = fact.data
+    return _add_item(state, fact.actor, d["item"], d.get("colour"), d.get("where"), d.get("ammo"), cons)
+
+
+def _drop_item(state: LockdownState, seat: int, name: str) -> tuple[LockdownState, Item | str | None]:
+    c = state.characters[seat]
+    key = name.casefold()
+    obj = next((o for o in c.objects if o == key or o.split(":")[0] == key), None)
+    if obj is not None:
+        objs = list(c.objects)
+        objs.remove(obj)
+        return with_character(state, seat, objects=tuple(objs)), obj
+    item = next((i for i in c.items if i.name.casefold() == key), None)
+    if item is not None:
+        items = list(c.items)
+        items.remove(item)
+        return with_character(state, seat, items=tuple(items)), item
+    return state, None
+
+
+def _crafted(state, fact, cons):
+    d = fact.data
+    seat = fact.actor
+    state = _act(state, fact, action_cost(fact))
+    for name in d["ingredients"]:
+        state, _ = _drop_item(state, seat, name)
+    cons.append(C("crafted", f"{who(state, seat)} crafts {d['item']} from {', '.join(d['ingredients'])}.",
+                  seat=seat, item=d["item"]))
+    return _add_item(state, seat, d["item"], "blue", d.get("where"), d.get("ammo"), cons)
+
+
+def _used(state, fact, cons):
+    d = fact.data
+    seat = fact.actor
+    cost = d.get("cost") or 0
+    state = M.pay(state, seat, cost)
+    if cost:
+        state = _count_action(state, seat)
+    if d.get("ammo"):
+        state = _spend_ammo(state, seat, d["item"], d["ammo"], cons)
+    if d.get("discarded"):
+        state, _ = _drop_item(state, seat, d["item"])
+    cons.append(C("item-used", f"{who(state, seat)} uses {d['item']}" + (f": {d['note']}." if d.get("note") else ".")
+                  + (" It is discarded." if d.get("discarded") else ""), seat=seat, item=d["item"]))
+    return state
+
+
+def _traded(state, fact, cons):
+    d = fact.data
+    seat, other = fact.actor, d["with"]
+    state = _act(state, fact, action_cost(fact))
+    for giver, taker, names in ((seat, other, d.get("give") or []), (other, seat, d.get("take") or [])):
+        for name in names:
+            state, thing = _drop_item(state, giver, name)
+            if isinstance(thing, Item):
+                t = state.characters[taker]
+                where = thing.where if thing.where == "backpack" or t.hands_used < 2 else "backpack"
+                state = with_character(state, taker, items=t.items + (replace(thing, where=where),))
+            elif isinstance(thing, str):
+                state = with_character(state, taker, objects=state.characters[taker].objects + (thing,))
+    cons.append(C("traded", f"{who(state, seat)} trades with {who(state, other)}.", seat=seat, other=other))
+    return state
+
+
+def _dropped(state, fact, cons):
+    seat = fact.actor
+    place = state.characters[seat].room
+    state, thing = _drop_item(state, seat, fact.data["item"])
+    if isinstance(thing, str) and place:
+        state = M.add_objects(state, place, (thing,))
+        cons.append(C("object-dropped", f"{who(state, seat)} drops the {thing.split(':')[0]} in "
+                      f"{state.room_label(place)}.", seat=seat, object=thing))
+    elif thing is not None:
+        cons.append(C("item-dropped", f"{who(state, seat)} drops {fact.data['item']}: it leaves the game.",
+                      seat=seat))
+    return state
+
+
+def _picked(state, fact, cons):
+    seat = fact.actor
+    place = state.characters[seat].room
+    obj = fact.data["object"]
+    state = _act(state, fact, action_cost(fact))
+    found = next((o for o in state.objects.get(place, ()) if o.split(":")[0] == obj), None)
+    if found is None:
+        return state
+    state = M.take_object(state, place, found)
+    cons.append(C("object-picked", f"{who(state, seat)} picks up the {obj}.", seat=seat, object=found))
+    return with_character(state, seat, objects=state.characters[seat].objects + (found,))
+
+
+# --- systems -------------------------------------------------------------------------------------------------
+
+def _fire(state, fact, cons):
+    return M.place_fire(state, resolve_place(state, fact.data["room"]), cons)
+
+
+def _fire_removed(state, fact, cons):
+    place = resolve_place(state, fact.data["room"])
+    cons.append(C("fire-removed", f"The fire in {state.room_label(place)} is put out.", room=place))
+    return with_room(state, place, fire=False)
+
+
+def _malfunction(state, fact, cons):
+    return M.place_malfunction(state, resolve_place(state, fact.data["room"]), cons)
+
+
+def _malfunction_removed(state, fact, cons):
+    place = resolve_place(state, fact.data["room"])
+    cons.append(C("malfunction-removed", f"The malfunction in {state.room_label(place)} is repaired.", room=place))
+    return with_room(state, place, malfunction=False)
+
+
+def _door(state, fact, cons):
+    place = resolve_place(state, fact.data["room"])
+    key = state.board.corridor_key(place, fact.data["corridor"])
+    new = fact.data["state"]
+    if key is None or key == TECHNICAL:
+        cons.append(C("ignored", "No door can be there."))
+        return state
+    doors, destroyed = set(state.doors), set(state.destroyed_doors)
+    doors.discard(key)
+    if new == "closed":
+        doors.add(key)
+    elif new == "destroyed":
+        destroyed.add(key)
+    cons.append(C("door", f"The door in corridor {fact.data['corridor']} of {state.room_label(place)} is {new}.",
+                  corridor=key, state=new))
+    return replace(state, doors=frozenset(doors), destroyed_doors=frozenset(destroyed))
+
+
+def _noise_placed(state, fact, cons):
+    from service.rules.lockdown.apply import _add_noise
+    place = resolve_place(state, fact.data["room"])
+    key = state.board.corridor_key(place, fact.data["corridor"])
+    if key is None or key in state.noise:
+        return state
+    return _add_noise(state, key, place, cons)
+
+
+def _noise_removed(state, fact, cons):
+    place = resolve_place(state, fact.data["room"])
+    key = state.board.corridor_key(place, fact.data["corridor"])
+    cons.append(C("noise-removed", "Noise marker removed.", corridor=key))
+    return replace(state, noise=state.noise - {key})
+
+
+def _power(state, fact, cons):
+    d = fact.data
+    if d.get("emergency") or d.get("location") is None:
+        cons.append(C("emergency-power", f"The time token is flipped: emergency power {'active' if d['on'] else 'inactive'}.",
+                      on=d["on"]))
+        return replace(state, emergency_power=d["on"])
+    loc = d["location"]
+    n, _ = state.power[loc]
+    power = dict(state.power)
+    power[loc] = (n, d["on"])
+    cons.append(C("power", f"Power token {n} ({loc}) turns {'on' if d['on'] else 'off'}.", location=loc, on=d["on"]))
+    return replace(state, power=MappingProxyType(power))
+
+
+def start_self_destruct(state: LockdownState, cons: list[Consequence]) -> LockdownState:
+    at = min(state.time + 3, len(state.board.time_spaces) - 1)
+    cons.append(C("self-destruct", f"Self-destruct countdown: the yellow token goes on "
+                  f"{state.board.time_label(at)}.", space=state.board.time_label(at)))
+    return replace(state, self_destruct=("yellow", at))
+
+
+def _self_destruct(state, fact, cons):
+    return start_self_destruct(state, cons)
+
+
+# --- room actions -------------------------------------------------------------------------------------------
+
+def _room_action(state, fact, cons):
+    d = fact.data
+    seat = fact.actor
+    action = d["action"]
+    place = state.characters[seat].room
+    state = _act(state, fact, ROOM_ACTION_COST.get(action, 2))
+    cons.append(C("room-action", f"{who(state, seat)}: room action {action.replace('_', ' ')}.", seat=seat,
+                  action=action))
+    return ROOM_HANDLERS.get(action, lambda s, *a: s)(state, seat, place, d, cons)
+
+
+def _ra_archive(state, seat, place, d, cons):
+    c = state.characters[seat]
+    k = min(8, c.knowledge + 2)
+    cons.append(C("knowledge", f"{who(state, seat)} reads the archive: knowledge {k}, token active; then peeks at "
+                  f"a contingency token (ContingencyTokenPeeked).", seat=seat, knowledge=k))
+    return with_character(state, seat, knowledge=k, knowledge_active=True)
+
+
+def _ra_technical(state, seat, place, d, cons):
+    dest = resolve_place(state, d.get("room"))
+    if dest is None:
+        return state
+    state = with_character(state, seat, room=dest)
+    cons.append(C("moved", f"{who(state, seat)} crawls through the technical corridors to {state.room_label(dest)}; "
+                  f"then an adult attacks in darkness (record IntruderAttacked… via the table: WoundSuffered etc.).",
+                  seat=seat, to_room=dest))
+    return state
+
+
+def _ra_start_sd(state, seat, place, d, cons):
+    return start_self_destruct(state, cons)
+
+
+def _ra_decon(state, seat, place, d, cons):
+    state = scan(state, seat, d.get("infected") or 0, d.get("clean") or 0, "hand", True, cons)
+    if state.characters[seat].slime:
+        state = with_character(state, seat, slime=False)
+        cons.append(C("slime-removed", "Slime marker discarded.", seat=seat))
+    return state
+
+
+def _ra_heal(state, seat, place, d, cons):
+    c = state.characters[seat]
+    choice = d.get("choice") or "heal_light"
+    if choice == "dress_all":
+        cons.append(C("dressed", "All serious wounds are dressed.", seat=seat))
+        return with_character(state, seat, serious=tuple(replace(w, dressed=True) for w in c.serious))
+    if choice == "heal_dressed":
+        wounds = list(c.serious)
+        i = next((k for k, w in enumerate(wounds) if w.dressed), None)
+        if i is not None:
+            del wounds[i]
+            cons.append(C("healed", "A dressed serious wound is healed.", seat=seat))
+        return with_character(state, seat, serious=tuple(wounds))
+    cons.append(C("healed", "All light wounds are healed.", seat=seat))
+    return with_character(state, seat, light=0)
+
+
+def _ra_research(state, seat, place, d, cons):
+    obj = d.get("object")
+    c = state.characters[seat]
+    carried = next((o for o in c.objects if o.split(":")[0] == obj), None)
+    if carried is not None:
+        objs = list(c.objects)
+        objs.remove(carried)
+        state = with_character(state, seat, objects=tuple(objs))
+    else:
+        state = M.take_object(state, place, obj)
+    k = min(8, state.characters[seat].knowledge + 3)
+    state = with_character(state, seat, knowledge=k)
+    cons.append(C("knowledge", f"{who(state, seat)} researches the {obj}: knowledge {k}.", seat=seat, knowledge=k))
+    if obj in state.researched or all(state.weaknesses):
+        cons.append(C("object-discarded", f"A {obj} already revealed a weakness: the object is discarded."))
+        return state
+    slot = state.weaknesses.index(False)
+    return reveal_weakness(state, slot, d.get("card"), obj, cons)
+
+
+def reveal_weakness(state: LockdownState, slot: int, card: str | None, obj: str | None,
+                    cons: list[Consequence]) -> LockdownState:
+    revealed = list(state.weaknesses)
+    names = list(state.weakness_names)
+    revealed[slot] = True
+    if card:
+        names[slot] = card
+    cons.append(C("weakness", f"Weakness {slot + 1} (knowledge {(3, 5, 8)[slot]}) is revealed"
+                  + (f": {card}." if card else "."), slot=slot + 1, card=card))
+    return replace(state, weaknesses=tuple(revealed), weakness_names=tuple(names),
+                   researched=state.researched + ((obj,) if obj else ()))
+
+
+def _ra_pod(state, seat, place, d, cons):
+    letter = ROOMS[state.rooms[place].tile].id[-1].upper()
+    c = state.characters[seat]
+    cons.append(C("pod-entered", f"{who(state, seat)} discards all cards, passes and enters pod {letter}.", seat=seat,
+                  pod=letter))
+    state = with_character(state, seat, status=IN_POD, pod=letter, room=None, passed=True, hand=0,
+                           discard=c.discard + c.hand)
+    pods = dict(state.pods)
+    pods[letter] = seat
+    return M.check_base_empty(replace(state, pods=MappingProxyType(pods)), cons)
+
+
+def _ra_egg(state, seat, place, d, cons):
+    if state.eggs:
+        state = replace(state, eggs=state.eggs - 1)
+        state = with_character(state, seat, objects=state.characters[seat].objects + ("egg",))
+        cons.append(C("egg-taken", f"{who(state, seat)} takes an egg ({state.eggs} left in the Nest); a noise roll "
+                      f"follows.", seat=seat, eggs=state.eggs))
+        from service.rules.lockdown.apply import _nest_check
+        state = _nest_check(state, cons)
+    return replace(state, pending=(Pending("noise", seat, place, reason="took an egg"),) + state.pending)
+
+
+def _ra_stop_sd(state, seat, place, d, cons):
+    cons.append(C("self-destruct-stopped", "The yellow self-destruct token is discarded."))
+    return replace(state, self_destruct=None)
+
+
+def _ra_toggle_power(state, seat, place, d, cons):
+    loc = state.sector_of(place) or "S-01"
+    if loc not in state.power:
+        return state
+    n, on = state.power[loc]
+    power = dict(state.power)
+    power[loc] = (n, not on)
+    cons.append(C("power", f"Power in {loc} turns {'off' if on else 'on'}.", location=loc, on=not on))
+    return replace(state, power=MappingProxyType(power))
+
+
+def _ra_signal(state, seat, place, d, cons):
+    cons.append(C("signal", f"{who(state, seat)} sends a signal.", seat=seat))
+    return with_character(state, seat, signal=True)
+
+
+def _ra_check_objective(state, seat, place, d, cons):
+    cons.append(C("objective-shown", f"{who(state, d.get('seat'))} secretly shows their objective to "
+                  f"{who(state, seat)}.", seat=seat, other=d.get("seat")))
+    return state
+
+
+def _ra_schedule(state, seat, place, d, cons):
+    labels = [state.board.time_label(i) for i in range(len(state.board.time_spaces))]
+    src = state.board.time_spaces[labels.index(str(d["space"]).zfill(2))]
+    dst_label = str(d.get("to")).zfill(2)
+    if dst_label not in labels:
+        return state
+    dst = state.board.time_spaces[labels.index(dst_label)]
+    cons.append(C("css-moved", f"The CSS token under {labels[state.board.time_spaces.index(src)]} moves to "
+                  f"{dst_label}.", space=dst_label))
+    return replace(state, css_at=(state.css_at - {src}) | {dst})
+
+
+def _ra_threat(state, seat, place, d, cons):
+    if d.get("choice") == "malfunction":
+        state = M.place_malfunction(state, place, cons)
+    else:
+        r = state.rooms[place]
+        state = with_room(state, place, items=max(0, (r.items or 0) - 1))
+    if state.ended:
+        return state
+    target = resolve_place(state, d.get("room"))
+    if target is None:
+        return state
+    state = M.place_malfunction(state, target, cons)
+    for it in state.intruders_in(target):
+        state = M.injure(state, it.id, 1, cons, seat)
+    for s in state.characters_in(target):
+        state = M.wound(state, s, "serious", cons, cause="defense_control")
+    return state
+
+
+def _ra_take_item(state, seat, place, d, cons):
+    r = state.rooms[place]
+    state = with_room(state, place, items=max(0, (r.items or 0) - 1))
+    name = {"taser": "Taser", "enviro_suit": "Enviro-Suit"}.get(d.get("choice"), "Taser")
+    return _add_item(state, seat, name, "blue", "backpack", None, cons)
+
+
+def _ra_surgery(state, seat, place, d, cons):
+    state = scan(state, seat, d.get("infected") or 0, d.get("clean") or 0, "all", True, cons)
+    state = M.wound(state, seat, "light", cons)
+    if state.characters[seat].status != IN_BASE:
+        return state
+    state = M.reshuffle_all(state, seat)
+    cons.append(C("surgery", f"{who(state, seat)} passes automatically; all action cards form a new deck.",
+                  seat=seat))
+    return with_character(state, seat, passed=True)
+
+
+def _ra_neutralizer(state, seat, place, d, cons):
+    return _add_item(state, seat, "Neutralizer", "blue", "backpack", None, cons)
+
+
+def _ra_vent(state, seat, place, d, cons):
+    target = resolve_place(state, d.get("room"))
+    if target is None:
+        return state
+    keys = [k for k in (state.board.corridors_of(target) or ()) if k != TECHNICAL]
+    state = replace(state, doors=state.doors | set(keys), ventilation=target)
+    if state.rooms[target].fire:
+        state = with_room(state, target, fire=False)
+    cons.append(C("vent", f"Doors close around {state.room_label(target)}; the ventilation token goes there. "
+                  f"Whoever is still there when the player phase ends dies.", room=target))
+    return state
+
+
+def _ra_alarm(state, seat, place, d, cons):
+    b = state.board
+    space = b.time_spaces[state.time]
+    half = space // 2 if isinstance(space, int) else 0
+    idx = b.time_spaces.index(half) if half in b.time_spaces else len(b.time_spaces) - 1
+    cons.append(C("alarm", f"Alarm procedure: the token goes on {b.time_label(idx)}; the Isolation Room opens.",
+                  space=b.time_label(idx)))
+    return replace(state, alarm=idx, isolation_open=True)
+
+
+def _ra_gather(state, seat, place, d, cons):
+    token = d.get("token") or "unknown"
+    pool = list(state.pool)
+    if token in pool:
+        pool.remove(token)
+    elif "unknown" in pool:
+        pool.remove("unknown")
+    elif pool:
+        pool.pop()
+    c = state.characters[seat]
+    cons.append(C("contingency-taken", f"{who(state, seat)} takes a contingency token from the neutral pool.",
+                  seat=seat))
+    return replace(with_character(state, seat, contingency=c.contingency + (token,)), pool=tuple(pool))
+
+
+def _ra_restore(state, seat, place, d, cons):
+    power = dict(state.power)
+    if sum(1 for _, on in power.values() if on) < 3:
+        for loc, (n, _) in list(power.items()):
+            power[loc] = (n, n <= 2)
+    arrangement = d.get("arrangement")
+    if arrangement:
+        by_token = {n: on for n, on in power.values()}
+        power = {loc: (n, by_token[n]) for loc, n in arrangement.items()}
+    cons.append(C("power-restored", "Power reset and arranged; emergency power is active (time token blue).",
+                  power={k: v[1] for k, v in power.items()}))
+    return replace(state, power=MappingProxyType(power), emergency_power=True)
+
+
+def _ra_call(state, seat, place, d, cons):
+    sector = state.sector_of(place)
+    cons.append(C("elevator", f"The elevator comes to {sector}.", sector=sector))
+    return replace(state, elevator=sector)
+
+
+def _ra_use(state, seat, place, d, cons):
+    to = d.get("to")
+    dest = state.board.fixed_rooms.get(f"elevator_room_{str(to).lower().replace('-', '')}")
+    if dest is None:
+        return state
+    riders = [seat] + [s for s in d.get("with") or [] if state.characters[s].room == place]
+    for s in riders:
+        state = with_character(state, s, room=dest)
+    cons.append(C("elevator", f"{', '.join(who(state, s) for s in riders)} ride the elevator to "
+                  f"{state.room_label(dest)} (no noise roll).", to_room=dest, seats=riders))
+    return replace(state, elevator=to)
+
+
+def _ra_lock_in(state, seat, place, d, cons):
+    cons.append(C("lock-in", f"{who(state, seat)} tries to lock in: a noise roll; if a stalker appears the attempt "
+                  f"fails.", seat=seat))
+    return replace(state, pending=(Pending("noise", seat, place, reason="lock-in attempt"),
+                                   Pending("finish", seat, place, reason="lock_in")) + state.pending)
+
+
+def _ra_bunker(state, seat, place, d, cons):
+    if state.rover == "exit" and d.get("choice") != "suit":
+        cons.append(C("bunker", f"{who(state, seat)} drives the rover to the Bunker.", seat=seat))
+        state = with_character(state, seat, status=IN_BUNKER, room=None, passed=True, bunker_via="rover")
+        return M.check_base_empty(replace(state, rover="bunker"), cons)
+    cons.append(C("bunker-attempt", f"{who(state, seat)} walks out in the space suit: a noise roll; if a stalker "
+                  f"appears the escape fails.", seat=seat))
+    return replace(state, pending=(Pending("noise", seat, place, reason="space-suit escape"),
+                                   Pending("finish", seat, place, reason="bunker_suit")) + state.pending)
+
+
+ROOM_HANDLERS = {
+    "read_archive": _ra_archive, "technical_move": _ra_technical, "start_self_destruct": _ra_start_sd,
+    "decontaminate": _ra_decon, "heal": _ra_heal, "research": _ra_research, "enter_pod": _ra_pod,
+    "take_egg": _ra_egg, "stop_self_destruct": _ra_stop_sd, "toggle_power": _ra_toggle_power,
+    "send_signal": _ra_signal, "check_objective": _ra_check_objective, "schedule_css": _ra_schedule,
+    "eliminate_threat": _ra_threat, "take_item": _ra_take_item, "surgery": _ra_surgery,
+    "take_neutralizer": _ra_neutralizer, "vent": _ra_vent, "alarm": _ra_alarm, "gather_information": _ra_gather,
+    "restore_power": _ra_restore, "call_elevator": _ra_call, "use_elevator": _ra_use, "lock_in": _ra_lock_in,
+    "escape_bunker": _ra_bunker,
+}
+
+
+# --- computer --------------------------------------------------------------------------------------------------
+
+def _computer(state, fact, cons):
+    d = fact.data
+    seat = fact.actor
+    card = state.computer_card
+    option = COMPUTER_CARDS.get(card or "", ("?", "?", "?"))[d["option"] - 1]
+    state = _act(state, fact, 1)
+    cons.append(C("computer", f"{who(state, seat)} uses computer card {card}, option {d['option']} "
+                  f"({option.replace('_', ' ')}); the card goes under the deck.", seat=seat, option=option))
+    if option == "gain_knowledge":
+        k = min(8, state.characters[seat].knowledge + 1)
+        state = with_character(state, seat, knowledge=k)
+    elif option == "move_rover":
+        state = replace(state, rover=d.get("to") or ("away" if state.rover == "exit" else "exit"))
+    elif option == "swap_power" and d.get("locations"):
+        a, b = d["locations"]
+        power = dict(state.power)
+        power[a], power[b] = power[b], power[a]
+        state = replace(state, power=MappingProxyType(power))
+    elif option == "clear_room" and d.get("room"):
+        target = resolve_place(state, d["room"])
+        state = with_room(state, target, fire=False)
+        for it in state.intruders_in(target):
+            state = replace(state, pending=(Pending("retreat", seat, target, reason="computer",
+                                                    intruder=it.id),) + state.pending)
+    elif option == "toggle_door" and d.get("room"):
+        target = resolve_place(state, d["room"])
+        key = state.board.corridor_key(target, d.get("corridor") or 1)
+        if key and key != TECHNICAL and key not in state.destroyed_doors:
+            state = replace(state, doors=state.doors ^ {key})
+    elif option == "peek_css" and d.get("space") is not None and d.get("token"):
+        known = dict(state.css_known)
+        known[str(d["space"])] = d["token"]
+        state = replace(state, css_known=MappingProxyType(known))
+    return replace(state, computer_card=None)
+
+
+def _computer_revealed(state, fact, cons):
+    card = fact.data["card"]
+    if card == "lockdown":
+        seat = fact.data.get("seat")
+        place = state.characters[seat].room if seat else None
+        cons.append(C("lockdown-card", "Lock-Down! A malfunction in the revealing player's room; the computer deck "
+                      "is reshuffled (reveal the next card).", room=place))
+        if place and state.phase != "setup":
+            state = M.place_malfunction(state, place, cons)
+        return replace(state, computer_card=None)
+    cons.append(C("computer-card", f"Computer action card {card} is face up.", card=card))
+    return replace(state, computer_card=card)
+
+
+# --- objectives, contingency, lab, victory check ------------------------------------------------------------------
+
+def _dealt(state, fact, cons):
+    cons.append(C("objectives-dealt", f"{who(state, fact.actor)} is dealt {len(fact.data['objectives'])} objective(s).",
+                  seat=fact.actor))
+    return with_character(state, fact.actor, objectives=tuple(fact.data["objectives"]))
+
+
+def _chosen(state, fact, cons):
+    cons.append(C("objective-chosen", f"{who(state, fact.actor)} keeps 1 objective; the other is boxed unseen.",
+                  seat=fact.actor))
+    return with_character(state, fact.actor, objective=fact.data["objective"])
+
+
+def _objective_revealed(state, fact, cons):
+    cons.append(C("objective-revealed", f"{who(state, fact.actor)} reveals the objective {fact.data['objective']}.",
+                  seat=fact.actor, objective=fact.data["objective"]))
+    c = state.characters[fact.actor]
+    objectives = c.objectives if fact.data["objective"] in c.objectives else c.objectives + (fact.data["objective"],)
+    return with_character(state, fact.actor, objective=fact.data["objective"], objectives=objectives)
+
+
+def _tokens_dealt(state, fact, cons):
+    tokens = tuple(fact.data["tokens"])
+    cons.append(C("contingency-dealt", f"{who(state, fact.actor)} holds {len(tokens)} contingency token(s).",
+                  seat=fact.actor))
+    return with_character(state, fact.actor, contingency=tokens)
+
+
+def _peeked(state, fact, cons):
+    owner, token = fact.data["owner"], fact.data.get("token") or "unknown"
+    cons.append(C("contingency-peeked", f"{who(state, fact.actor)} looks at a contingency token of "
+                  f"{'the neutral pool' if owner == 'pool' else who(state, owner)}.", seat=fact.actor, owner=owner))
+    if token != "unknown" and owner != "pool":
+        held = list(state.characters[owner].contingency)
+        if token not in held and "unknown" in held:
+            held[held.index("unknown")] = token
+            state = with_character(state, owner, contingency=tuple(held))
+    return state
+
+
+def _taken(state, fact, cons):
+    return _ra_gather(state, fact.actor, None, fact.data, cons)
+
+
+def _token_revealed(state, fact, cons):
+    owner, token = fact.data["owner"], fact.data["token"]
+    cons.append(C("contingency-revealed", f"Contingency token revealed ({owner}): {token}.", owner=owner, token=token))
+    if owner == "active":
+        return replace(state, active_contingency=token)
+    if owner == "pool":
+        pool = list(state.pool)
+        if "unknown" in pool:
+            pool.remove("unknown")
+        return replace(state, pool=tuple(pool) + (token,), revealed_pool=state.revealed_pool + (token,))
+    held = list(state.characters[owner].contingency)
+    if token not in held:
+        if "unknown" in held:
+            held[held.index("unknown")] = token
+        else:
+            held.append(token)
+    return with_character(state, owner, contingency=tuple(held))
+
+
+def _weakness(state, fact, cons):
+    return reveal_weakness(state, fact.data["slot"] - 1, fact.data.get("card"), fact.data.get("object"), cons)
+
+
+def _final_scan(state, fact, cons):
+    d = fact.data
+    drawn = tuple(d["drawn"]) if d.get("drawn") is not None else None
+    cons.append(C("final-scan", f"Final scan of {who(state, fact.actor)}: "
+                  + ("an INFECTED card" if d["infected"] else "no infected card")
+                  + (f"; drawn: {', '.join(drawn)}" if drawn else "") + ".", seat=fact.actor))
+    return with_character(state, fact.actor, scan_infected=d["infected"], final_draw=drawn)
+
+
+HANDLERS: dict[str, Handler] = {
+    "WoundSuffered": _wound, "WoundDressed": _dressed, "WoundHealed": _healed,
+    "ContaminationCardReceived": _contaminated, "ContaminationScanned": _scanned, "LarvaRemoved": _larva_removed,
+    "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _knowledge,
+    "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
+    "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated, "IntruderPlaced": _placed,
+    "IntruderRemoved": _removed, "IntruderInjured": _injured,
+    "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _gained, "ItemCrafted": _crafted,
+    "ItemUsed": _used, "ItemsTraded": _traded, "ItemDropped": _dropped, "HeavyObjectPickedUp": _picked,
+    "FirePlaced": _fire, "FireRemoved": _fire_removed, "MalfunctionPlaced": _malfunction,
+    "MalfunctionRemoved": _malfunction_removed, "DoorChanged": _door, "NoiseMarkerPlaced": _noise_placed,
+    "NoiseMarkerRemoved": _noise_removed, "PowerChanged": _power, "SelfDestructStarted": _self_destruct,
+    "RoomActionUsed": _room_action, "ComputerActionUsed": _computer, "ComputerCardRevealed": _computer_revealed,
+    "ObjectivesDealt": _dealt, "ObjectiveChosen": _chosen, "ObjectiveRevealed": _objective_revealed,
+    "ContingencyTokensDealt": _tokens_dealt, "ContingencyTokenPeeked": _peeked, "ContingencyTokenTaken": _taken,
+    "ContingencyTokenRevealed": _token_revealed, "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
+}

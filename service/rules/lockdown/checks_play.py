@@ -1,0 +1,733 @@
+"""Rule checks for the whole game: condition, combat, items, systems, lab, hidden information.
+
+Registered into ``checks.RULES``. Every refusal names its rule and cites the rulebook.
+
+    >>> from service.rules.lockdown.fold import new_game
+    >>> g = new_game(1, mode="solo")
+    >>> [v.rule for v in g.check("WoundHealed", 1, kind="light")]
+    ['no-light-wounds']
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from service.rules.base import Fact, Violation
+from service.rules.lockdown import sections as S
+from service.rules.lockdown.board import TECHNICAL
+from service.rules.lockdown.components import ROOMS
+from service.rules.lockdown.facts import HEAL_CHOICES, ROOM_ACTIONS, resolve_place
+from service.rules.lockdown.state import ENDED, IN_BASE, IN_POD, SETUP, LockdownState
+
+CONTINGENCY_TOKENS = 7
+
+
+def V(rule: str, message: str, section: str, field: str | None = None) -> Violation:
+    return Violation(rule=rule, message=message, section=section, field=field)
+
+
+def _who(state, seat):
+    from service.rules.lockdown.checks import who
+    return who(state, seat)
+
+
+def _in_game(state: LockdownState, seat: int, section: str = S.DEATH) -> list[Violation]:
+    c = state.characters[seat]
+    if state.phase == SETUP:
+        return []
+    if c.status not in (IN_BASE, IN_POD):
+        return [V("character-out-of-play", f"{_who(state, seat)} is no longer in the game ({c.status}).", section)]
+    return []
+
+
+def _action(state: LockdownState, fact: Fact) -> list[Violation]:
+    from service.rules.lockdown.checks import _action as turn_check, action_cost
+    out = turn_check(state, fact)
+    if out:
+        return out
+    c = state.characters[fact.actor]
+    cost = action_cost(fact)
+    if c.hand < cost:
+        out.append(V("not-enough-cards", f"{fact.type} costs {cost} card{'s' if cost != 1 else ''}, but "
+                     f"{_who(state, fact.actor)} holds {c.hand}.", S.ACTION_CARDS))
+    return out
+
+
+def _out_of_combat(state: LockdownState, fact: Fact, what: str, section: str) -> list[Violation]:
+    if state.in_combat(fact.actor):
+        return [V("in-combat", f"{what} is only possible out of combat; {_who(state, fact.actor)} shares the room "
+                  f"with a night stalker.", section)]
+    return []
+
+
+# --- condition ------------------------------------------------------------------------------------
+
+def _wound(state, fact):
+    return _in_game(state, fact.actor, S.SERIOUS_WOUNDS)
+
+
+def _dressed(state, fact):
+    out = _in_game(state, fact.actor, S.SERIOUS_WOUNDS)
+    open_ = sum(1 for w in state.characters[fact.actor].serious if not w.dressed)
+    n = fact.data.get("count") or 1
+    if not out and open_ < n:
+        out.append(V("no-undressed-wound", f"{_who(state, fact.actor)} has {open_} undressed serious wound(s), "
+                     f"not {n}.", S.SERIOUS_WOUNDS, "count"))
+    return out
+
+
+def _healed(state, fact):
+    out = _in_game(state, fact.actor, S.SERIOUS_WOUNDS)
+    c = state.characters[fact.actor]
+    if out:
+        return out
+    if fact.data["kind"] == "light" and c.light == 0:
+        out.append(V("no-light-wounds", f"{_who(state, fact.actor)} has no light wounds to heal.", S.LIGHT_WOUNDS,
+                     "kind"))
+    if fact.data["kind"] == "serious" and not any(w.dressed for w in c.serious):
+        out.append(V("no-dressed-wound", f"Only a dressed serious wound can be healed; {_who(state, fact.actor)} "
+                     f"has none (dress it first).", S.SERIOUS_WOUNDS, "kind"))
+    return out
+
+
+def _scanned(state, fact):
+    out = _in_game(state, fact.actor, S.CONTAMINATION)
+    c = state.characters[fact.actor]
+    n = fact.data["infected"] + (fact.data.get("clean") or 0)
+    if not out and n > c.contamination:
+        out.append(V("scan-more-than-owned", f"{_who(state, fact.actor)} owns {c.contamination} contamination "
+                     f"card(s); {n} cannot have been scanned.", S.CONTAMINATION))
+    return out
+
+
+def _larva(state, fact):
+    out = _in_game(state, fact.actor, S.CONTAMINATION)
+    if not out and not state.characters[fact.actor].larva:
+        out.append(V("no-larva", f"{_who(state, fact.actor)} has no larva on the board.", S.CONTAMINATION))
+    return out
+
+
+def _slime(state, fact):
+    out = _in_game(state, fact.actor, S.SLIME)
+    if not out and not fact.data["slime"] and not state.characters[fact.actor].slime:
+        out.append(V("no-slime", f"{_who(state, fact.actor)} has no slime marker to remove.", S.SLIME, "slime"))
+    return out
+
+
+def _died(state, fact):
+    return _in_game(state, fact.actor)
+
+
+# --- combat ----------------------------------------------------------------------------------------
+
+def _intruder(state, iid):
+    return next((i for i in state.intruders if i.id == iid), None)
+
+
+def _attacked(state, fact):
+    it = _intruder(state, fact.data["intruder"])
+    out = []
+    if state.pending and state.pending[0].kind == "attack" and state.pending[0].intruder != it.id:
+        return [V("wrong-attacker", f"The attack due is by {state.pending[0].intruder}, not {it.id}.", S.ATTACK,
+                  "intruder")]
+    target = fact.data.get("target")
+    p = state.pending[0] if state.pending else None
+    if target is not None:
+        c = state.characters[target]
+        if p is not None and p.seat is not None and target != p.seat:
+            out.append(V("attack-target", f"This attack ({p.reason}) targets {_who(state, p.seat)}, not "
+                         f"{_who(state, target)}.", S.ATTACK, "target"))
+        elif p is not None and p.seat is None and (c.room != it.room or c.status != IN_BASE):
+            out.append(V("attack-target", f"{_who(state, target)} is not in the stalker's room.", S.ATTACK,
+                         "target"))
+    if it.kind != "larva" and not fact.data.get("card"):
+        out.append(V("attack-card-missing", f"A {it.kind} attacks with an attack card: record the card drawn.",
+                     S.ATTACK, "card"))
+    if it.kind == "larva" and fact.data.get("card"):
+        out.append(V("larva-draws-no-card", "A larva draws no attack card: it infests the character.", S.ATTACK,
+                     "card"))
+    return out
+
+
+def _target_here(state, fact) -> list[Violation]:
+    place = state.characters[fact.actor].room
+    t = fact.data["target"]
+    if t == "egg":
+        floor = "egg" in state.objects.get(place, ())
+        nest = state.rooms[place].tile == "nest" and state.rooms[place].explored and state.eggs > 0
+        if not (floor or nest):
+            return [V("no-eggs-here", f"There is no unheld egg in {state.room_label(place)}.", S.EGGS, "target")]
+        return []
+    it = _intruder(state, t)
+    if it.room != place:
+        return [V("target-not-here", f"The {it.kind} ({it.id}) is in {state.room_label(it.room)}, not in "
+                  f"{_who(state, fact.actor)}'s room.", S.COMBAT, "target")]
+    return []
+
+
+def _shot(state, fact):
+    out = _action(state, fact)
+    if out:
+        return out
+    out += _target_here(state, fact)
+    c = state.characters[fact.actor]
+    weapon = fact.data["weapon"].casefold()
+    item = next((i for i in c.items if i.name.casefold() == weapon), None)
+    if item is None:
+        out.append(V("no-such-weapon", f"{_who(state, fact.actor)} holds no {fact.data['weapon']} (record the item "
+                     f"with ItemGained/RoomSearched first).", S.SHOOT, "weapon"))
+    elif item.where != "hand":
+        out.append(V("weapon-not-in-hand", f"{item.name} must be held in a hand to shoot.", S.SHOOT, "weapon"))
+    elif item.ammo is not None and item.ammo < 1:
+        out.append(V("no-ammo", f"{item.name} has no ammo left.", S.SHOOT, "weapon"))
+    if fact.data["result"] in ("card_for_1", "one_or_two") and state.powered(state.sector_of(c.room)) is False:
+        out.append(V("advantage-die-unpowered", "Advantage die results are possible only in a powered sector.",
+                     S.SHOOT, "result"))
+    extra = fact.data.get("extra_cards") or 0
+    if extra > 1 or (extra and fact.data["result"] not in ("card_for_1", "one_or_two")):
+        out.append(V("extra-cards", "Only the advantage die's card results take 1 extra card.", S.SHOOT,
+                     "extra_cards"))
+    elif c.hand < 1 + extra:
+        out.append(V("not-enough-cards", "Not enough cards for the shot and the extra card.", S.SHOOT, "extra_cards"))
+    return out
+
+
+def _melee(state, fact):
+    out = _action(state, fact) or _target_here(state, fact)
+    if not out and fact.data["result"] in ("card_for_1", "one_or_two"):
+        out.append(V("melee-advantage", "The advantage die is never used for melee.", S.MELEE, "result"))
+    return out
+
+
+def _injury_check(state, fact):
+    p = state.pending[0]
+    it = _intruder(state, p.intruder)
+    need = 2 if it and it.kind in ("breeder", "queen") else 1
+    if len(fact.data["blood"]) != need:
+        return [V("blood-count", f"A {it.kind if it else 'stalker'} injury check draws {need} attack card(s).",
+                  S.INJURIES, "blood")]
+    return []
+
+
+def _retreated(state, fact):
+    p = state.pending[0]
+    if p.intruder != fact.data["intruder"]:
+        return [V("wrong-intruder", f"The retreat due is by {p.intruder}.", S.RETREAT, "intruder")]
+    if fact.data.get("to_room") is not None and state.board.has_graph:
+        return [V("retreat-derived", "On a board with known corridors the retreat is derived from the card; leave "
+                  "to_room out.", S.RETREAT, "to_room")]
+    return []
+
+
+# --- items and cards ------------------------------------------------------------------------------
+
+def _card_played(state, fact):
+    if fact.data.get("reaction"):
+        out = _in_game(state, fact.actor, S.ACTION_CARDS)
+        if not out and state.characters[fact.actor].hand < 1 + (fact.data.get("cost") or 0):
+            out.append(V("not-enough-cards", "Not enough cards for this card and its cost.", S.ACTION_CARDS))
+        return out
+    return _action(state, fact)
+
+
+def _searched(state, fact):
+    out = _action(state, fact)
+    if out:
+        return out
+    place = state.characters[fact.actor].room
+    r = state.rooms[place]
+    room = ROOMS[r.tile] if r.tile else None
+    if r.kind == "special" or (room and room.extra.get("no_search")):
+        out.append(V("no-search-here", f"{state.room_label(place)} cannot be searched (special room or Nest).",
+                     S.SEARCH))
+    elif not r.items:
+        out.append(V("no-items-left", f"The item counter of {state.room_label(place)} is 0.", S.SEARCH))
+    if fact.data["colour"] not in ("red", "yellow", "green"):
+        out.append(V("search-colour", "Search draws red, yellow or green items only.", S.SEARCH, "colour"))
+    elif room and room.colour in ("red", "yellow", "green") and fact.data["colour"] != room.colour:
+        out.append(V("search-colour", f"{room.en} is a {room.colour} room.", S.SEARCH, "colour"))
+    return out
+
+
+def _holds(state, seat, name) -> bool:
+    c = state.characters[seat]
+    key = name.casefold()
+    return any(i.name.casefold() == key for i in c.items) or any(o.split(":")[0] == key for o in c.objects)
+
+
+def _crafted(state, fact):
+    out = _action(state, fact) or _out_of_combat(state, fact, "Crafting", S.CRAFT)
+    if out:
+        return out
+    need = 1 if state.rooms[state.characters[fact.actor].room].tile == "repository" else 2
+    if len(fact.data["ingredients"]) != need:
+        out.append(V("craft-ingredients", f"Crafting here takes {need} item card(s).", S.CRAFT, "ingredients"))
+    for name in fact.data["ingredients"]:
+        if not _holds(state, fact.actor, name):
+            out.append(V("missing-ingredient", f"{_who(state, fact.actor)} holds no {name}.", S.CRAFT, "ingredients"))
+    return out
+
+
+def _used(state, fact):
+    out = _action(state, fact) if fact.data.get("cost") else _in_game(state, fact.actor, S.ITEMS)
+    if not out and not _holds(state, fact.actor, fact.data["item"]):
+        out.append(V("no-such-item", f"{_who(state, fact.actor)} holds no {fact.data['item']}.", S.ITEMS, "item"))
+    return out
+
+
+def _traded(state, fact):
+    out = _action(state, fact) or _out_of_combat(state, fact, "Trade", S.TRADE)
+    if out:
+        return out
+    other = fact.data["with"]
+    if other == fact.actor or state.characters[other].room != state.characters[fact.actor].room or \
+            state.characters[other].status != IN_BASE:
+        return [V("trade-not-together", f"{_who(state, other)} is not in {_who(state, fact.actor)}'s room.", S.TRADE,
+                  "with")]
+    for name in fact.data.get("give") or []:
+        if not _holds(state, fact.actor, name):
+            out.append(V("no-such-item", f"{_who(state, fact.actor)} holds no {name}.", S.TRADE, "give"))
+    for name in fact.data.get("take") or []:
+        if not _holds(state, other, name):
+            out.append(V("no-such-item", f"{_who(state, other)} holds no {name}.", S.TRADE, "take"))
+    return out
+
+
+def _dropped(state, fact):
+    out = _in_game(state, fact.actor, S.DROP)
+    if out:
+        return out
+    if state.phase != "player" or state.turn != fact.actor:
+        out.append(V("drop-out-of-turn", "Items and objects are dropped only during the own turn.", S.DROP))
+    if not _holds(state, fact.actor, fact.data["item"]):
+        out.append(V("no-such-item", f"{_who(state, fact.actor)} holds no {fact.data['item']}.", S.DROP, "item"))
+    return out
+
+
+def _picked(state, fact):
+    out = _action(state, fact) or _out_of_combat(state, fact, "Picking up a heavy object", S.HEAVY)
+    if out:
+        return out
+    place = state.characters[fact.actor].room
+    if not any(o.split(":")[0] == fact.data["object"] for o in state.objects.get(place, ())):
+        out.append(V("no-object-here", f"There is no {fact.data['object']} in {state.room_label(place)}.", S.HEAVY,
+                     "object"))
+    if state.characters[fact.actor].hands_used >= 2:
+        out.append(V("hands-full", "Both hands are full: drop something first.", S.HEAVY))
+    return out
+
+
+# --- systems ------------------------------------------------------------------------------------------
+
+def _fire_removed(state, fact):
+    place = resolve_place(state, fact.data["room"])
+    return [] if state.rooms[place].fire else [V("no-fire", f"{state.room_label(place)} has no fire marker.", S.FIRE,
+                                                 "room")]
+
+
+def _malfunction(state, fact):
+    place = resolve_place(state, fact.data["room"])
+    r = state.rooms[place]
+    if not r.explored:
+        return [V("malfunction-unexplored", "A malfunction marker cannot be placed in an unexplored room.",
+                  S.MALFUNCTION, "room")]
+    if r.tile in ("nest", "contaminated_room"):
+        return [V("no-malfunction-here", f"No malfunction marker is ever placed in {ROOMS[r.tile].en}.",
+                  S.MALFUNCTION, "room")]
+    return []
+
+
+def _malfunction_removed(state, fact):
+    place = resolve_place(state, fact.data["room"])
+    return [] if state.rooms[place].malfunction else [
+        V("no-malfunction", f"{state.room_label(place)} has no malfunction marker.", S.MALFUNCTION, "room")]
+
+
+def _door(state, fact):
+    place = resolve_place(state, fact.data["room"])
+    key = state.board.corridor_key(place, fact.data["corridor"])
+    if key == TECHNICAL:
+        return [V("no-door-in-technical", "Door tokens are never placed in technical corridors.", S.DOORS, "corridor")]
+    if key is None:
+        return [V("no-such-corridor", f"{state.room_label(place)} has no corridor {fact.data['corridor']}.", S.DOORS,
+                  "corridor")]
+    if key in state.destroyed_doors and fact.data["state"] != "destroyed":
+        return [V("door-destroyed", "A destroyed door can never be closed or opened again.", S.DOORS, "state")]
+    return []
+
+
+def _noise_placed(state, fact):
+    place = resolve_place(state, fact.data["room"])
+    key = state.board.corridor_key(place, fact.data["corridor"])
+    if key is None:
+        return [V("no-such-corridor", "No such corridor.", S.NOISE, "corridor")]
+    if key in state.noise:
+        return [V("noise-already-there", "That corridor already has a noise marker (max 1).", S.NOISE, "corridor")]
+    return []
+
+
+def _noise_removed(state, fact):
+    place = resolve_place(state, fact.data["room"])
+    key = state.board.corridor_key(place, fact.data["corridor"])
+    return [] if key in state.noise else [V("no-such-marker", "There is no noise marker there.", S.NOISE)]
+
+
+def _self_destruct(state, fact):
+    if state.self_destruct is not None:
+        return [V("self-destruct-active", "The self-destruct countdown is already running.", S.SELF_DESTRUCT)]
+    return []
+
+
+# --- room actions ---------------------------------------------------------------------------------------
+
+def _room_action(state, fact):
+    out = _action(state, fact)
+    if out:
+        return out
+    d = fact.data
+    action = d["action"]
+    seat = fact.actor
+    c = state.characters[seat]
+    place = c.room
+    r = state.rooms[place]
+    rooms = ROOM_ACTIONS[action]
+    exit_space = getattr(state.board, "exit_space", None)
+    if rooms and r.tile not in rooms:
+        return [V("wrong-room", f"{action.replace('_', ' ')} is the action of "
+                  f"{' / '.join(ROOMS[t].en for t in rooms)}; {_who(state, seat)} is in {state.room_label(place)}.",
+                  S.ROOM_ACTIONS, "action")]
+    if action == "escape_bunker" and exit_space and place != exit_space:
+        return [V("not-exit-room", "Escape to the Bunker starts in the room on the exit space (001).", S.BUNKER,
+                  "action")]
+    if state.in_combat(seat):
+        out.append(V("room-action-in-combat", "Room actions are not possible in combat.", S.ROOM_ACTIONS))
+    if r.malfunction:
+        out.append(V("room-action-malfunction", f"{state.room_label(place)} has a malfunction: its room action "
+                     f"cannot be used.", S.MALFUNCTION))
+    if out:
+        return out
+    check = ROOM_CHECKS.get(action)
+    return check(state, seat, place, d) if check else []
+
+
+def _rc_archive(state, seat, place, d):
+    if state.characters[seat].knowledge_active:
+        return [V("archive-once", "The archive is read only with an inactive knowledge token (once per character).",
+                  S.KNOWLEDGE)]
+    return []
+
+
+def _rc_technical(state, seat, place, d):
+    dest = resolve_place(state, d.get("room"))
+    if dest is None:
+        return [V("room-required", "Name the explored room with a technical entrance.", S.ROOM_ACTIONS, "room")]
+    if not state.rooms[dest].explored:
+        return [V("room-unexplored", "The technical corridors lead only to explored rooms.", S.ROOM_ACTIONS, "room")]
+    if state.board.has_graph and dest not in state.board.technical:
+        return [V("no-technical-entrance", f"{state.room_label(dest)} has no technical-corridor entrance.",
+                  S.ROOM_ACTIONS, "room")]
+    return []
+
+
+def _rc_sd(state, seat, place, d):
+    return _self_destruct(state, None)
+
+
+def _rc_heal(state, seat, place, d):
+    if (d.get("choice") or "heal_light") not in HEAL_CHOICES:
+        return [V("heal-choice", f"Choose one of {', '.join(HEAL_CHOICES)}.", S.ROOM_ACTIONS, "choice")]
+    return []
+
+
+def _rc_research(state, seat, place, d):
+    obj = d.get("object")
+    c = state.characters[seat]
+    if obj is None or not (any(o.split(":")[0] == obj for o in c.objects) or
+                           any(o.split(":")[0] == obj for o in state.objects.get(place, ()))):
+        return [V("no-object-to-research", "Research needs a corpse, carcass or egg in the room or carried.",
+                  S.WEAKNESS, "object")]
+    return []
+
+
+def _rc_pod(state, seat, place, d):
+    letter = state.rooms[place].tile[-1].upper()
+    if state.time_space not in state.css_at:
+        return [V("pod-not-now", "Pods can be entered only while the time token is on a space with a CSS token "
+                  "under it.", S.PODS)]
+    if letter in state.pods:
+        return [V("pod-occupied", f"Pod {letter} is occupied (1 character per pod).", S.PODS)]
+    return []
+
+
+def _rc_egg(state, seat, place, d):
+    out = []
+    if state.eggs <= 0:
+        out.append(V("no-eggs", "No eggs are left in the Nest.", S.EGGS))
+    if state.characters[seat].hands_used >= 2:
+        out.append(V("hands-full", "An egg needs a free hand.", S.HEAVY))
+    return out
+
+
+def _rc_stop(state, seat, place, d):
+    if not state.self_destruct or state.self_destruct[0] != "yellow":
+        return [V("no-yellow-self-destruct", "Only a yellow self-destruct token can be stopped.", S.SELF_DESTRUCT)]
+    return []
+
+
+def _rc_toggle(state, seat, place, d):
+    if state.sector_of(place) is None:
+        return [V("sector-unknown", "This room's sector is unknown: record PowerChanged instead.", S.POWER)]
+    return []
+
+
+def _rc_check(state, seat, place, d):
+    other = d.get("seat")
+    if other is None or not state.characters[other].signal or other == seat:
+        return [V("no-signal", "Choose another player who has sent a signal.", S.ROOM_ACTIONS, "seat")]
+    return []
+
+
+def _rc_schedule(state, seat, place, d):
+    b = state.board
+    labels = [b.time_label(i) for i in range(len(b.time_spaces))]
+    src = str(d.get("space") or "").zfill(2)
+    dst = str(d.get("to") or "").zfill(2)
+    if src not in labels or b.time_spaces[labels.index(src)] not in state.css_at:
+        return [V("no-css-token", f"There is no CSS token under space {src}.", S.ROOM_ACTIONS, "space")]
+    if labels.index(src) == state.time:
+        return [V("css-under-time-token", "The CSS token under the time token cannot be moved.", S.ROOM_ACTIONS,
+                  "space")]
+    if dst not in labels or abs(labels.index(dst) - labels.index(src)) != 1:
+        return [V("css-move-one", "A CSS token moves exactly 1 space.", S.ROOM_ACTIONS, "to")]
+    if b.time_spaces[labels.index(dst)] in state.css_at:
+        return [V("css-destination-taken", "Another CSS token is already under that space.", S.ROOM_ACTIONS, "to")]
+    return []
+
+
+def _rc_threat(state, seat, place, d):
+    target = resolve_place(state, d.get("room"))
+    if target is None or state.rooms[target].malfunction or not state.intruders_in(target):
+        return [V("threat-target", "Choose a room without a malfunction that holds a night stalker.", S.ROOM_ACTIONS,
+                  "room")]
+    if d.get("choice") not in ("counter", "malfunction"):
+        return [V("threat-choice", "Pay with the item counter ('counter') or a malfunction ('malfunction').",
+                  S.ROOM_ACTIONS, "choice")]
+    if d["choice"] == "counter" and not state.rooms[place].items:
+        return [V("no-items-left", "The item counter is 0.", S.ROOM_ACTIONS, "choice")]
+    return []
+
+
+def _rc_take_item(state, seat, place, d):
+    out = []
+    if not state.rooms[place].items:
+        out.append(V("no-items-left", "The item counter is 0.", S.ROOM_ACTIONS))
+    if d.get("choice") not in ("taser", "enviro_suit"):
+        out.append(V("guard-room-choice", "Take 'taser' or 'enviro_suit'.", S.ROOM_ACTIONS, "choice"))
+    return out
+
+
+def _rc_neutralizer(state, seat, place, d):
+    if state.characters[seat].knowledge < 4:
+        return [V("knowledge-too-low", "The Testing Lab needs knowledge 4.", S.ROOM_ACTIONS)]
+    return []
+
+
+def _rc_vent(state, seat, place, d):
+    target = resolve_place(state, d.get("room"))
+    b = state.board
+    if target is None:
+        return [V("room-required", "Name the room to vent.", S.ROOM_ACTIONS, "room")]
+    if b.has_graph and target not in b.technical:
+        return [V("no-technical-entrance", "Only a room with a technical-corridor entrance can be vented.",
+                  S.ROOM_ACTIONS, "room")]
+    if any(k in state.destroyed_doors for k in (b.corridors_of(target) or ())):
+        return [V("vent-destroyed-door", "A corridor of that room has a destroyed door.", S.ROOM_ACTIONS, "room")]
+    return []
+
+
+def _rc_alarm(state, seat, place, d):
+    if state.alarm is not None:
+        return [V("alarm-active", "The alarm procedure is already active.", S.ALARM)]
+    return []
+
+
+def _rc_gather(state, seat, place, d):
+    if not state.pool:
+        return [V("pool-empty", "The neutral pool is empty.", S.CONTINGENCY)]
+    return []
+
+
+def _rc_elevator(state, seat, place, d):
+    if state.powered("elevator") is False:
+        return [V("elevator-unpowered", "The elevator has no power.", S.ELEVATOR)]
+    if d["action"] == "use_elevator":
+        sector = state.sector_of(place)
+        if state.elevator != sector:
+            return [V("elevator-not-here", "The elevator token is not at this shaft (call it first).", S.ELEVATOR)]
+        if d.get("to") not in ("S-01", "S-02", "S-03") or d.get("to") == sector:
+            return [V("elevator-destination", "Ride to the elevator shaft of another sector (S-01/S-02/S-03).",
+                      S.ELEVATOR, "to")]
+        for s in d.get("with") or []:
+            if state.characters[s].room != place or s == seat:
+                return [V("elevator-rider", f"{_who(state, s)} is not in this room.", S.ELEVATOR, "with")]
+    return []
+
+
+def _rc_lock_in(state, seat, place, d):
+    if not state.isolation_open:
+        return [V("isolation-closed", "The Isolation Room opens at space 08 or with the alarm procedure.",
+                  S.ISOLATION)]
+    return []
+
+
+def _rc_bunker(state, seat, place, d):
+    out = []
+    if not state.gate_open:
+        out.append(V("gate-closed", "The main gate is closed.", S.BUNKER))
+    suit = any("suit" in i.name.casefold() for i in state.characters[seat].items)
+    if d.get("choice") == "suit" and not suit:
+        out.append(V("no-space-suit", "An escape on foot needs a space suit.", S.BUNKER, "choice"))
+    elif state.rover != "exit" and not suit:
+        out.append(V("no-rover-or-suit", "The rover is not at the exit and there is no space suit.", S.BUNKER))
+    return out
+
+
+ROOM_CHECKS = {
+    "read_archive": _rc_archive, "technical_move": _rc_technical, "start_self_destruct": _rc_sd, "heal": _rc_heal,
+    "research": _rc_research, "enter_pod": _rc_pod, "take_egg": _rc_egg, "stop_self_destruct": _rc_stop,
+    "toggle_power": _rc_toggle, "check_objective": _rc_check, "schedule_css": _rc_schedule,
+    "eliminate_threat": _rc_threat, "take_item": _rc_take_item, "take_neutralizer": _rc_neutralizer,
+    "vent": _rc_vent, "alarm": _rc_alarm, "gather_information": _rc_gather, "call_elevator": _rc_elevator,
+    "use_elevator": _rc_elevator, "lock_in": _rc_lock_in, "escape_bunker": _rc_bunker,
+}
+
+
+# --- computer --------------------------------------------------------------------------------------
+
+def _computer(state, fact):
+    from service.rules.lockdown.facts import COMPUTER_CARDS
+    out = _action(state, fact)
+    if out:
+        return out
+    place = state.characters[fact.actor].room
+    r = state.rooms[place]
+    room = ROOMS[r.tile] if r.tile else None
+    if room is None or room.computer is False or (room.computer is None and state.board.synthetic):
+        out.append(V("no-computer", f"{state.room_label(place)} has no computer.", S.COMPUTER))
+    if r.malfunction:
+        out.append(V("computer-malfunction", "A malfunction disables the computer.", S.MALFUNCTION))
+    if state.powered(state.sector_of(place)) is False:
+        out.append(V("computer-unpowered", "Computer actions need a powered sector.", S.COMPUTER))
+    if state.computer_card not in COMPUTER_CARDS:
+        out.append(V("no-computer-card", "No computer action card is face up (record ComputerCardRevealed).",
+                     S.COMPUTER))
+    return out
+
+
+def _computer_revealed(state, fact):
+    if state.computer_card is not None:
+        return [V("computer-card-face-up", f"Computer card {state.computer_card} is still face up.", S.COMPUTER,
+                  "card")]
+    return []
+
+
+# --- objectives, contingency, lab ------------------------------------------------------------------
+
+def _dealt(state, fact):
+    c = state.characters[fact.actor]
+    n = 1 if state.setup.mode == "coop" else 2
+    if c.objectives:
+        return [V("objectives-twice", "Objectives were already dealt to this player.", S.OBJECTIVES)]
+    if len(fact.data["objectives"]) != n:
+        return [V("objective-count", f"{n} objective card(s) are dealt in {state.setup.mode} mode.", S.OBJECTIVES,
+                  "objectives")]
+    return []
+
+
+def _chosen(state, fact):
+    c = state.characters[fact.actor]
+    if state.setup.mode == "coop":
+        return [V("coop-objectives-open", "In co-op every player has 1 open objective; there is no choice.", S.COOP)]
+    if not state.first_encounter:
+        return [V("objective-choice-not-due", "Objectives are chosen at the first encounter with a night stalker.",
+                  S.OBJECTIVES)]
+    if c.objective is not None:
+        return [V("objective-chosen-twice", f"{_who(state, fact.actor)} already kept an objective.", S.OBJECTIVES)]
+    known = [o for o in c.objectives if o != "unknown"]
+    if len(known) == len(c.objectives) and known and fact.data["objective"] not in known:
+        return [V("objective-not-dealt", f"{fact.data['objective']} was not dealt to this player.", S.OBJECTIVES,
+                  "objective")]
+    return []
+
+
+def _revealed_objective(state, fact):
+    c = state.characters[fact.actor]
+    if c.objective not in (None, "unknown") and c.objective != fact.data["objective"]:
+        return [V("objective-mismatch", f"The objective kept was {c.objective}.", S.VICTORY, "objective")]
+    return []
+
+
+def _tokens_dealt(state, fact):
+    c = state.characters[fact.actor]
+    if state.setup.mode == "coop":
+        return [V("coop-no-tokens", "In co-op no contingency tokens are dealt to players.", S.COOP)]
+    if c.contingency:
+        return [V("contingency-twice", "Contingency tokens were already dealt to this player.", S.CONTINGENCY)]
+    n = 2 if len(state.seats) <= 2 else 1
+    if len(fact.data["tokens"]) != n:
+        return [V("contingency-count", f"Each player holds {n} contingency token(s) with {len(state.seats)} "
+                  f"player(s).", S.CONTINGENCY, "tokens")]
+    return []
+
+
+def _peeked(state, fact):
+    if fact.data["owner"] == "active":
+        return [V("active-plan-hidden", "No effect may peek at the active contingency plan.", S.CONTINGENCY, "owner")]
+    if fact.data["owner"] == fact.actor:
+        return [V("own-token", "A player always knows their own tokens.", S.CONTINGENCY, "owner")]
+    return []
+
+
+def _taken(state, fact):
+    return [] if state.pool else [V("pool-empty", "The neutral pool is empty.", S.CONTINGENCY)]
+
+
+def _token_revealed(state, fact):
+    if fact.data["owner"] == "active" and not state.ended:
+        return [V("active-plan-hidden", "The active contingency plan is revealed only at the end of the game.",
+                  S.CONTINGENCY, "owner")]
+    return []
+
+
+def _weakness(state, fact):
+    if state.weaknesses[fact.data["slot"] - 1] and not fact.data.get("card"):
+        return [V("weakness-revealed-twice", f"Weakness {fact.data['slot']} is already face up.", S.WEAKNESS, "slot")]
+    return []
+
+
+def _final_scan(state, fact):
+    if not state.ended:
+        return [V("final-scan-not-now", "The final scan is part of the victory check after the end.", S.VICTORY)]
+    c = state.characters[fact.actor]
+    if c.status not in ("isolation", "bunker", "evacuated"):
+        return [V("scan-dead", f"{_who(state, fact.actor)} did not survive; there is nothing to scan.", S.VICTORY)]
+    if fact.data["infected"] is False and fact.data.get("drawn") and not c.larva:
+        return [V("scan-step-b", "Step B (drawing 4) follows only an infected card or a larva.", S.VICTORY, "drawn")]
+    return []
+
+
+RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
+    "WoundSuffered": _wound, "WoundDressed": _dressed, "WoundHealed": _healed,
+    "ContaminationCardReceived": _wound, "ContaminationScanned": _scanned, "LarvaRemoved": _larva,
+    "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _wound,
+    "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
+    "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated,
+    "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _wound, "ItemCrafted": _crafted,
+    "ItemUsed": _used, "ItemsTraded": _traded, "ItemDropped": _dropped, "HeavyObjectPickedUp": _picked,
+    "FireRemoved": _fire_removed, "MalfunctionPlaced": _malfunction, "MalfunctionRemoved": _malfunction_removed,
+    "DoorChanged": _door, "NoiseMarkerPlaced": _noise_placed, "NoiseMarkerRemoved": _noise_removed,
+    "SelfDestructStarted": _self_destruct, "RoomActionUsed": _room_action, "ComputerActionUsed": _computer,
+    "ComputerCardRevealed": _computer_revealed, "ObjectivesDealt": _dealt, "ObjectiveChosen": _chosen,
+    "ObjectiveRevealed": _revealed_objective, "ContingencyTokensDealt": _tokens_dealt,
+    "ContingencyTokenPeeked": _peeked, "ContingencyTokenTaken": _taken, "ContingencyTokenRevealed": _token_revealed,
+    "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
+}

@@ -1,0 +1,495 @@
+"""Derived consequences shared by many facts: wounds, death, contamination, stalkers, supplies, the end.
+
+Every function takes a state and a list of consequences, appends what the rules derive and
+returns the new state. None of them checks legality (``checks.py`` does); they do what the
+table recorded as far as the rules allow and never raise.
+
+    >>> from service.rules.lockdown.fold import new_game
+    >>> g = new_game(1, mode="solo")
+    >>> cons = []
+    >>> s = wound(g.state, 1, "light", cons)
+    >>> s = wound(s, 1, "light", cons); s = wound(s, 1, "light", cons)
+    >>> s.characters[1].light, len(s.characters[1].serious)
+    (0, 1)
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+from typing import Any
+
+from service.rules.base import Consequence
+from service.rules.lockdown.components import ATTACK_CARDS, COLONY, ROOMS
+from service.rules.lockdown.state import (
+    DEAD, ENDED, EVACUATED, FIRE_MARKERS, GONE, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, MALFUNCTION_MARKERS,
+    Intruder, LockdownState, Pending, SeriousWound, with_character,
+)
+
+MAX_SERIOUS = 3  # a wound beyond 3 serious wounds kills (lockdown.md §8.4)
+LIGHT_TRACK = 3  # the 3rd light wound becomes 1 serious wound (lockdown.md §8.3)
+DEATH_CAUSES = ("wounds", "infection", "attack", "time_out", "alarm_procedure", "base_destroyed", "vent_out",
+                "defense_control", "contingency", "final_scan", "event", "other")
+NO_MALFUNCTION_ROOMS = ("nest", "contaminated_room")
+
+
+def C(type_: str, text: str, **data: Any) -> Consequence:
+    return Consequence(type=type_, text=text, data=MappingProxyType(data))
+
+
+def name(state: LockdownState, seat: int | None) -> str:
+    from service.rules.lockdown.checks import who
+
+    return who(state, seat)
+
+
+# --- cards ---------------------------------------------------------------------------------------
+
+def pay(state: LockdownState, seat: int, n: int) -> LockdownState:
+    """Discard ``n`` cards from hand to the own discard pile (a cost)."""
+    c = state.characters[seat]
+    n = max(0, min(n, c.hand))
+    if not n:
+        return state
+    return with_character(state, seat, hand=c.hand - n, discard=c.discard + n)
+
+
+def draw(state: LockdownState, seat: int, n: int, cons: list[Consequence] | None = None) -> LockdownState:
+    """Draw ``n`` cards from the own deck; an empty deck is reshuffled from the discard pile (§4 step 1)."""
+    c = state.characters[seat]
+    hand, deck, discard = c.hand, c.deck, c.discard
+    for _ in range(max(0, n)):
+        if deck == 0 and discard:
+            deck, discard = discard, 0
+            if cons is not None:
+                cons.append(C("deck-reshuffled", f"{name(state, seat)} shuffles the discard pile into a new deck.",
+                              seat=seat))
+        if deck == 0:
+            break
+        deck -= 1
+        hand += 1
+    return with_character(state, seat, hand=hand, deck=deck, discard=discard)
+
+
+def reshuffle_all(state: LockdownState, seat: int) -> LockdownState:
+    """Hand and discard shuffled into a new deck (Surgery, Neutralizer)."""
+    c = state.characters[seat]
+    return with_character(state, seat, deck=c.deck + c.hand + c.discard, hand=0, discard=0)
+
+
+# --- wounds and death ----------------------------------------------------------------------------
+
+def wound(state: LockdownState, seat: int, kind: str, cons: list[Consequence], card: str | None = None,
+          count: int = 1, cause: str = "wounds", corpse_room: str | None = None) -> LockdownState:
+    """Light or serious wounds, one by one (lockdown.md §8.3–8.4)."""
+    for _ in range(max(1, count)):
+        c = state.characters[seat]
+        if c.status not in (IN_BASE, IN_POD):
+            return state
+        if len(c.serious) >= MAX_SERIOUS:
+            cons.append(C("fatal-wound", f"{name(state, seat)} already has 3 serious wounds: this {kind} wound kills.",
+                          seat=seat))
+            return die(state, seat, cause, cons, room=corpse_room)
+        if kind == "light":
+            light = c.light + 1
+            if light >= LIGHT_TRACK:
+                cons.append(C("light-to-serious", f"{name(state, seat)}'s 3rd light wound becomes a serious wound "
+                              f"(the light-wound track is cleared).", seat=seat))
+                state = with_character(state, seat, light=0, serious=c.serious + (SeriousWound(card),))
+            else:
+                state = with_character(state, seat, light=light)
+                cons.append(C("light-wound", f"{name(state, seat)} suffers a light wound ({light} on the track).",
+                              seat=seat, light=light))
+        else:
+            state = with_character(state, seat, serious=c.serious + (SeriousWound(card),))
+            cons.append(C("serious-wound", f"{name(state, seat)} suffers a serious wound"
+                          + (f" ({card})" if card else "") + f" — {len(c.serious) + 1} of 3.", seat=seat,
+                          serious=len(c.serious) + 1))
+    return state
+
+
+def die(state: LockdownState, seat: int, cause: str, cons: list[Consequence], room: str | None = None,
+        end_effect: bool = False) -> LockdownState:
+    """A character dies: corpse, dropped heavy objects, lost items, tokens to the pool (lockdown.md §8.6)."""
+    c = state.characters[seat]
+    if c.status in GONE and not (end_effect and c.status == LOCKED_IN):
+        return state
+    place = room or c.room
+    was = {IN_BASE: "base", IN_POD: "pod", LOCKED_IN: "isolation"}.get(c.status, c.status)
+    cons.append(C("character-died", f"{name(state, seat)} dies ({cause.replace('_', ' ')})"
+                  + (f" in {state.room_label(place)}." if place else "."), seat=seat, cause=cause, room=place))
+    state = with_character(state, seat, status=DEAD, room=None, pod=None, cause=cause, objects=(), items=(),
+                           contingency=(), was=was, passed=True)
+    if c.pod:
+        pods = dict(state.pods)
+        pods.pop(c.pod, None)
+        state = replace(state, pods=MappingProxyType(pods))
+    if end_effect:
+        return state
+    if place is not None and place in state.rooms:
+        state = add_objects(state, place, (f"corpse:{seat}",) + c.objects)
+        if c.objects:
+            cons.append(C("objects-dropped", f"Heavy objects dropped in {state.room_label(place)}: "
+                          f"{', '.join(c.objects)}.", room=place, objects=list(c.objects)))
+    if c.items:
+        cons.append(C("items-lost", f"{len(c.items)} item(s) of {name(state, seat)} leave the game.", seat=seat))
+    if c.contingency:
+        state = replace(state, pool=state.pool + c.contingency)
+        cons.append(C("contingency-to-pool", f"{len(c.contingency)} contingency token(s) go to the neutral pool.",
+                      seat=seat))
+    state = replace(state, pending=tuple(p for p in state.pending if p.seat != seat or p.kind in
+                                         ("injury_check", "retreat")))
+    if not state.first_death:
+        state = replace(state, first_death=True)
+        cons.append(C("milestone-first-death", "First character death: the computer opens the main gate.",
+                      milestone="first_death"))
+        state = open_gate(state, "first death", cons)
+    return check_base_empty(state, cons)
+
+
+def open_gate(state: LockdownState, why: str, cons: list[Consequence]) -> LockdownState:
+    if state.gate_open:
+        return state
+    cons.append(C("gate-opened", f"The main gate opens ({why}).", reason=why))
+    return replace(state, gate_open=True, gate_reason=why)
+
+
+def add_objects(state: LockdownState, place: str, objects: tuple[str, ...]) -> LockdownState:
+    if not objects:
+        return state
+    floor = dict(state.objects)
+    floor[place] = floor.get(place, ()) + tuple(objects)
+    return replace(state, objects=MappingProxyType(floor))
+
+
+def take_object(state: LockdownState, place: str, obj: str) -> LockdownState:
+    floor = dict(state.objects)
+    here = list(floor.get(place, ()))
+    match = next((o for o in here if o == obj or o.split(":")[0] == obj), None)
+    if match is None:
+        return state
+    here.remove(match)
+    floor[place] = tuple(here)
+    if not here:
+        del floor[place]
+    return replace(state, objects=MappingProxyType(floor))
+
+
+# --- contamination ---------------------------------------------------------------------------------
+
+def contaminate(state: LockdownState, seat: int, cons: list[Consequence], n: int = 1) -> LockdownState:
+    c = state.characters[seat]
+    if c.status not in (IN_BASE, IN_POD):
+        return state
+    cons.append(C("contamination", f"{name(state, seat)} receives {n} contamination card{'s' if n != 1 else ''} "
+                  f"(onto the discard pile).", seat=seat, count=n))
+    return with_character(state, seat, contamination=c.contamination + n, discard=c.discard + n)
+
+
+def infest(state: LockdownState, seat: int, cons: list[Consequence], creeper_room: str | None = None,
+           why: str = "an infected card") -> LockdownState:
+    """A larva goes on the board; with a larva already there the character dies and a creeper appears."""
+    c = state.characters[seat]
+    if c.status not in (IN_BASE, IN_POD):
+        return state
+    if c.larva:
+        cons.append(C("infection-kills", f"{name(state, seat)} already carries a larva: {why} kills; a creeper "
+                      f"bursts out.", seat=seat))
+        room = c.room
+        state = die(state, seat, "infection", cons)
+        if room and not state.ended:
+            state = place_intruder(state, "creeper", room, cons, from_bag=False)[0]
+        return state
+    cons.append(C("larva", f"{name(state, seat)} is infested: a larva goes on the character board.", seat=seat))
+    return with_character(state, seat, larva=True)
+
+
+def remove_contamination(state: LockdownState, seat: int, n: int, scope: str) -> LockdownState:
+    """Remove ``n`` (infected) contamination cards from the character's cards."""
+    c = state.characters[seat]
+    n = min(n, c.contamination)
+    hand, discard, deck = c.hand, c.discard, c.deck
+    left = n
+    for pile in ("hand",) if scope == "hand" else ("discard", "deck", "hand"):
+        take = min(left, {"hand": hand, "discard": discard, "deck": deck}[pile])
+        left -= take
+        if pile == "hand":
+            hand -= take
+        elif pile == "discard":
+            discard -= take
+        else:
+            deck -= take
+    removed = n - left
+    return with_character(state, seat, contamination=c.contamination - removed, hand=hand, discard=discard,
+                          deck=deck, infected=max(0, c.infected - removed))
+
+
+# --- night stalkers ----------------------------------------------------------------------------------
+
+def figures_on_board(state: LockdownState, kind: str) -> int:
+    return sum(1 for i in state.intruders if i.kind == kind)
+
+
+def place_intruder(state: LockdownState, kind: str, place: str, cons: list[Consequence],
+                   from_bag: bool = False) -> tuple[LockdownState, str | None]:
+    """A figure appears (figure caps and the adult retreat rule, lockdown.md §1.6, §7.9)."""
+    cap = COLONY["figures"].get(kind, 1)
+    if figures_on_board(state, kind) >= cap:
+        if kind == "adult":
+            leaving = [i for i in state.intruders if i.kind == "adult" and not state.characters_in(i.room)]
+            cons.append(C("adult-cap", f"All 8 adult figures are on the board: {len(leaving)} adult(s) not in "
+                          f"combat retreat into the colony.", removed=[i.id for i in leaving]))
+            state = replace(state, intruders=tuple(i for i in state.intruders if i not in leaving))
+            bag = dict(state.bag)
+            bag["adult"] = bag.get("adult", 0) + len(leaving)
+            state = replace(state, bag=MappingProxyType(bag))
+        if figures_on_board(state, kind) >= cap:
+            cons.append(C("figure-cap", f"No {kind} figure is left (cap {cap}): nothing is placed.", kind=kind))
+            return state, None
+    if from_bag:
+        bag = dict(state.bag)
+        bag[kind] = max(0, bag.get(kind, 0) - 1)
+        state = replace(state, bag=MappingProxyType(bag))
+    serial = state.intruder_serial + 1
+    iid = f"i{serial}"
+    cons.append(C("intruder-placed", f"A {kind} ({iid}) appears in {state.room_label(place)}.", intruder=iid,
+                  kind=kind, room=place))
+    state = replace(state, intruders=state.intruders + (Intruder(iid, kind, place),), intruder_serial=serial)
+    if not state.first_encounter:
+        cons.append(C("milestone-first-encounter", "First encounter: every player keeps 1 of their 2 objectives "
+                      "and discards the other (record ObjectiveChosen).", milestone="first_encounter"))
+        state = replace(state, first_encounter=True)
+    return state, iid
+
+
+def intruder(state: LockdownState, iid: str | None) -> Intruder | None:
+    return next((i for i in state.intruders if i.id == iid), None)
+
+
+def remove_intruder(state: LockdownState, iid: str, cons: list[Consequence], to_bag: bool = False,
+                    why: str = "removed") -> LockdownState:
+    it = intruder(state, iid)
+    if it is None:
+        return state
+    state = replace(state, intruders=tuple(i for i in state.intruders if i.id != iid),
+                    pending=tuple(p for p in state.pending if p.intruder != iid))
+    if to_bag:
+        bag = dict(state.bag)
+        bag[it.kind] = bag.get(it.kind, 0) + 1
+        state = replace(state, bag=MappingProxyType(bag))
+    cons.append(C("intruder-removed", f"The {it.kind} ({iid}) is {why}" + ("; its token goes back into the bag."
+                                                                           if to_bag else "."),
+                  intruder=iid, to_bag=to_bag))
+    return state
+
+
+def kill(state: LockdownState, iid: str, cons: list[Consequence]) -> LockdownState:
+    it = intruder(state, iid)
+    if it is None:
+        return state
+    state = remove_intruder(state, iid, cons, why="killed")
+    if it.kind != "larva":
+        state = add_objects(state, it.room, ("carcass",))
+        state = replace(state, carcasses=state.carcasses + 1)
+        cons.append(C("carcass", f"A carcass token is placed in {state.room_label(it.room)}.", room=it.room))
+    if it.kind == "queen":
+        state = replace(state, queen_killed=True)
+        cons.append(C("queen-killed", "The queen is dead.", milestone="queen_killed"))
+    return state
+
+
+def injure(state: LockdownState, iid: str, n: int, cons: list[Consequence], seat: int | None = None) -> LockdownState:
+    """Injuries to a stalker: a larva dies at once; others need an injury check (lockdown.md §7.13)."""
+    it = intruder(state, iid)
+    if it is None or n <= 0:
+        return state
+    if it.kind == "larva":
+        cons.append(C("larva-killed", f"The larva ({iid}) dies from {n} injury.", intruder=iid))
+        return kill(state, iid, cons)
+    total = it.injuries + n
+    state = replace(state, intruders=tuple(replace(i, injuries=total) if i.id == iid else i
+                                           for i in state.intruders))
+    cards = 2 if it.kind in ("breeder", "queen") else 1
+    cons.append(C("injured", f"The {it.kind} ({iid}) has {total} injur{'y' if total == 1 else 'ies'}: draw "
+                  f"{cards} attack card{'s' if cards > 1 else ''} for the injury check (InjuryCheckDrawn).",
+                  intruder=iid, injuries=total))
+    already = any(p.kind == "injury_check" and p.intruder == iid for p in state.pending)
+    if already:
+        return state
+    return replace(state, pending=(Pending("injury_check", seat, it.room, reason=f"{it.kind} injured",
+                                           intruder=iid),) + state.pending)
+
+
+def attack_effect(state: LockdownState, it: Intruder, seat: int, card_id: str, dark: bool, escape: bool,
+                  cons: list[Consequence], corpse_room: str | None) -> LockdownState:
+    """The effect of one attack card on its target (gaps_filled.md §7)."""
+    card = ATTACK_CARDS[card_id]
+    if it.kind not in card.types:
+        cons.append(C("attack-missed", f"{card.en} does not show the {it.kind} symbol: the attack misses.",
+                      card=card.id))
+        return state
+    cons.append(C("attack-hit", f"{card.en}: {card.effect}" + (" (in darkness)." if dark else "."), card=card.id,
+                  seat=seat, dark=dark))
+    c = state.characters[seat]
+    w = dict(cause="attack", corpse_room=corpse_room)
+    if card.id == "blood_chase":
+        state = wound(state, seat, "light", cons, **w)
+        state = slime(state, seat, cons)
+        c2 = state.characters[seat]
+        if escape and c2.status == IN_BASE and any(not s.dressed for s in c2.serious) and intruder(state, it.id):
+            state = replace(state, intruders=tuple(replace(i, room=c2.room) if i.id == it.id else i
+                                                   for i in state.intruders))
+            cons.append(C("intruder-follows", f"The {it.kind} ({it.id}) follows into "
+                          f"{state.room_label(c2.room)}.", intruder=it.id, to_room=c2.room))
+    elif card.id == "blood_rage":
+        if len(c.serious) == 2:
+            state = die(state, seat, "attack", cons, room=corpse_room)
+        else:
+            n = 2 if any(not s.dressed for s in c.serious) else 1
+            state = wound(state, seat, "serious", cons, count=n, **w)
+    elif card.id == "cut":
+        state = wound(state, seat, "light", cons, count=2 if dark else 1, **w)
+        state = contaminate(state, seat, cons)
+    elif card.id == "evolve":
+        room = it.room
+        if figures_on_board(state, "breeder") < COLONY["figures"]["breeder"]:
+            state = remove_intruder(state, it.id, cons, why="replaced by a breeder")
+            state, new = place_intruder(state, "breeder", room, cons)
+            if dark and new:
+                state = replace(state, pending=(Pending("attack", seat, room, reason="evolve (darkness)",
+                                                        intruder=new),) + state.pending)
+        else:
+            cons.append(C("no-breeder", "No breeder figure is available: nothing happens."))
+    elif card.id == "infecting_the_host":
+        state = slime(state, seat, cons)
+        if dark:
+            state = infest(state, seat, cons, why="Infecting the Host")
+    elif card.id == "perched_in_the_dark":
+        state = wound(state, seat, "serious", cons, **w)
+        c2 = state.characters[seat]
+        if dark and c2.status == IN_BASE and len(c2.serious) >= 3:
+            state = die(state, seat, "attack", cons, room=corpse_room)
+    elif card.id == "piercing_the_heart":
+        state = wound(state, seat, "serious", cons, **w)
+        state = contaminate(state, seat, cons)
+        c2 = state.characters[seat]
+        if dark and c2.status == IN_BASE and len(c2.serious) >= 2:
+            state = die(state, seat, "attack", cons, room=corpse_room)
+    return state
+
+
+def larva_attack(state: LockdownState, it: Intruder, seat: int, cons: list[Consequence]) -> LockdownState:
+    """A larva attacks without a card: it leaves the board and infests (lockdown.md §7.6, L3192–3200)."""
+    cons.append(C("larva-attack", f"The larva ({it.id}) crawls onto {name(state, seat)}.", seat=seat))
+    state = remove_intruder(state, it.id, cons, why="gone from the board")
+    if not state.characters[seat].larva:
+        state = with_character(state, seat, larva=True)
+        cons.append(C("larva", f"{name(state, seat)} is infested: a larva goes on the character board.", seat=seat))
+    return contaminate(state, seat, cons)
+
+
+def attack_target(state: LockdownState, place: str) -> int | None:
+    """The character attacked in ``place``: fewest cards in hand, ties by player order (lockdown.md §7.6)."""
+    here = [s for s in state.player_order() if state.characters[s].room == place and
+            state.characters[s].status == IN_BASE]
+    if not here:
+        return None
+    return min(here, key=lambda s: (state.characters[s].hand, state.player_order().index(s)))
+
+
+def slime(state: LockdownState, seat: int, cons: list[Consequence]) -> LockdownState:
+    if state.characters[seat].slime:
+        return state
+    cons.append(C("slime", f"{name(state, seat)} gets a slime marker.", seat=seat))
+    return with_character(state, seat, slime=True)
+
+
+# --- supplies -------------------------------------------------------------------------------------------
+
+def place_fire(state: LockdownState, place: str, cons: list[Consequence]) -> LockdownState:
+    r = state.rooms[place]
+    if r.fire:
+        cons.append(C("fire-already", f"{state.room_label(place)} already burns (max 1 fire marker)."))
+        return state
+    if state.fires() >= FIRE_MARKERS:
+        cons.append(C("fire-supply-empty", "A 13th fire marker is needed but all 12 are on the board: the base "
+                      "explodes.", room=place))
+        return end_game(state, "base_destroyed", cons)
+    rooms = dict(state.rooms)
+    rooms[place] = replace(r, fire=True)
+    cons.append(C("fire", f"Fire marker placed in {state.room_label(place)} ({FIRE_MARKERS - state.fires() - 1} "
+                  f"left).", room=place))
+    return replace(state, rooms=MappingProxyType(rooms))
+
+
+def place_malfunction(state: LockdownState, place: str, cons: list[Consequence]) -> LockdownState:
+    r = state.rooms[place]
+    if r.tile in NO_MALFUNCTION_ROOMS and r.explored:
+        cons.append(C("no-malfunction", f"No malfunction marker is ever placed in {ROOMS[r.tile].en}.", room=place))
+        return state
+    if not r.explored:
+        cons.append(C("no-malfunction", f"{state.room_label(place)} is unexplored: no malfunction marker.",
+                      room=place))
+        return state
+    if r.malfunction:
+        cons.append(C("malfunction-already", f"{state.room_label(place)} already has a malfunction (max 1)."))
+        return state
+    if state.malfunctions() >= MALFUNCTION_MARKERS:
+        cons.append(C("malfunction-supply-empty", "An 11th malfunction marker is needed but all 10 are on the "
+                      "board: the base is destroyed.", room=place))
+        return end_game(state, "base_destroyed", cons)
+    rooms = dict(state.rooms)
+    rooms[place] = replace(r, malfunction=True)
+    cons.append(C("malfunction", f"Malfunction marker placed in {state.room_label(place)} "
+                  f"({MALFUNCTION_MARKERS - state.malfunctions() - 1} left).", room=place))
+    return replace(state, rooms=MappingProxyType(rooms))
+
+
+# --- the end --------------------------------------------------------------------------------------------
+
+def check_base_empty(state: LockdownState, cons: list[Consequence]) -> LockdownState:
+    """Nobody left in the base: the time token jumps and the game ends (lockdown.md §11.5 item 3, L1627–1640)."""
+    if state.ended or state.phase not in ("player", "event") or state.in_base():
+        return state
+    if not any(state.characters[s].character for s in state.seats):
+        return state
+    if state.self_destruct is not None:
+        target, ending = state.self_destruct[1], "base_destroyed"
+    elif state.alarm is not None:
+        target, ending = state.alarm, "alarm_procedure"
+    else:
+        target, ending = len(state.board.time_spaces) - 1, "time_out"
+    cons.append(C("nobody-left", "Nobody is left in the base: the time token jumps to "
+                  f"{state.board.time_label(target)} and the game ends ({ending.replace('_', ' ')}).",
+                  ending=ending, to=state.board.time_label(target)))
+    state = replace(state, time=max(state.time, target))
+    return end_game(state, ending, cons, reason="no_characters_left")
+
+
+def end_game(state: LockdownState, ending: str, cons: list[Consequence], reason: str | None = None) -> LockdownState:
+    """End-of-game effects (lockdown.md §11.5; FAQ: an alarm end with self-destruct active destroys the base)."""
+    if state.ended:
+        return state
+    if ending in ("alarm_procedure", "time_out") and state.self_destruct is not None and \
+            state.self_destruct[0] == "red" and ending == "alarm_procedure":
+        ending = "base_destroyed"
+    destroyed = ending == "base_destroyed"
+    for seat in state.seats:
+        c = state.characters[seat]
+        if not c.character:
+            continue
+        if c.status in (IN_BASE, IN_POD) or (destroyed and c.status == LOCKED_IN):
+            why = "the base explodes" if destroyed else "the rapid response team purges the base"
+            cons.append(C("end-death", f"{name(state, seat)} dies at the end: {why}.", seat=seat))
+            state = die(state, seat, ending, cons, end_effect=True)
+    if destroyed:
+        if state.intruders:
+            cons.append(C("stalkers-die", f"All {len(state.intruders)} night stalkers on the board die.",
+                          count=len(state.intruders)))
+        state = replace(state, intruders=(), queen_killed=True)
+    final = reason or ending
+    cons.append(C("game-ended", f"The game ends ({final.replace('_', ' ')}).", ending=final, effects=ending))
+    return replace(state, ended=True, phase=ENDED, ending=final, end_effects=ending, pending=(), turn=None)
+
+
+def survivors(state: LockdownState) -> tuple[int, ...]:
+    return tuple(s for s in state.seats if state.characters[s].status in (LOCKED_IN, IN_BUNKER, EVACUATED))
