@@ -18,11 +18,12 @@ from service.rules.lockdown.generate import generate_game
 
 HERE = Path(__file__).resolve().parent
 
-# name, seed, players, mode, rounds, played_on, title, lenient
+# name, seed, players, mode, rounds, played_on, title, lenient: seeds chosen so that each game
+# plays to a real ending with every verdict decided (at least one winner each)
 DEMOS = (
-    ("friday-four-players", 11, ("Ada", "Bartek", "Chiara", "Dmitri"), "standard", 4, "2026-11-20", "Friday night, four players", False),
-    ("solo-evening", 23, ("Ewa",), "solo", 4, "2026-11-22", "Solo evening", False),
-    ("club-three-players", 37, ("Ada", "Filip", "Greta"), "standard", 3, "2026-11-23", "Club night (lenient, with a correction)", True),
+    ("friday-four-players", 85, ("Ada", "Bartek", "Chiara", "Dmitri"), "standard", 20, "2026-11-20", "Friday night, four players", False),
+    ("solo-evening", 26, ("Ewa",), "solo", 20, "2026-11-22", "Solo evening", False),
+    ("club-three-players", 29, ("Ada", "Filip", "Greta"), "standard", 20, "2026-11-23", "Club night (lenient, with a correction)", True),
 )
 
 
