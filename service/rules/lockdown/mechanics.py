@@ -14,7 +14,7 @@ table recorded as far as the rules allow and never raise.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from service.rules.lockdown.evolve import replace
 from types import MappingProxyType
 from typing import Any
 

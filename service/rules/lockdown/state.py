@@ -1,6 +1,6 @@
 """The state of a Lockdown game: plain, immutable data.
 
-Every change makes a new object with ``dataclasses.replace``; unchanged parts (the board,
+Every change makes a new object with ``evolve.replace``; unchanged parts (the board,
 other rooms, other characters) are shared between the old and the new state, so folding a
 long game copies only small mappings.
 
@@ -11,7 +11,9 @@ long game copies only small mappings.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+
+from service.rules.lockdown.evolve import replace
 from types import MappingProxyType
 from typing import Any, Mapping
 
