@@ -79,19 +79,10 @@ def server_version(db: Database) -> str:
 # -- generated games ----------------------------------------------------------------------------
 
 def generated(seed: int, players: int = PLAYERS, max_rounds: int = MAX_ROUNDS):
-    """(header, facts) of a legal generated game, as tests/integration/helpers.generated makes them."""
-    from service.rules.lockdown.generate import generate_game
+    """(header, facts) of a legal generated game (service.samples.generated with the bench's sizes)."""
+    from service.samples import generated as sample
 
-    setup, facts = generate_game(seed, players=players, max_rounds=max_rounds)
-    header = {
-        "ruleset": "lockdown",
-        "mode": setup.mode,
-        "players": [{"seat": s.seat, "name": f"{s.name} #{seed}"} for s in setup.players],
-        "options": dict(setup.options),
-        "played_on": "2026-11-20",
-        "title": f"generated game {seed}",
-    }
-    return header, [{"type": t, "actor": a, "data": d} for t, a, d in facts]
+    return sample(seed, players=players, max_rounds=max_rounds)
 
 
 def games_totalling(total_facts: int, first_seed: int = 1):
