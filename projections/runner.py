@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Callable
 
@@ -55,6 +56,7 @@ class Worker:
         self.poll = poll
         self.stopping = threading.Event()
         self._games: Games | None = None
+        self._running: dict[str, int] | None = None  # the generation of each view being run
 
     def games(self) -> Games:
         if self._games is None:
@@ -66,40 +68,43 @@ class Worker:
             try:
                 self._run_generation()
             except Exception:  # noqa: BLE001 - supervise: log and restart from tracking
+                if self._switched():
+                    # a rebuild dropped the generation a runner was writing to: follow it
+                    log.info("a view switched generation under a runner; following it")
+                    continue
                 log.exception("projection worker failed; restarting from the views' tracking positions")
                 self.stopping.wait(1.0)
         if self._games is not None:
             self._games.close()
 
-    def _run_generation(self) -> None:
+    def _active(self) -> dict[str, int]:
         with self.db.connect() as conn:
-            gens = generations(conn)
+            return {view: active for view, (active, _) in generations(conn).items()}
+
+    def _switched(self) -> bool:
+        return self._running is not None and self._active() != self._running
+
+    def _run_generation(self) -> None:
+        self._running = gens = self._active()
         env = self.db.eventsourcing_env()
-        runners = []
-        try:
-            for view, (active, _) in sorted(gens.items()):
-                folder = GameFolder(self.games)
-                runners.append(
+        with ExitStack() as stack:  # leaving it stops every runner, re-raising a runner's error
+            runners = [
+                stack.enter_context(
                     ProjectionRunner(
                         application_class=Games,
-                        projection_class=projection_class(view, active, folder),
+                        projection_class=projection_class(view, active, GameFolder(self.games)),
                         view_class=VIEWS[view],
                         env=env,
                     )
                 )
+                for view, active in sorted(gens.items())
+            ]
             while not self.stopping.is_set():
                 for runner in runners:
                     runner.run_forever(timeout=self.poll / len(runners))
-                with self.db.connect() as conn:
-                    if {v: a for v, (a, _) in generations(conn).items()} != {v: a for v, (a, _) in gens.items()}:
-                        log.info("a view switched generation; following it")
-                        return
-        finally:
-            for runner in runners:
-                try:
-                    runner.__exit__(None, None, None)
-                except Exception:  # noqa: BLE001
-                    log.exception("projection runner stopped with an error")
+                if self._switched():
+                    log.info("a view switched generation; following it")
+                    return
 
     def start_thread(self) -> threading.Thread:
         thread = threading.Thread(target=self.run, name="projection-worker", daemon=True)

@@ -45,10 +45,10 @@ def fresh_archive(fresh_database):
     a.close()
 
 
-def test_the_worker_keeps_every_view_up_to_date(fresh_archive):
+def test_the_worker_keeps_every_view_up_to_date(fresh_archive, caplog):
     db = fresh_archive.db
     worker = Worker(db, poll=0.2)
-    worker.start_thread()
+    thread = worker.start_thread()
     try:
         ids = load_games(fresh_archive, [21, 22])
         head = fresh_archive.games.recorder.max_notification_id()
@@ -75,6 +75,8 @@ def test_the_worker_keeps_every_view_up_to_date(fresh_archive):
         assert more[0] in {g["game_id"] for g in queries.list_games(db)}
     finally:
         worker.stop()
+        thread.join(timeout=10)
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
 
 
 def test_tracking_makes_each_event_count_once(fresh_archive):
