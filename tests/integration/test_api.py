@@ -199,3 +199,34 @@ def test_openapi_document_describes_the_api(client):
     assert {"/api/games", "/api/games/{game_id}/facts", "/api/games/{game_id}/state"} <= set(doc["paths"])
     assert "422" in doc["paths"]["/api/games/{game_id}/facts"]["post"]["responses"]
     assert "players" in doc["components"]["schemas"]["GameHeader"]["properties"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"facts": "not a list"},
+        {"facts": [{"type": "Passed", "data": "x"}]},
+        {"facts": [{"type": "Passed", "actor": True}]},
+        {"facts": [{"type": "Passed", "actor": "1"}]},
+        {"facts": [{"type": "Passed", "visibility": "secret"}]},
+        {"facts": [{"type": ""}]},
+        {"facts": [{"type": "x" * 200}]},
+        {"facts": [["Passed"]]},
+        {"facts": [{"type": "Passed"}], "expected_position": "3"},
+        {"facts": [{"type": "Passed"}], "expected_position": -1},
+        {"facts": [{"type": "Passed"}], "command_id": 5},
+        {"facts": [{"type": "Passed"}], "surprise": 1},
+        {"facts": [{"type": "Passed"}] * 501},
+        {"facts": [{"type": "CharacterMoved", "actor": 1, "data": {"to_room": ["a"], "corridor": {"n": 1}}}]},
+        {"facts": [{"type": "FactReplaced", "data": {"seq": "one", "replacement": "x"}}]},
+        {"facts": [{"type": "FactVoided", "data": {"seqs": [True]}}]},
+        [],
+        "just a string",
+    ],
+)
+def test_malformed_appends_are_4xx_and_store_nothing(client, archive, body):
+    gid = create(client)
+    r = client.post(f"/api/games/{gid}/facts", json=body)
+    assert 400 <= r.status_code < 500, r.json
+    assert r.is_json and r.json["message"]
+    assert stored_count(archive, gid) == 1
