@@ -13,6 +13,7 @@ VIEW_TABLES = {
     "gameindex": ("games",),
     "gamestate": ("states",),
     "playerresults": ("results",),
+    "corridors": ("observations",),
 }
 
 

@@ -85,3 +85,64 @@ def tracking_positions(db: Database) -> dict[str, int]:
             ).fetchone()
             out[view] = row[0] if row else 0
     return out
+
+
+def _corridor_value(text: str):
+    return int(text) if text.isdigit() else text
+
+
+def corridor_proposals(db: Database, board: str) -> dict[str, Any]:
+    """Corridors of ``board`` learned from recorded moves, across games, with their conflicts.
+
+    A proposal is "from place A the figure entered place B through corridor n" (n as printed at
+    B, or "path"), with how many games and moves say so. Two kinds of conflict are flagged:
+    ``same_from`` — from A, corridor n led to different places; ``same_to`` — B's corridor n was
+    entered from different places (with one corridor per number and room, at most one is right).
+    Paths are unnumbered and never conflict.
+    """
+    with db.connect(row_factory=dict_row) as conn:
+        rows = conn.execute(
+            sql.SQL(
+                "SELECT from_place, to_place, corridor, count(DISTINCT game_id) AS games, sum(moves)::int AS moves,"
+                " sum(character_moves)::int AS character_moves, sum(intruder_moves)::int AS intruder_moves,"
+                " min(first_seen) AS first_seen, max(last_seen) AS last_seen"
+                " FROM {} WHERE board = %s GROUP BY from_place, to_place, corridor"
+                " ORDER BY from_place, corridor, moves DESC, to_place"
+            ).format(_t(conn, "corridors", "observations")),
+            (board,),
+        ).fetchall()
+    proposals = []
+    for r in rows:
+        proposals.append({
+            "from_place": r["from_place"],
+            "to_place": r["to_place"],
+            "corridor": _corridor_value(r["corridor"]),
+            "games": r["games"],
+            "moves": r["moves"],
+            "character_moves": r["character_moves"],
+            "intruder_moves": r["intruder_moves"],
+            "first_seen": r["first_seen"].isoformat() if r["first_seen"] else None,
+            "last_seen": r["last_seen"].isoformat() if r["last_seen"] else None,
+            "conflict": False,
+        })
+    conflicts = []
+    for kind, place_key, other_key in (("same_from", "from_place", "to_place"), ("same_to", "to_place", "from_place")):
+        groups: dict[tuple, list[dict]] = {}
+        for p in proposals:
+            if p["corridor"] != "path":
+                groups.setdefault((p[place_key], p["corridor"]), []).append(p)
+        for (place, corridor), group in sorted(groups.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
+            others = sorted({p[other_key] for p in group})
+            if len(others) > 1:
+                for p in group:
+                    p["conflict"] = True
+                conflicts.append({
+                    "kind": kind,
+                    "place": place,
+                    "corridor": corridor,
+                    "leads_to" if kind == "same_from" else "entered_from": [
+                        {"place": p[other_key], "games": p["games"], "moves": p["moves"]}
+                        for p in sorted(group, key=lambda p: (-p["moves"], p[other_key]))
+                    ],
+                })
+    return {"board": board, "proposals": proposals, "conflicts": conflicts}

@@ -7,6 +7,7 @@ Tracking and rows commit in one transaction: exactly once.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from typing import Iterable
 
 from eventsourcing.persistence import Tracking
@@ -148,4 +149,77 @@ class PlayerResultsView(GameView):
             )
 
 
-VIEWS: dict[str, type[GameView]] = {v.view: v for v in (GameIndexView, GameStateView, PlayerResultsView)}
+class CorridorsView(GameView):
+    """Corridor observations of each game's recorded moves (docs/decisions/0005-learned-corridors.md).
+
+    A game's rows are replaced whole: its observations come from its as-corrected replay, so a
+    voided or replaced move disappears from the counts. The fold is kept per game and advanced
+    by the new facts (a correction folds the game again), so a live event costs one ``apply``.
+    """
+
+    view = "corridors"
+    RULESETS = ("lockdown",)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._folds: "OrderedDict[object, tuple[int, object, list]]" = OrderedDict()
+
+    def _observations(self, game: Game) -> list:
+        from service.rules.lockdown.corridors import observe, observations, replay_steps
+        from service.rules.replay import CORRECTION_TYPES
+
+        cached = self._folds.pop(game.id, None)
+        recorded = game.recorded
+        if cached is not None and cached[0] <= len(recorded) and not any(
+            r.fact.type in CORRECTION_TYPES for r in recorded[cached[0]:]
+        ):
+            position, state, found = cached
+            found = list(found)
+            ruleset = game.ruleset
+            for r in recorded[position:]:
+                if any(v.shape for v in ruleset.check(state, r.fact)):
+                    continue
+                after, _ = ruleset.apply(state, r.fact)
+                seen = observe(state, r.fact, after)
+                if seen is not None:
+                    found.append(seen)
+                state = after
+        else:
+            replay = game.replay(corrected=True)
+            found, state = list(observations(replay_steps(replay))), replay.head.state
+            if any(r.fact.type in CORRECTION_TYPES for r in recorded):
+                state = None  # corrections: never advance this fold, fold again next time
+        if state is not None:
+            self._folds[game.id] = (len(recorded), state, found)
+            if len(self._folds) > 256:
+                self._folds.popitem(last=False)
+        return found
+
+    def write(self, curs, game: Game) -> None:
+        curs.execute(sql.SQL("DELETE FROM {} WHERE game_id = %s").format(self.table("observations")), (game.id,))
+        if game.ruleset_name not in self.RULESETS:
+            return
+        when = {r.fact.seq: r.recorded_at for r in game.recorded}
+        rows: dict[tuple, dict] = {}
+        for o in self._observations(game):
+            key = (o.board, o.from_place, o.to_place, str(o.corridor))
+            row = rows.setdefault(key, {"moves": 0, "character": 0, "intruder": 0, "seen": []})
+            row["moves"] += 1
+            row[o.mover] += 1
+            if when.get(o.seq):
+                row["seen"].append(when[o.seq])
+        for (board, from_place, to_place, corridor), row in rows.items():
+            curs.execute(
+                sql.SQL(
+                    "INSERT INTO {} (game_id, board, from_place, to_place, corridor, moves, character_moves,"
+                    " intruder_moves, first_seen, last_seen) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
+                ).format(self.table("observations")),
+                (game.id, board, from_place, to_place, corridor, row["moves"], row["character"], row["intruder"],
+                 min(row["seen"]) if row["seen"] else None, max(row["seen"]) if row["seen"] else None),
+                prepare=True,
+            )
+
+
+VIEWS: dict[str, type[GameView]] = {
+    v.view: v for v in (GameIndexView, GameStateView, PlayerResultsView, CorridorsView)
+}

@@ -192,6 +192,34 @@ def players():
     return jsonify({"players": queries.player_table(archive().db, request.args.get("player"))})
 
 
+def board_corridors(board: str) -> dict[str, Any]:
+    """What recorded moves say about ``board``'s corridors (decision 0005): proposals, conflicts, a fragment."""
+    from werkzeug.exceptions import NotFound
+
+    from service.rules.lockdown.components import BOARDS, board as load_board
+    from service.rules.lockdown.corridors import board_fragment
+
+    if board not in BOARDS:
+        raise NotFound(f"unknown board {board!r}; known boards: {', '.join(BOARDS)}")
+    b = load_board(board)
+    found = queries.corridor_proposals(archive().db, board)
+    ranked = sorted(found["proposals"], key=lambda p: (-p["moves"], -p["games"]))
+    return {
+        "board": board,
+        "name": b.en,
+        "synthetic": b.synthetic,
+        "corridors_declared": b.has_graph,
+        "proposals": found["proposals"],
+        "conflicts": found["conflicts"],
+        "fragment": board_fragment(board, ranked),
+    }
+
+
+@api.get("/boards/<board>/corridors")
+def get_board_corridors(board: str):
+    return jsonify(board_corridors(board))
+
+
 @api.get("/openapi.json")
 def openapi():
     from web.openapi import spec

@@ -107,6 +107,22 @@ def spec() -> dict:
                                           "404": _error("unknown game")}}},
     )
     s.path(
+        path="/api/boards/{board}/corridors",
+        operations={"get": {
+            "summary": "Corridors learned from recorded moves on a board side",
+            "description": "Every recorded move (and intruder move naming its corridor) is an observation: from place "
+            "A the figure entered place B through B's corridor n ('path' on the Mars surface). Proposals aggregate "
+            "them across games (games, moves, first/last seen); conflicts list a place whose corridor n was seen "
+            "leading to (same_from) or entered from (same_to) different places. 'fragment' is the proposals in the "
+            "board file's corridor format, for a club to check against its physical board "
+            "(docs/decisions/0005-learned-corridors.md). Eventually consistent (read model 'corridors').",
+            "parameters": [{"name": "board", "in": "path", "required": True,
+                            "schema": {"type": "string", "example": "basic"}}],
+            "responses": {"200": _json("proposals, conflicts and a board-file fragment"),
+                          "404": _error("unknown board")},
+        }},
+    )
+    s.path(
         path="/api/players",
         operations={"get": {"summary": "Per-player results across games",
                             "responses": {"200": _json("players")}}},

@@ -31,6 +31,27 @@ def players():
     return render_template("players.html", players=queries.player_table(_archive().db))
 
 
+@replay.get("/boards/<board>/corridors")
+def board_corridors(board: str):
+    from service.rules.lockdown.components import BOARDS
+    from web.api import board_corridors as corridors
+
+    return render_template("corridors.html", data=corridors(board), boards=BOARDS)
+
+
+@replay.get("/boards/<board>/corridors/fragment.json")
+def board_corridors_fragment(board: str):
+    import json
+
+    from flask import Response
+
+    from web.api import board_corridors as corridors
+
+    body = json.dumps(corridors(board)["fragment"], ensure_ascii=False, indent=1) + "\n"
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="board_{board}_corridors.json"'})
+
+
 @replay.get("/games/<game_id>")
 def game(game_id: str):
     return redirect(url_for("replay.game_step", game_id=_game_id(game_id), step=0, **_view_args()))

@@ -24,7 +24,8 @@ def rows(db, view: str) -> list[tuple]:
     with db.connect() as conn:
         active, _ = generations(conn)[view]
         table = f"{view}_g{active}_{VIEW_TABLES[view][0]}"
-        return conn.execute(sql.SQL("SELECT * FROM {} ORDER BY 1, 2").format(sql.Identifier(table))).fetchall()
+        found = conn.execute(sql.SQL("SELECT * FROM {} ORDER BY 1, 2").format(sql.Identifier(table))).fetchall()
+        return sorted(found, key=repr)  # views with several rows per (game, ...) prefix, e.g. corridors
 
 
 def load_games(archive, seeds, rounds=2):
@@ -104,7 +105,7 @@ def test_rebuild_switches_generation_and_drops_the_old_tables(fresh_archive):
     # all views in one pass (the events folded once) give the same rows
     before = {v: rows(db, v) for v in VIEWS}
     reports = rebuild_views(db, list(VIEWS), batch=11)
-    assert [r.generation for r in reports] == [3, 3, 3]
+    assert [r.generation for r in reports] == [3] * len(VIEWS)
     assert {v: rows(db, v) for v in VIEWS} == before
 
 

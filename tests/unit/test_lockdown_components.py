@@ -63,7 +63,7 @@ def test_synthetic_board_is_labelled_and_consistent():
         numbers += [n for p, n in b.technical.items() if p == place]
         assert len(numbers) == len(set(numbers)), place  # corridor numbers unique per room
         assert b.adjacent(place), place
-    assert set(BOARDS) == {"basic", "synthetic"}
+    assert set(BOARDS) == {"basic", "mars", "synthetic"}
 
 
 def test_time_track():

@@ -312,7 +312,8 @@ def test_self_destruct_turns_red_opens_the_gate_and_destroys_the_base():
         if not g.state.ended:
             g.push("EventCardDrawn", card="panic"); g.push("ColonyTokenDrawn", token="larva")
             g.push("FirstPlayerPassed", 1)
-    assert g.state.ending == "base_destroyed" and g.state.time == 6
+    # destroyed when the time token LEAVES the red token's space (faq_lockdown.md 31, PL erratum)
+    assert g.state.ending == "base_destroyed" and g.state.time == 7
 
 
 def test_power_drops_at_thresholds_and_css_pods_launch():

@@ -17,10 +17,10 @@ from types import MappingProxyType
 from typing import Any, Callable
 
 from service.rules.base import Consequence, Fact
-from service.rules.lockdown.board import TECHNICAL
+from service.rules.lockdown.board import PATH, TECHNICAL, is_area
 from service.rules.lockdown.checks import MOVE_COST, who
 from service.rules.lockdown.components import CHARACTERS, ROOMS
-from service.rules.lockdown.facts import AFTER_END, noise_result, resolve_card, resolve_place, resolve_token, shape_violations
+from service.rules.lockdown.facts import AFTER_END, MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token, shape_violations
 from service.rules.lockdown import mechanics as M
 from service.rules.lockdown.mechanics import C
 from service.rules.lockdown.state import (
@@ -133,7 +133,8 @@ def _revive(state: LockdownState, cons: list[Consequence]) -> LockdownState:
 
 def _add_noise(state: LockdownState, key: str, place: str, cons: list[Consequence]) -> LockdownState:
     n = state.board.number_at(key, place)
-    where = "the technical corridors space" if key == TECHNICAL else f"corridor {n} of {state.room_label(place)}"
+    where = ("the technical corridors space" if key == TECHNICAL else f"area {key.rpartition('-')[2]}" if is_area(key)
+             else f"corridor {n} of {state.room_label(place)}")
     cons.append(C("noise-placed", f"Noise marker placed in {where}.", corridor=key, room=place, number=n))
     return replace(state, noise=state.noise | {key})
 
@@ -141,6 +142,8 @@ def _add_noise(state: LockdownState, key: str, place: str, cons: list[Consequenc
 def _danger(state: LockdownState, seat: int, place: str, cons: list[Consequence]) -> LockdownState:
     """Danger: adjacent stalkers not in combat come in, else noise in every empty corridor (§5.7)."""
     b = state.board
+    if b.is_crossroad(place):
+        return _surface_danger(state, place, cons)
     if not b.has_graph:
         cons.append(C("danger", f"Danger in {state.room_label(place)}: the corridor graph of this board is unknown, so "
                       f"the table resolves it (move adjacent stalkers in with IntruderMoved, or place noise markers "
@@ -174,6 +177,25 @@ def _danger(state: LockdownState, seat: int, place: str, cons: list[Consequence]
     return state
 
 
+def _surface_danger(state: LockdownState, place: str, cons: list[Consequence]) -> LockdownState:
+    """Danger on a crossroad: every stalker on the surface (crossroads; not in a building, not in combat) moves
+    to it along the paths; if none can, a noise marker goes on every area without one (lockdown.md §12.5)."""
+    b = state.board
+    movers = [i for i in state.intruders if i.room != place and b.is_crossroad(i.room) and not state.characters_in(i.room)]
+    if movers:
+        ids = {i.id for i in movers}
+        for i in movers:
+            cons.append(C("intruder-moved", f"Danger: the {i.kind} ({i.id}) moves along the paths from "
+                          f"{state.room_label(i.room)} to {state.room_label(place)}.", intruder=i.id, to_room=place))
+        return replace(state, intruders=tuple(replace(i, room=place) if i.id in ids else i for i in state.intruders))
+    cons.append(C("danger", f"Danger on {state.room_label(place)}: no stalker on the surface can come, noise markers "
+                  f"go on every area without one.", room=place, resolved=True))
+    for key in b.area_keys():
+        if key not in state.noise:
+            state = _add_noise(state, key, place, cons)
+    return state
+
+
 def _encounter_due(state: LockdownState, seat: int, place: str, cons: list[Consequence]) -> LockdownState:
     """Encounter: clear the room's noise markers, then a token is drawn (the next fact) (§7.4)."""
     cleared = [k for k in state.board.local_keys(place) if k in state.noise]
@@ -195,6 +217,11 @@ def _noise(state: LockdownState, seat: int, place: str, result: Any, cons: list[
         return state
     if result == "danger":
         return _danger(state, seat, place, cons)
+    if result == MARS_CARD:
+        cons.append(C("mars-card", f"Mars die: {who(state, seat)} draws and resolves 1 Mars surface card (top part on "
+                      f"the surface, bottom part with a space suit or in a building); the table records its effects.",
+                      seat=seat, room=place))
+        return state
     key = state.board.corridor_key(place, result)
     if key is None:
         cons.append(C("no-corridor", f"{state.room_label(place)} has no corridor {result}: nothing happens.",
@@ -289,8 +316,11 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
     state = with_character(state, seat, room=dest, first_turn_done=True)
     state = _count_action(state, seat)
     cons.append(C("moved", f"{who(state, seat)} {'carefully ' if careful else ''}moves from "
-                  f"{state.room_label(origin)} to {state.room_label(dest)} through corridor {n} ({cost} "
+                  f"{state.room_label(origin)} to {state.room_label(dest)} "
+                  f"{'along a path' if n == PATH else f'through corridor {n}'} ({cost} "
                   f"card{'s' if cost > 1 else ''}).", seat=seat, from_room=origin, to_room=dest, corridor=key))
+    if origin and not b.has_graph:
+        cons.append(corridor_unverified(state, origin, dest, n))
     if state.intruders_in(dest):
         kinds = ", ".join(f"{i.kind} ({i.id})" for i in state.intruders_in(dest))
         cons.append(C("combat", f"{who(state, seat)} is now in combat with {kinds}.", seat=seat))
@@ -308,6 +338,15 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
         return replace(state, pending=state.pending + attacks + (
             Pending("noise", seat, dest, reason="entered an empty room"),))
     return replace(state, pending=state.pending + attacks)
+
+
+def corridor_unverified(state: LockdownState, origin: str, dest: str, n: Any, mover: str = "") -> Consequence:
+    """The warning of a move on a board without declared corridors: recorded, never refused (decision 0005)."""
+    b = state.board
+    way = "a path" if n == PATH else f"corridor {n}" if n is not None else "a corridor the table did not name"
+    return C("corridor-unverified", f"Adjacency not checked: the {b.id} board file declares no corridors, so "
+             f"{mover + ' ' if mover else ''}{state.room_label(origin)} → {state.room_label(dest)} through {way} is "
+             f"recorded as the table named it.", board=b.id, from_room=origin, to_room=dest, corridor=n)
 
 
 def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -333,19 +372,25 @@ def _room_explored(state: LockdownState, fact: Fact, cons: list[Consequence]) ->
             cons.append(C("ignored", "No unexplored room to reveal here; nothing changes."))
             return state
         p = Pending("explore", seat, place, empty=False, careful=True)
-    room = ROOMS.resolve(fact.data["room"])
     token = dict(fact.data["token"])
     effect = token["effect"]
-    items = token.get("items")
-    if not room.has_item_counter:
-        items = None
-    elif items is not None and state.setup.mode == "solo":
-        items = ceil(items / 2)  # solo halves item counters, rounding up (lockdown.md §3.3)
-    state = with_room(state, p.room, tile=room.id, explored=True, token=MappingProxyType(token), items=items)
-    cons.append(C("room-revealed", f"{state.room_label(p.room)} is explored: token {effect}"
-                  + (f", item counter {items}." if items is not None else "."), room=p.room, tile=room.id,
-                  effect=effect, items=items))
-    if room.extra.get("discovery_knowledge"):
+    crossroad = state.board.is_crossroad(p.room)
+    room = ROOMS.resolve(fact.data["room"]) if not crossroad else None
+    if room is None:  # a crossroad (lockdown.md §12.5): no tile, only the surface exploration token
+        state = with_room(state, p.room, explored=True, token=MappingProxyType(token), items=None)
+        cons.append(C("room-revealed", f"{state.room_label(p.room)}: surface exploration token {effect}.",
+                      room=p.room, tile=None, effect=effect, items=None))
+    else:
+        items = token.get("items")
+        if not room.has_item_counter:
+            items = None
+        elif items is not None and state.setup.mode == "solo":
+            items = ceil(items / 2)  # solo halves item counters, rounding up (lockdown.md §3.3)
+        state = with_room(state, p.room, tile=room.id, explored=True, token=MappingProxyType(token), items=items)
+        cons.append(C("room-revealed", f"{state.room_label(p.room)} is explored: token {effect}"
+                      + (f", item counter {items}." if items is not None else "."), room=p.room, tile=room.id,
+                      effect=effect, items=items))
+    if room is not None and room.extra.get("discovery_knowledge"):
         k = state.characters[seat].knowledge + room.extra["discovery_knowledge"]
         state = with_character(state, seat, knowledge=k)
         cons.append(C("knowledge", f"{who(state, seat)} discovers the Nest: knowledge +1 (now {k}).", seat=seat))
@@ -370,11 +415,21 @@ def _room_explored(state: LockdownState, fact: Fact, cons: list[Consequence]) ->
         state = M.place_malfunction(state, p.room, cons)
         if state.ended:
             return state
+    elif effect == "door" and state.board.surface and (crossroad or p.via is None or is_area(p.via)):
+        cons.append(C("no-door", "Door token, but the character came along a path (or the way is unknown): paths "
+                      "never hold doors, nothing is placed.", corridor=p.via))
     elif effect == "door":
         if p.via and p.via != TECHNICAL and p.via not in state.destroyed_doors:
             state = replace(state, doors=state.doors | {p.via})
         cons.append(C("door", "A closed door is placed in the corridor the character came through.",
                       corridor=p.via))
+    elif effect in ("red_item", "yellow_item", "green_item"):
+        colour = effect.split("_")[0]
+        cons.append(C("draw-item", f"{who(state, seat)} draws 1 card from the {colour} item deck (record "
+                      f"ItemGained).", seat=seat, colour=colour))
+    elif effect == MARS_CARD:
+        cons.append(C("mars-card", f"{who(state, seat)} draws and resolves 1 Mars surface card, then the noise roll "
+                      f"follows as usual; the table records the card's effects.", seat=seat, room=p.room))
     if roll:
         cons.append(C("noise-roll-due", f"{who(state, seat)} entered an empty room: a noise roll is due.", seat=seat))
         state = _push_front(state, Pending("noise", seat, p.room, reason="entered an empty room"))
@@ -470,9 +525,12 @@ def _time(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdown
                           f"{b.time_label(red)} and turns red — self-destruct can no longer be stopped.",
                           milestone="self_destruct_red", space=b.time_label(red)))
             state = M.open_gate(state, "self-destruct turned red", cons)
-        elif colour == "red" and t >= at:
-            cons.append(C("self-destruct", "The time token reaches the red self-destruct token: the base is "
-                          "destroyed.", space=state.time_label))
+        elif colour == "red" and ((before >= at and t != before) or (at == last and t >= last)):
+            # PL erratum (faq_lockdown.md 31; EN rulebook p.10, p.12; seed L1615–1617): the base is destroyed
+            # when the time token LEAVES the red token's space, not when it arrives (seed L1390–1392 misprint).
+            # A red token on the last space cannot be left: it is resolved with the end conditions (L1394–1396).
+            cons.append(C("self-destruct", f"The time token leaves the red self-destruct token's space "
+                          f"({b.time_label(at)}): the base is destroyed.", space=b.time_label(at)))
             return M.end_game(state, "base_destroyed", cons)
     if state.alarm is not None and before == state.alarm and t != before:
         cons.append(C("alarm-end", "The time token leaves the alarm procedure space: the rapid response team "
@@ -600,13 +658,40 @@ def _move_intruders(state: LockdownState, card, cons: list[Consequence]) -> Lock
     return replace(state, intruders=tuple(i for i in intruders if i is not None), doors=frozenset(doors))
 
 
+def _coolant_leak(state: LockdownState, cons: list[Consequence]) -> LockdownState:
+    """Coolant Leak (Wyciek chłodziwa, seed 000 L1865–1897): a malfunction in the Cooling System starts the
+    self-destruct countdown, otherwise a malfunction is placed there (after the stalkers moved)."""
+    from service.rules.lockdown.apply_play import start_self_destruct
+    place = state.room_of_tile("cooling_system")
+    if place is None or not state.rooms[place].explored:
+        cons.append(C("event-effect", "Coolant Leak: the Cooling System is not explored, so no malfunction marker "
+                      "can be placed there; nothing happens.", card="coolant_leak"))
+        return state
+    if state.rooms[place].malfunction:
+        if state.self_destruct is not None:
+            cons.append(C("event-effect", "Coolant Leak: the Cooling System has a malfunction, but the self-destruct "
+                          "countdown is already running.", card="coolant_leak"))
+            return state
+        cons.append(C("event-effect", "Coolant Leak: the Cooling System has a malfunction — the self-destruct "
+                      "countdown starts.", card="coolant_leak"))
+        return start_self_destruct(state, cons)
+    cons.append(C("event-effect", "Coolant Leak: a malfunction marker goes into the Cooling System.",
+                  card="coolant_leak"))
+    return M.place_malfunction(state, place, cons)
+
+
 def _event_card(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     card = resolve_card(fact.data["card"], fact.data.get("corridors"))
     cons.append(C("event-card", f"Event: {card.label} (stalkers {', '.join(card.moves)}, corridor "
                   f"{' then '.join(map(str, card.corridors))}).", card=card.id))
     state = _move_intruders(state, card, cons)
-    cons.append(C("event-effect", f"Resolve the effect of {card.en} at the table (event effects are not modelled "
-                  f"yet).", card=card.id))
+    if card.id == "coolant_leak":
+        state = _coolant_leak(state, cons)
+        if state.ended:
+            return state
+    else:
+        cons.append(C("event-effect", f"Resolve the effect of {card.en} at the table (event effects are not "
+                      f"modelled yet).", card=card.id))
     if card.removed:
         cons.append(C("event-removed", f"{card.label} is removed from the game.", card=card.id))
         state = replace(state, removed_events=state.removed_events | {card.id})
@@ -656,8 +741,12 @@ def _colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
 def _intruder_moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     dest = resolve_place(state, fact.data["to_room"])
     intruders = tuple(replace(i, room=dest) if i.id == fact.data["intruder"] else i for i in state.intruders)
+    origin = next((i.room for i in state.intruders if i.id == fact.data["intruder"]), None)
     cons.append(C("intruder-moved", f"Intruder {fact.data['intruder']} moves to {state.room_label(dest)}.",
                   intruder=fact.data["intruder"], to_room=dest))
+    if origin and origin != dest and not state.board.has_graph:
+        cons.append(corridor_unverified(state, origin, dest, fact.data.get("corridor"),
+                                        f"intruder {fact.data['intruder']}:"))
     return replace(state, intruders=intruders)
 
 

@@ -224,10 +224,16 @@ def _combat(state: LockdownState, fact: Fact, cons: list[Consequence], melee: bo
         return state
     cons.append(C("hit", f"{'Melee' if melee else 'Shot'}: {n} injur{'y' if n == 1 else 'ies'} to the {it.kind} "
                   f"({it.id}).", intruder=it.id, injuries=n))
-    if not melee and _weapon(state, seat, d["weapon"]) and "rifle" in d["weapon"].casefold():
+    if not melee and _weapon(state, seat, d["weapon"]) and _assault_rifle(d["weapon"]):
         n += 1
         cons.append(C("weapon-bonus", "Assault rifle: +1 injury.", intruder=it.id))
     return M.injure(state, it.id, n, cons, seat)
+
+
+def _assault_rifle(name: str) -> bool:
+    """The Survivor's Assault Rifle (Karabin szturmowy): +1 injury when at least 1 is dealt (seed 000 L2973–2976)."""
+    key = " ".join(name.replace("_", " ").split()).casefold()
+    return "rifle" in key or key == "karabin szturmowy"
 
 
 def _weapon(state: LockdownState, seat: int, name: str) -> Item | None:
@@ -414,6 +420,32 @@ def _used(state, fact, cons):
         state, _ = _drop_item(state, seat, d["item"])
     cons.append(C("item-used", f"{who(state, seat)} uses {d['item']}" + (f": {d['note']}." if d.get("note") else ".")
                   + (" It is discarded." if d.get("discarded") else ""), seat=seat, item=d["item"]))
+    if d.get("eggs"):  # faq_lockdown.md 10: any injury-dealing item destroys 1 unheld egg per injury
+        place = resolve_place(state, d["room"]) if d.get("room") is not None else state.characters[seat].room
+        state = _destroy_eggs(state, place, d["eggs"], cons)
+    if d.get("gained"):  # faq_lockdown.md 18: e.g. the Probe Arm's carcass comes from the supply
+        obj = d["gained"]
+        state = with_character(state, seat, objects=state.characters[seat].objects + (obj,))
+        if obj == "carcass":
+            state = replace(state, carcasses=state.carcasses + 1)
+        cons.append(C("object-gained", f"{who(state, seat)} takes a {obj} from the supply into a free hand.",
+                      seat=seat, object=obj))
+    return state
+
+
+def _destroy_eggs(state: LockdownState, place: str | None, n: int, cons: list[Consequence]) -> LockdownState:
+    """Unheld eggs destroyed in ``place``: eggs on the floor first, then the Nest's (lockdown.md §7.12)."""
+    if place is None:
+        return state
+    for _ in range(n):
+        if "egg" in state.objects.get(place, ()):
+            state = M.take_object(state, place, "egg")
+            cons.append(C("egg-destroyed", f"An egg is destroyed in {state.room_label(place)}.", room=place))
+        elif state.rooms[place].tile == "nest" and state.rooms[place].explored and state.eggs:
+            state = replace(state, eggs=state.eggs - 1)
+            cons.append(C("egg-destroyed", f"An egg in the Nest is destroyed ({state.eggs} left).", room=place))
+            from service.rules.lockdown.apply import _nest_check
+            state = _nest_check(state, cons)
     return state
 
 

@@ -16,7 +16,9 @@ from service.rules.base import Fact, Violation
 from service.rules.lockdown import sections as S
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import CHARACTERS, ROOMS
-from service.rules.lockdown.facts import AFTER_END, FACTS, resolve_card, resolve_place, resolve_token, shape_violations
+from service.rules.lockdown.facts import (
+    AFTER_END, FACTS, MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token, shape_violations,
+)
 from service.rules.lockdown.state import (
     BOARD, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, NOISE_CLEANUP, PLAYER, READY,
     SETUP, TIME, TURNS, COLONY_STEP, LockdownState,
@@ -110,7 +112,10 @@ def _order(state: LockdownState, fact: Fact) -> list[Violation]:
     if state.phase == SETUP and t not in SETUP_FACTS:
         return [V("setup-not-finished", f"{t} cannot be recorded during setup; finish setup first "
                   f"(BoardPrepared, a CharacterChosen per seat, then SetupCompleted).", S.SETUP_BOARD)]
-    if t in ANYTIME or (t == "ActionCardPlayed" and fact.data.get("reaction")) or state.phase == SETUP:
+    # a free item use (cost 0: not an action) may come in the middle of a sub-step, e.g. the Flashlight during an
+    # encounter in darkness (seed 000 L3546–3552; example_of_play.md B10)
+    free_item = t == "ItemUsed" and not fact.data.get("cost")
+    if t in ANYTIME or (t == "ActionCardPlayed" and fact.data.get("reaction")) or free_item or state.phase == SETUP:
         return []
     if state.pending:
         p = state.pending[0]
@@ -174,7 +179,7 @@ def _board_prepared(state: LockdownState, fact: Fact) -> list[Violation]:
             continue
         room = ROOMS.resolve(tile)
         kind = state.board.places[place].kind
-        if room.kind != kind:
+        if kind != "any" and room.kind != kind:
             out.append(V("tile-kind", f"{room.en} is a {room.kind!r} tile; slot {place} takes a {kind!r} tile.",
                          S.SETUP_BOARD, "tiles"))
         if room.id in seen:
@@ -284,6 +289,8 @@ def _move(state: LockdownState, fact: Fact) -> list[Violation]:
     if dest == c.room:
         return out + [V("same-room", f"{who(state, seat)} is already in {state.room_label(dest)}; a move goes to an "
                         f"adjacent room.", S.MOVE, "to_room")]
+    if b.surface:
+        out += _path_rules(state, c.room, dest, n)
     if b.has_graph:
         if dest not in b.adjacent(c.room):
             near = ", ".join(f"{state.room_label(o)} (corridor {k})" for _, k, o in b.exits(c.room))
@@ -318,6 +325,35 @@ def _move(state: LockdownState, fact: Fact) -> list[Violation]:
     return out
 
 
+def _path_rules(state: LockdownState, origin: str, dest: str, n: object, field: str = "corridor") -> list[Violation]:
+    """Mars side: a move to or from a crossroad goes along an unnumbered path, any other move through a corridor."""
+    b = state.board
+    if b.is_crossroad(origin) or b.is_crossroad(dest):
+        if n != "path":
+            return [V("path-move", f"Between {state.room_label(origin)} and {state.room_label(dest)} the way is a "
+                      f"path, which has no number: record corridor 'path', not {n!r}.", S.MARS_PATHS, field)]
+    elif n == "path":
+        return [V("no-path-here", f"Paths join crossroads (and a crossroad to an exit space); neither "
+                  f"{state.room_label(origin)} nor {state.room_label(dest)} is a crossroad, so record the corridor "
+                  f"number printed at the room entered.", S.MARS_PATHS, field)]
+    return []
+
+
+def _noise_rolled(state: LockdownState, fact: Fact) -> list[Violation]:
+    if noise_result(fact.data["result"]) != MARS_CARD:
+        return []
+    b = state.board
+    if not b.surface:
+        return [V("mars-die-not-here", f"The Mars surface symbol is on the Mars die, used only on the alternative "
+                  f"board side; the {b.id!r} board uses the noise die (1–4, silence, danger).", S.MARS_DIE, "result")]
+    place = state.pending[0].room if state.pending else state.characters[fact.actor].room
+    zone = b.places[place].zone if place in b.places else None
+    if zone == "underground":
+        return [V("mars-die-not-here", f"{state.room_label(place)} is underground, where the standard noise die is "
+                  f"rolled; the Mars die is used only on crossroads and in buildings.", S.MARS_DIE, "result")]
+    return []
+
+
 def _passed(state: LockdownState, fact: Fact) -> list[Violation]:
     out = _action(state, fact)
     d = fact.data.get("discarded", 0)
@@ -331,10 +367,17 @@ def _passed(state: LockdownState, fact: Fact) -> list[Violation]:
 
 def _room_explored(state: LockdownState, fact: Fact) -> list[Violation]:
     p = state.pending[0]
+    crossroad = state.board.is_crossroad(p.room)
+    if crossroad or fact.data["room"] == "crossroad":
+        if crossroad and fact.data["room"] == "crossroad":
+            return []
+        what = (f"{p.room} is a crossroad: record room 'crossroad' with its surface exploration token"
+                if crossroad else f"{p.room} is not a crossroad; name the room tile revealed")
+        return [V("crossroad-tile", what + ".", S.MARS_EXPLORE, "room")]
     room = ROOMS.resolve(fact.data["room"])
     slot = state.rooms[p.room]
     out = []
-    if room.kind != slot.kind:
+    if slot.kind != "any" and room.kind != slot.kind:
         out.append(V("tile-kind", f"{room.en} is a {room.kind!r} tile but {p.room} is a {slot.kind!r} slot.",
                      S.EXPLORE, "room"))
     if slot.tile is not None and slot.tile != room.id:
@@ -409,6 +452,8 @@ def _intruder_moved(state: LockdownState, fact: Fact) -> list[Violation]:
     if b.has_graph and dest not in b.adjacent(intruder.room) and dest != intruder.room:
         return [V("not-adjacent", f"{state.room_label(dest)} is not adjacent to {state.room_label(intruder.room)}.",
                   S.EVENT_CARD, "to_room")]
+    if b.surface and fact.data.get("corridor") is not None and dest != intruder.room:
+        return _path_rules(state, intruder.room, dest, fact.data["corridor"])
     return []
 
 
@@ -428,6 +473,7 @@ RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "EventCardDrawn": _event_card,
     "ColonyTokenDrawn": _colony,
     "IntruderMoved": _intruder_moved,
+    "NoiseRolled": _noise_rolled,
 }
 
 

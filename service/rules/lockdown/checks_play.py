@@ -220,13 +220,48 @@ def _retreated(state, fact):
 
 # --- items and cards ------------------------------------------------------------------------------
 
+# Action cards whose printed symbols the sources give (lockdown.md §5.3). Others are not checked.
+KNOWN_ACTION_CARDS = {  # normalised name → (out of combat only, printed cost or None, needs a computer room)
+    "thorough cleaning": (True, 0, False),  # Janitor, "Gruntowne sprzątanie" (seed 000 L2022–2056)
+    "gruntowne sprzątanie": (True, 0, False),
+    # Sentry: a room with a computer (no malfunction), power NOT needed (faq_lockdown.md 9); cost not in the sources
+    "quarantine": (False, None, True),
+    "kwarantanna": (False, None, True),
+}
+
+
+def _known_card(state, fact) -> list[Violation]:
+    key = " ".join(str(fact.data["card"]).replace("_", " ").split()).casefold()
+    rule = KNOWN_ACTION_CARDS.get(key)
+    if rule is None:
+        return []
+    out_of_combat, cost, computer = rule
+    out = []
+    if out_of_combat and state.in_combat(fact.actor):
+        out.append(V("card-out-of-combat", f"{fact.data['card']} shows the 'out of combat only' symbol; "
+                     f"{_who(state, fact.actor)} is in combat.", S.ACTION_CARDS, "card"))
+    if cost is not None and (fact.data.get("cost") or 0) != cost:
+        out.append(V("card-cost", f"{fact.data['card']} costs {cost} card(s) besides itself.", S.ACTION_CARDS,
+                     "cost"))
+    if computer:
+        r = state.rooms[state.characters[fact.actor].room]
+        room = ROOMS[r.tile] if r.tile else None
+        if room is None or room.computer is False or (room.computer is None and state.board.synthetic):
+            out.append(V("card-needs-computer", f"{fact.data['card']} is played in a room with a computer.",
+                         S.COMPUTER, "card"))
+        elif r.malfunction:
+            out.append(V("computer-malfunction", "A malfunction disables the room's computer (it counts as absent).",
+                         S.MALFUNCTION, "card"))
+    return out
+
+
 def _card_played(state, fact):
     if fact.data.get("reaction"):
         out = _in_game(state, fact.actor, S.ACTION_CARDS)
         if not out and state.characters[fact.actor].hand < 1 + (fact.data.get("cost") or 0):
             out.append(V("not-enough-cards", "Not enough cards for this card and its cost.", S.ACTION_CARDS))
-        return out
-    return _action(state, fact)
+        return out or _known_card(state, fact)
+    return _action(state, fact) or _known_card(state, fact)
 
 
 def _searched(state, fact):
@@ -267,10 +302,31 @@ def _crafted(state, fact):
     return out
 
 
+# items whose text lets them affect another character (faq_lockdown.md 2: "1 chosen Character (including yourself)")
+ITEMS_ON_OTHERS = ("scalpel", "skalpel")
+
+
 def _used(state, fact):
-    out = _action(state, fact) if fact.data.get("cost") else _in_game(state, fact.actor, S.ITEMS)
-    if not out and not _holds(state, fact.actor, fact.data["item"]):
-        out.append(V("no-such-item", f"{_who(state, fact.actor)} holds no {fact.data['item']}.", S.ITEMS, "item"))
+    d = fact.data
+    out = _action(state, fact) if d.get("cost") else _in_game(state, fact.actor, S.ITEMS)
+    if not out and not _holds(state, fact.actor, d["item"]):
+        out.append(V("no-such-item", f"{_who(state, fact.actor)} holds no {d['item']}.", S.ITEMS, "item"))
+    if out:
+        return out
+    target = d.get("target")
+    if target is not None and target != fact.actor and d["item"].strip().casefold() not in ITEMS_ON_OTHERS:
+        out.append(V("item-on-other-character", f"{d['item']} works only on its user ({_who(state, fact.actor)}); "
+                     f"trade it to {_who(state, target)} first (faq_lockdown.md 2).", S.ITEMS, "target"))
+    place = resolve_place(state, d["room"]) if d.get("room") is not None else state.characters[fact.actor].room
+    if d.get("eggs"):
+        floor = state.objects.get(place, ()).count("egg")
+        r = state.rooms[place]
+        nest = state.eggs if r.tile == "nest" and r.explored else 0
+        if d["eggs"] > floor + nest:
+            out.append(V("no-eggs-here", f"There are only {floor + nest} unheld egg(s) in {state.room_label(place)}.",
+                         S.EGGS, "eggs"))
+    if d.get("gained") and state.characters[fact.actor].hands_used >= 2:
+        out.append(V("hands-full", f"A {d['gained']} needs a free hand.", S.HEAVY, "gained"))
     return out
 
 

@@ -72,6 +72,7 @@ class EventCard:
     corridors: tuple[int, ...]
     removed: bool
     copy: int | None = None
+    pl: str = ""  # the Polish name, where the sources give it (e.g. Wyciek chłodziwa, seed 000 L1865–1897)
 
     @property
     def label(self) -> str:
@@ -148,7 +149,7 @@ def _characters() -> Catalogue[Character]:
 def _events() -> Catalogue[EventCard]:
     return Catalogue([
         EventCard(id=c["id"], en=c["en"], moves=tuple(c["moves"]), corridors=tuple(c["corridors"]),
-                  removed=c["removed"], copy=c.get("copy"))
+                  removed=c["removed"], copy=c.get("copy"), pl=c.get("pl", ""))
         for c in load("events")["cards"]
     ])
 

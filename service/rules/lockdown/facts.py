@@ -50,7 +50,8 @@ def _f(name: str, kind: str, doc: str, required: bool = True) -> FieldSpec:
 FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
     FactSpec("BoardPrepared", "table",
              "The main board is laid out: which board and, if the table knows them, the room tiles in the slots.",
-             (_f("board", "board", "board file id: 'basic' (the real board) or 'synthetic' (test board only)"),
+             (_f("board", "board", "board file id: 'basic' (the real board), 'mars' (its alternative side, "
+                  "lockdown.md §12.5) or 'synthetic' (test board only)"),
               _f("tiles", "tiles", "optional map slot → room tile (id or name) or null when face down and unknown", False)),
              {"board": "basic", "tiles": {"slot-04": "archive", "slot-05": None}}, sections.SETUP_BOARD),
     FactSpec("CharacterChosen", "seat",
@@ -68,12 +69,13 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
     FactSpec("CharacterMoved", "seat",
              "Move action (costs 1 card): the character entered an adjacent room through the numbered corridor.",
              (_f("to_room", "room", "the room entered: slot id (e.g. slot-07) or the room's id/name if known"),
-              _f("corridor", "corridor", "the number (1–4) of the corridor used, as printed at the room entered")),
+              _f("corridor", "move_corridor", "the number (1–4) of the corridor used, as printed at the room entered; "
+                 "'path' for a path to or from a crossroad (mars side)")),
              {"to_room": "slot-07", "corridor": 2}, sections.MOVE),
     FactSpec("CharacterMovedCarefully", "seat",
              "Careful Move action (costs 2 cards, out of combat): as a move, but a noise marker is placed instead of a noise roll.",
              (_f("to_room", "room", "the room entered"),
-              _f("corridor", "corridor", "the number of the corridor used"),
+              _f("corridor", "move_corridor", "the number of the corridor used ('path' to or from a crossroad)"),
               _f("noise_corridor", "corridor", "the number of the corridor (leading to the room entered) that gets the noise marker")),
              {"to_room": "archive", "corridor": 1, "noise_corridor": 3}, sections.CAREFUL),
     FactSpec("Passed", "seat",
@@ -113,8 +115,10 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
     FactSpec("IntruderMoved", "table",
              "An intruder moved as the table resolved it (for boards whose corridor graph is unknown).",
              (_f("intruder", "intruder", "the intruder's id (e.g. 'i3')"),
-              _f("to_room", "room", "the room it moved to")),
-             {"intruder": "i1", "to_room": "slot-03"}, sections.EVENT_CARD),
+              _f("to_room", "room", "the room it moved to"),
+              _f("corridor", "move_corridor", "the corridor it used, as numbered at the room entered ('path' "
+                 "along a path), when the table knows it", False)),
+             {"intruder": "i1", "to_room": "slot-03", "corridor": 2}, sections.EVENT_CARD),
     FactSpec("ColonyTokenDrawn", "table",
              "Event step 10: a token was drawn from the colony bag (bag development).",
              (_f("token", "colony_token", "larva, creeper, adult, breeder, queen or blank"),),
@@ -160,9 +164,14 @@ def resolve_token(value: Any) -> str | None:
     return None
 
 
+MARS_CARD = "mars_card"  # the Mars die's own symbol: draw and resolve 1 Mars surface card (lockdown.md §12.5)
+
+
 def noise_result(value: Any) -> Any:
     if isinstance(value, bool):
         return None
+    if isinstance(value, str) and value.strip().casefold().replace(" ", "_") in (MARS_CARD, "mars"):
+        return MARS_CARD
     if isinstance(value, int) and value in NOISE_RESULTS:
         return value
     if isinstance(value, str):
@@ -198,7 +207,15 @@ def _room(state: Any, v: Any) -> str | None:
     return None
 
 
+def _move_corridor(state: Any, v: Any) -> str | None:
+    if v == "path":
+        return None if state.board.surface else "'path' exists only on a board with crossroads (the mars side)"
+    return _corridor(state, v)
+
+
 def _tile(state: Any, v: Any) -> str | None:
+    if v == "crossroad" and state.board.surface:
+        return None  # a crossroad has no tile: only its surface exploration token is revealed
     if ROOMS.resolve(v) is None:
         return f"unknown room {v!r}; expected one of: {', '.join(r.en for r in ROOMS if r.kind != 'special')}"
     return None
@@ -208,7 +225,7 @@ def _tiles(state: Any, v: Any) -> str | None:
     if not isinstance(v, Mapping):
         return "must be an object mapping a slot to a room tile (or null)"
     for place, tile in v.items():
-        if place not in state.board.places or state.board.places[place].kind not in ("I", "II"):
+        if place not in state.board.places or state.board.places[place].kind not in ("I", "II", "any"):
             return f"{place!r} is not a room-tile slot of this board"
         if tile is not None and ROOMS.resolve(tile) is None:
             return f"unknown room tile {tile!r} for {place}"
@@ -218,8 +235,9 @@ def _tiles(state: Any, v: Any) -> str | None:
 def _exploration(state: Any, v: Any) -> str | None:
     if not isinstance(v, Mapping):
         return "must be an object {effect, items}"
-    if v.get("effect") not in EXPLORATION_EFFECTS:
-        return f"token effect must be one of {', '.join(EXPLORATION_EFFECTS)}, got {v.get('effect')!r}"
+    effects = tuple(dict.fromkeys(EXPLORATION_EFFECTS + tuple(getattr(state.board, "surface_effects", ()))))
+    if v.get("effect") not in effects:
+        return f"token effect must be one of {', '.join(effects)}, got {v.get('effect')!r}"
     items = v.get("items")
     if items is not None and (not _is_int(items) or not 0 <= items <= MAX_TOKEN_ITEMS):
         return f"token items must be a whole number 0–{MAX_TOKEN_ITEMS}, got {items!r}"
@@ -257,10 +275,11 @@ KINDS: dict[str, Checker] = {
     "tile": _tile,
     "corridor": _corridor,
     "corridor_list": _corridor_list,
+    "move_corridor": _move_corridor,
     "count": lambda s, v: None if _is_int(v) and v >= 0 else f"must be a whole number ≥ 0, got {v!r}",
     "exploration_token": _exploration,
     "noise_result": lambda s, v: None if noise_result(v) is not None else
-    f"must be 1, 2, 3, 4, 'danger' or 'silence', got {v!r}",
+    f"must be 1, 2, 3, 4, 'danger', 'silence' or (Mars die) 'mars_card', got {v!r}",
     "colony_token": lambda s, v: None if resolve_token(v) else f"must be one of {', '.join(TOKEN_TYPES)}, got {v!r}",
     "css_token": lambda s, v: None if v in CSS_TOKENS else f"must be one of {', '.join(CSS_TOKENS)}, got {v!r}",
     "event_card": lambda s, v: None if EVENT_CARDS.resolve(v) else f"unknown event card {v!r}",
@@ -606,7 +625,14 @@ MORE = (
               _f("cost", "count0", "cards paid (0 = free use, not an action)", False),
               _f("ammo", "count0", "ammo/use markers spent", False),
               _f("discarded", "bool", "the item is discarded (single use)", False),
-              _f("note", "text", "the effect (free text)", False)),
+              _f("note", "text", "the effect (free text)", False),
+              _f("target", "seat", "the character the item is used on, when not the user — only items whose text "
+                 "says so (Scalpel; faq_lockdown.md 2)", False),
+              _f("room", "room", "the room the item is used on (e.g. a Thermite Charge thrown into the Nest)", False),
+              _f("eggs", "count0", "unheld eggs destroyed there by the item's injuries, 1 per injury "
+                 "(faq_lockdown.md 10)", False),
+              _f("gained", "object", "a heavy object the item gives from the supply (Probe Arm: a carcass; "
+                 "faq_lockdown.md 18)", False)),
              {"item": "Medkit", "cost": 1, "discarded": True, "note": "dressed 1 serious wound"}, S.ITEMS),
     FactSpec("ItemsTraded", "seat",
              "Trade action (cost 1, out of combat) with a character in the same room: items and objects given and "

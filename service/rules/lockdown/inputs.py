@@ -15,7 +15,7 @@ from service.rules.base import Expected
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.checks import MOVE_COST, who
 from service.rules.lockdown.components import CHARACTERS, EVENT_CARDS, NOISE_RESULTS, ROOMS
-from service.rules.lockdown.facts import CSS_TOKENS, ENDINGS
+from service.rules.lockdown.facts import CSS_TOKENS, ENDINGS, MARS_CARD
 from service.rules.lockdown.state import (
     BOARD, CHARACTERS as CHARACTERS_STEP, COLONY_STEP, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, NOISE_CLEANUP,
     PLAYER, READY, SETUP, TIME, TURNS, LockdownState,
@@ -45,12 +45,16 @@ def _pending(state: LockdownState) -> list[Expected]:
             tiles = [slot.tile]
         else:
             used = {r.tile for r in state.rooms.values() if r.tile}
-            tiles = [r.id for r in ROOMS if r.kind == slot.kind and r.id not in used]
+            tiles = [r.id for r in ROOMS if r.kind in ((slot.kind,) if slot.kind != "any" else ("I", "II"))
+                     and r.id not in used]
+        if state.board.is_crossroad(p.room):
+            tiles = ["crossroad"]  # mars side: no tile, only the surface exploration token (lockdown.md §12.5)
         return [Expected("RoomExplored", p.seat, {"room": tiles, "token": None},
                          f"{who(state, p.seat)} entered unexplored {p.room}: record the tile and the exploration "
                          f"token revealed")]
     if p.kind == "noise":
-        return [Expected("NoiseRolled", p.seat, {"result": list(NOISE_RESULTS)},
+        extra = [MARS_CARD] if state.board.surface and state.board.places[p.room].zone != "underground" else []
+        return [Expected("NoiseRolled", p.seat, {"result": list(NOISE_RESULTS) + extra},
                          f"noise roll for {who(state, p.seat)} in {state.room_label(p.room)} ({p.reason})")]
     return [Expected("EncounterTokenDrawn", p.seat, {"token": _bag(state), "number": None},
                      f"encounter in {state.room_label(p.room)}: record the token drawn from the colony bag")]
@@ -106,7 +110,8 @@ def _actions(state: LockdownState, seat: int) -> list[Expected]:
                                     f"{who_} moves to {state.room_label(other)}"))
         else:
             rooms = [p for p in state.rooms if p != c.room]
-            out.append(Expected("CharacterMoved", seat, {"to_room": rooms, "corridor": [1, 2, 3, 4]},
+            out.append(Expected("CharacterMoved", seat, {"to_room": rooms, "corridor": [1, 2, 3, 4] + (
+                                    ["path"] if b.surface else [])},
                                 f"{who_} moves; this board's corridors are unknown, so any room and corridor "
                                 f"number is accepted"))
     if c.room is not None and c.hand >= MOVE_COST["CharacterMovedCarefully"] and not state.in_combat(seat):
@@ -122,7 +127,8 @@ def _actions(state: LockdownState, seat: int) -> list[Expected]:
         else:
             rooms = [p for p in state.rooms if p != c.room]
             out.append(Expected("CharacterMovedCarefully", seat,
-                                {"to_room": rooms, "corridor": [1, 2, 3, 4], "noise_corridor": [1, 2, 3, 4]},
+                                {"to_room": rooms, "corridor": [1, 2, 3, 4] + (["path"] if b.surface else []),
+                                 "noise_corridor": [1, 2, 3, 4]},
                                 f"{who_} moves carefully; the noise corridor must not already hold a marker"))
     from service.rules.lockdown.inputs_play import actions
     out.extend(actions(state, seat))
@@ -159,6 +165,12 @@ def _event(state: LockdownState) -> list[Expected]:
     return []
 
 
+def _heavy(name: str) -> bool:
+    """Is a starting item heavy (held in a hand)? Only items marked ``heavy: false`` are not (data/items.json)."""
+    from service.rules.lockdown import catalog
+    return next((bool(i.get("heavy", True)) for i in catalog.items().values() if i.get("en") == name), True)
+
+
 def _setup_extras(state: LockdownState) -> list[Expected]:
     """Optional setup records: objectives, contingency tokens, starting items, the first computer card."""
     from service.rules.lockdown.facts import COMPUTER_DECK
@@ -173,8 +185,12 @@ def _setup_extras(state: LockdownState) -> list[Expected]:
             out.append(Expected("ContingencyTokensDealt", s, {"tokens": None}, f"{n_tok} contingency token(s) dealt"))
         start = CHARACTERS[c.character].extra.get("starting_item") if c.character else None
         if start and not c.items:
-            out.append(Expected("ItemGained", s, {"item": [start], "colour": ["starting"], "where": ["hand"],
-                                                  "ammo": [3]}, "the starting item"))
+            if _heavy(start):
+                out.append(Expected("ItemGained", s, {"item": [start], "colour": ["starting"], "where": ["hand"],
+                                                      "ammo": [3]}, "the starting item"))
+            else:  # e.g. the Probe Arm lies beside the board, in no hand slot (faq_lockdown.md 17)
+                out.append(Expected("ItemGained", s, {"item": [start], "colour": ["starting"],
+                                                      "where": ["backpack"]}, "the starting item (not heavy)"))
     if state.computer_card is None:
         out.append(Expected("ComputerCardRevealed", None, {"card": list(COMPUTER_DECK[:-1])},
                             "the first computer action card (Lock-Down is shuffled back at setup)"))

@@ -407,6 +407,10 @@ def slime(state: LockdownState, seat: int, cons: list[Consequence]) -> LockdownS
 
 def place_fire(state: LockdownState, place: str, cons: list[Consequence]) -> LockdownState:
     r = state.rooms[place]
+    if state.board.is_crossroad(place):  # lockdown.md §12.5 (seed 000 L4654–4655)
+        cons.append(C("no-fire", f"No fire marker is ever placed on a crossroad ({state.room_label(place)}).",
+                      room=place))
+        return state
     if r.fire:
         cons.append(C("fire-already", f"{state.room_label(place)} already burns (max 1 fire marker)."))
         return state
@@ -423,6 +427,10 @@ def place_fire(state: LockdownState, place: str, cons: list[Consequence]) -> Loc
 
 def place_malfunction(state: LockdownState, place: str, cons: list[Consequence]) -> LockdownState:
     r = state.rooms[place]
+    if state.board.is_crossroad(place):  # lockdown.md §12.5 (seed 000 L4642–4643, L4654–4655)
+        cons.append(C("no-malfunction", f"No malfunction marker is ever placed on a crossroad "
+                      f"({state.room_label(place)}): nothing happens.", room=place))
+        return state
     if r.tile in NO_MALFUNCTION_ROOMS and r.explored:
         cons.append(C("no-malfunction", f"No malfunction marker is ever placed in {ROOMS[r.tile].en}.", room=place))
         return state

@@ -283,7 +283,9 @@ class LockdownState:
             return ROOMS[r.tile].en
         if r.tile:
             return f"{place} (unexplored: {ROOMS[r.tile].en})"
-        return f"{place} (unexplored {r.kind})"
+        if r.kind == "crossroad":
+            return place if r.explored else f"{place} (unexplored)"
+        return f"{place} (unexplored {'room' if r.kind == 'any' else r.kind})"
 
     def acting(self) -> int | None:
         if self.ended:

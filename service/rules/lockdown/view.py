@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.rules.base import PlayerResult, Result
-from service.rules.lockdown.board import TECHNICAL
+from service.rules.lockdown.board import TECHNICAL, area_key, is_area
 from service.rules.lockdown.components import CHARACTERS, EVENT_CARDS, ROOMS
 from service.rules.lockdown.state import LockdownState
 
@@ -53,7 +53,7 @@ def _noise_at(state: LockdownState, place: str) -> list[Any]:
     for key in state.noise:
         n = b.number_at(key, place)
         if n is not None:
-            out.append(f"{n} (technical)" if key == TECHNICAL else n)
+            out.append(f"{n} (technical)" if key == TECHNICAL else f"{n} (area)" if is_area(key) else n)
     return sorted(out, key=str)
 
 
@@ -120,6 +120,7 @@ def describe(state: LockdownState) -> dict[str, Any]:
         "game": {
             "mode": state.setup.mode,
             "board": b.en,
+            "board side": b.side,
             "synthetic board": b.synthetic,
             "corridor graph known": b.has_graph,
             "round": state.round,
@@ -136,6 +137,7 @@ def describe(state: LockdownState) -> dict[str, Any]:
         },
         "players": players,
         "rooms": rooms,
+        **({"surface": _surface(state)} if b.surface else {}),
         "noise markers": len(state.noise),
         "closed doors": len(state.doors),
         "intruders": [{"id": i.id, "type": i.kind, "room": state.room_label(i.room), "injuries": i.injuries}
@@ -182,4 +184,19 @@ def describe(state: LockdownState) -> dict[str, Any]:
             {"what": p.kind, "seat": p.seat, "room": state.room_label(p.room), "why": p.reason}
             for p in state.pending
         ],
+    }
+
+
+def _surface(state: LockdownState) -> dict[str, Any]:
+    """The alternative side's surface (lockdown.md §12.5): areas and crossroads."""
+    b = state.board
+    return {
+        "areas": [{"area": n, "building": building, "noise marker": area_key(n) in state.noise}
+                  for n, building in sorted(b.areas.items())],
+        "crossroads": [{"crossroad": c, "explored": state.rooms[c].explored,
+                        "characters": [f"seat {s}" for s in state.characters_in(c)],
+                        "intruders": [f"{i.kind} ({i.id})" for i in state.intruders_in(c)]}
+                       for c in b.crossroads],
+        "paths known": False,
+        "exit spaces": list(b.exit_spaces) if b.exit_spaces else None,
     }
