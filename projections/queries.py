@@ -95,10 +95,11 @@ def corridor_proposals(db: Database, board: str) -> dict[str, Any]:
     """Corridors of ``board`` learned from recorded moves, across games, with their conflicts.
 
     A proposal is "from place A the figure entered place B through corridor n" (n as printed at
-    B, or "path"), with how many games and moves say so. Two kinds of conflict are flagged:
-    ``same_from`` — from A, corridor n led to different places; ``same_to`` — B's corridor n was
-    entered from different places (with one corridor per number and room, at most one is right).
-    Paths are unnumbered and never conflict.
+    B, or "path"), with how many games and moves say so. A conflict is flagged when B's corridor n
+    was entered from different places: with one corridor per number and room, at most one is
+    right (unless that corridor forks on the physical board). Corridor numbers belong to the room
+    entered, so "from A through n" leading to different rooms is no conflict. Paths are unnumbered
+    and never conflict.
     """
     with db.connect(row_factory=dict_row) as conn:
         rows = conn.execute(
@@ -126,23 +127,21 @@ def corridor_proposals(db: Database, board: str) -> dict[str, Any]:
             "conflict": False,
         })
     conflicts = []
-    for kind, place_key, other_key in (("same_from", "from_place", "to_place"), ("same_to", "to_place", "from_place")):
-        groups: dict[tuple, list[dict]] = {}
-        for p in proposals:
-            if p["corridor"] != "path":
-                groups.setdefault((p[place_key], p["corridor"]), []).append(p)
-        for (place, corridor), group in sorted(groups.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
-            others = sorted({p[other_key] for p in group})
-            if len(others) > 1:
-                for p in group:
-                    p["conflict"] = True
-                conflicts.append({
-                    "kind": kind,
-                    "place": place,
-                    "corridor": corridor,
-                    "leads_to" if kind == "same_from" else "entered_from": [
-                        {"place": p[other_key], "games": p["games"], "moves": p["moves"]}
-                        for p in sorted(group, key=lambda p: (-p["moves"], p[other_key]))
-                    ],
-                })
+    groups: dict[tuple, list[dict]] = {}
+    for p in proposals:
+        if p["corridor"] != "path":
+            groups.setdefault((p["to_place"], p["corridor"]), []).append(p)
+    for (place, corridor), group in sorted(groups.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
+        if len({p["from_place"] for p in group}) > 1:
+            for p in group:
+                p["conflict"] = True
+            conflicts.append({
+                "kind": "same_to",
+                "place": place,
+                "corridor": corridor,
+                "entered_from": [
+                    {"place": p["from_place"], "games": p["games"], "moves": p["moves"]}
+                    for p in sorted(group, key=lambda p: (-p["moves"], p["from_place"]))
+                ],
+            })
     return {"board": board, "proposals": proposals, "conflicts": conflicts}

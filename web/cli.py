@@ -188,12 +188,16 @@ def rebuild(ctx: click.Context, view: str | None, batch: int, pause: float) -> N
 
 
 def _load_demo(archive) -> None:
-    from service.notation import import_parsed, read_file
+    from service.notation import NotationError, import_parsed, read_file
 
     files = sorted(DEMO_DIR.glob("*.jsonl"))
     created = 0
     for path in files:
-        _, new = import_parsed(archive.games, read_file(path))
+        try:
+            _, new = import_parsed(archive.games, read_file(path))
+        except NotationError as e:  # an older copy of this demo game is archived: history stays as it is
+            click.secho(f"demo game kept as archived: {e.message}", fg="yellow", err=True)
+            continue
         created += new
     click.echo(f"demo games: {created} loaded, {len(files) - created} already there")
 

@@ -113,7 +113,7 @@ def spec() -> dict:
             "description": "Every recorded move (and intruder move naming its corridor) is an observation: from place "
             "A the figure entered place B through B's corridor n ('path' on the Mars surface). Proposals aggregate "
             "them across games (games, moves, first/last seen); conflicts list a place whose corridor n was seen "
-            "leading to (same_from) or entered from (same_to) different places. 'fragment' is the proposals in the "
+            "entered from different places (same_to; corridor numbers belong to the room entered). 'fragment' is the proposals in the "
             "board file's corridor format, for a club to check against its physical board "
             "(docs/decisions/0005-learned-corridors.md). Eventually consistent (read model 'corridors').",
             "parameters": [{"name": "board", "in": "path", "required": True,

@@ -56,12 +56,13 @@ def test_moves_on_the_basic_board_become_corridor_proposals(fresh_archive, clien
     assert "corridor-unverified" in [c["type"] for c in state["consequences"]]
     assert state["violations"] == []
 
-    gid_b, result = play(fresh_archive, [
-        move(1, "slot-06", 3), explore(1, "nest"),  # from the Isolation Room corridor 3 leads elsewhere: conflict
-        move(1, "slot-09", 4), explore(1, "emergency_room"),
+    play(fresh_archive, [
+        move(1, "slot-06", 3), explore(1, "nest"),  # numbers belong to the room entered: no conflict
+        move(1, "slot-04", 3), explore(1, "archive"),  # slot-04's corridor 3 entered from elsewhere: conflict
     ])
-    fresh_archive.games.record(gid_b, [{"type": "FactVoided", "data": {"seqs": [7, 8], "reason": "wrong room"}}])
-    gid_c, _ = play(fresh_archive, [move(1, "slot-04", 3), explore(1, "decon_room")])
+    play(fresh_archive, [move(1, "slot-04", 3), explore(1, "decon_room")])
+    gid_d, _ = play(fresh_archive, [move(1, "slot-09", 4), explore(1, "emergency_room")])
+    fresh_archive.games.record(gid_d, [{"type": "FactVoided", "data": {"seqs": [5, 6], "reason": "wrong room"}}])
 
     rebuild(fresh_archive.db, "corridors")
     found = queries.corridor_proposals(fresh_archive.db, "basic")
@@ -71,15 +72,16 @@ def test_moves_on_the_basic_board_become_corridor_proposals(fresh_archive, clien
         ("slot-04", "slot-05", 2): (1, 1),
         ("repository", "slot-04", 1): (1, 1),
         ("isolation_room", "slot-06", 3): (1, 1),
+        ("slot-06", "slot-04", 3): (1, 1),
     }  # the voided move to slot-09 is not there
     assert all(p["first_seen"] and p["last_seen"] for p in found["proposals"])
-    assert [(c["kind"], c["place"], c["corridor"], [o["place"] for o in c["leads_to"]]) for c in found["conflicts"]] == [
-        ("same_from", "isolation_room", 3, ["slot-04", "slot-06"])]
+    assert [(c["kind"], c["place"], c["corridor"], [o["place"] for o in c["entered_from"]]) for c in found["conflicts"]] == [
+        ("same_to", "slot-04", 3, ["isolation_room", "slot-06"])]
 
     api = client.get("/api/boards/basic/corridors")
     assert api.status_code == 200
     body = api.json
-    assert body["corridors_declared"] is False and len(body["proposals"]) == 4 and len(body["conflicts"]) == 1
+    assert body["corridors_declared"] is False and len(body["proposals"]) == 5 and len(body["conflicts"]) == 1
     ends = {tuple(e[0] for e in c["ends"]): c["ends"] for c in body["fragment"]["corridors"]}
     assert ends[("isolation_room", "slot-04")] == [["isolation_room", None], ["slot-04", 3]]
     assert client.get("/api/boards/nowhere/corridors").status_code == 404
