@@ -23,30 +23,28 @@ BENCHMARKS = [  # (script, title, uses a database)
 ]
 
 
-NOTES = """## What the profiles show
+NOTES = """## What the profiles showed, and what was done about it
 
-cProfile of each slow path at the time of writing (re-check after changes):
+The first run (2026-11-25 23:25) profiled each slow path with cProfile; since then:
 
-- **HTTP append**: under cProfile about a third of a request waits on PostgreSQL (the cache's
-  fast-forward SELECT, then the insert and commit); the rest is Python. The aggregate cache deep-copies the cached `Game` on every `repository.get`
-  (`eventsourcing.application.Repository.get` → `copy.deepcopy`), and that copy grows with the game
-  (`Game.recorded`, `Game.commands`): it is why facts #401+ are slower than facts #1–100. With
-  `DEEPCOPY_FROM_AGGREGATE_CACHE=n` the difference disappears (only safe if nothing mutates a fetched
-  `Game` before `save` succeeds). Also: `LockdownRuleset.apply` twice per fact (`Game._stage`, then
-  `Game._fact_recorded`), the library's insert (`es_insert_events_uuid` + NOTIFY), marshmallow, Flask.
-  The `requests` client runs in the same process, on the same 2 cores as the server and PostgreSQL.
-- **Import**: ~50% in `LockdownRuleset.apply` (called twice per fact, as above; the hot function is
-  `dataclasses.replace` via `state.with_character`), ~8% in `Game._stage` rebuilding
-  `known = {seq: fact}` from all recorded facts on every command (quadratic in a game's length), and
-  only ~15% in the database (`save`).
-- **Rebuild**: ~70% in folding each event through the rules (`GameFolder.advance` →
-  `Game._fact_recorded` → `LockdownRuleset.apply` → `dataclasses.replace`); reading and decoding the
-  events ~15 µs each, writing the view rows a few %. Each view folds every game again, so rebuilding all
-  three views folds the archive three times.
-- **Fold**: `LockdownRuleset.apply` + `check` per fact, `dataclasses.replace` hottest.
+- **HTTP append**: the aggregate cache deep-copied the whole cached `Game` on every
+  `repository.get`, a copy that grew with the game (2.5 ms at 540 facts), and every fact went
+  through the rules twice (`Game._stage`, then `Game._fact_recorded`). Now `Game.__deepcopy__`
+  shares the immutable facts and folded state, and the event body reuses the state the check
+  computed. What remains per request: the cache's fast-forward SELECT, the library's insert
+  (`es_insert_events_uuid` + NOTIFY) and commit, marshmallow, Flask, JSON; the `requests` client
+  shares the 2 cores with the server and PostgreSQL.
+- **Fold / import / rebuild**: two thirds of a fold was `dataclasses.replace` on the many-field
+  state; `service/rules/lockdown/evolve.replace` copies the instance dict instead (3x faster fold).
+  `Game._stage` no longer rebuilds a `{seq: fact}` map per command unless the batch holds a
+  correction.
+- **Rebuild of all views**: each view used to fold the whole archive again; `nemesis-archive
+  rebuild` (no VIEW) now folds each page once for every view (row "all views in one pass").
 
-The machine is shared (other jobs ran during the measurements; see the load average): absolute figures
-move ±20–50% between runs, ratios less so.
+The ruleset grew a lot between the first run and this one (the whole game instead of the
+skeleton), so per-fact rules costs are not comparable across the two runs.
+The machine is shared (other jobs may run during the measurements; see the load average):
+absolute figures move ±20–50% between runs, ratios less so.
 """
 
 

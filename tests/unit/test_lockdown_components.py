@@ -2,7 +2,7 @@
 import json
 from pathlib import Path
 
-from service.rules.lockdown.components import BOARDS, CHARACTERS, DATA, EVENT_CARDS, ROOMS, board
+from service.rules.lockdown.components import BOARDS, CHARACTERS, DATA, EVENT_CARDS, ROOMS, board, box_characters
 
 
 def test_room_catalogue_has_10_basic_9_additional_and_the_special_rooms():
@@ -28,7 +28,8 @@ def test_rooms_resolve_by_id_english_polish_and_alias():
 
 
 def test_characters_and_groups():
-    assert len(CHARACTERS) == 6
+    assert len(box_characters()) == 6  # + 11 Nemesis / Aftermath characters for lockdown.md §12.4
+    assert len(CHARACTERS) == 17 and CHARACTERS["soldier"].start_room == "isolation_room"
     assert CHARACTERS["survivor"].start_room == "isolation_room" and CHARACTERS["survivor"].knowledge == 3
     assert CHARACTERS["janitor"].start_room == "repository" and CHARACTERS["janitor"].knowledge == 1
     assert CHARACTERS.resolve("Astrobiolożka").id == "xenobiologist"

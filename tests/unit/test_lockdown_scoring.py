@@ -459,6 +459,53 @@ def test_solo_win_needs_objective_and_survival():
     assert outcome(replace(v, seats=(seat(1, location="base"),))).outcome == "lost"
 
 
+def solo(*seats, **kw):
+    return view(*seats, mode="solo", **kw)
+
+
+def test_solo_won_objective_met_and_survived_seed_l4512():
+    p = outcome(solo(seat(1, objective="knowledge_at_least:5", knowledge=5)))
+    assert p.outcome == "won" and any("L4512" in r for r in p.reasons)
+
+
+def test_solo_lost_when_the_contingency_plan_or_the_scan_kills():
+    assert outcome(solo(seat(1, location="swc", pod="A"), plan="pods")).outcome == "lost"
+    assert outcome(solo(seat(1, scan_infected=True, final_draw=("contamination", "action", "action", "action"))
+                        )).outcome == "lost"
+    assert outcome(solo(seat(1, alive=False))).outcome == "lost"
+
+
+def test_solo_lost_when_the_objective_is_not_met():
+    assert outcome(solo(seat(1, objective="send_signal", signal_sent=False))).outcome == "lost"
+
+
+def test_solo_undetermined_cases():
+    # the kept card is unknown and the two dealt cards disagree
+    p = outcome(solo(seat(1, objective=None, objectives_dealt=("send_signal", "knowledge_at_least:8"))))
+    assert p.outcome == "undetermined" and any("objective" in r for r in p.reasons)
+    # survival unknown
+    assert outcome(solo(seat(1, location=None))).outcome == "undetermined"
+    # the active plan is unknown and decides (pods kills a pod escapee, the others do not)
+    assert outcome(solo(seat(1, location="swc", pod="A"), plan=None)).outcome == "undetermined"
+
+
+def test_solo_standard_deck_betrayal_card_is_not_a_solo_objective():
+    # "player X cannot survive" read in a 1-player game would be trivially met: solo deals Solo/Koop cards
+    p = outcome(solo(seat(1, objective="player_must_not_survive:2")))
+    assert p.outcome == "undetermined" and any("Solo/Co-op objective" in r for r in p.reasons)
+    assert outcome(solo(seat(1, objective="sole_survivor", alive=False))).outcome == "lost"
+
+
+def test_solo_needs_exactly_one_seat():
+    r = victory_check(solo(seat(1), seat(2)))
+    assert {p.outcome for p in r.players} == {"undetermined"} and "L4496" in r.players[0].reasons[0]
+
+
+def test_coop_standard_deck_betrayal_card_leaves_the_team_undetermined():
+    v = coop(seat(1, objective="sole_survivor"), seat(2, objective="send_signal"))
+    assert {p.outcome for p in victory_check(v).players} == {"undetermined"}
+
+
 # --- order of checks -------------------------------------------------------------------------
 
 

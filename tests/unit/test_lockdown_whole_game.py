@@ -340,11 +340,12 @@ def test_pod_launch_evacuates_and_ends_the_game_when_nobody_is_left():
 
 def test_objectives_are_chosen_once_after_the_first_encounter():
     g = new_game(2)
-    assert g.push("ObjectivesDealt", 1, objectives=["send_signal", "destroy_nest"]) == []
-    assert rules(g.check("ObjectivesDealt", 1, objectives=["a", "b"])) == ["objectives-twice"]
+    assert g.push("ObjectivesDealt", 1, objectives=["send_signal", "nest_destroyed"]) == []
+    assert rules(g.check("ObjectivesDealt", 1, objectives=["unknown", "unknown"])) == ["objectives-twice"]
+    assert rules(g.check("ObjectivesDealt", 2, objectives=["win_the_game", "unknown"])) == ["invalid-field"]
     assert rules(g.check("ObjectiveChosen", 1, objective="send_signal")) == ["objective-choice-not-due"]
     with_intruder(g, "adult", "alert_room")
-    assert rules(g.check("ObjectiveChosen", 1, objective="kill_queen")) == ["objective-not-dealt"]
+    assert rules(g.check("ObjectiveChosen", 1, objective="queen_killed")) == ["objective-not-dealt"]
     assert g.push("ObjectiveChosen", 1, objective="send_signal") == []
     assert rules(g.check("ObjectiveChosen", 1, objective="send_signal")) == ["objective-chosen-twice"]
 

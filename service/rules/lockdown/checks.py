@@ -203,6 +203,16 @@ def _character_chosen(state: LockdownState, fact: Fact) -> list[Violation]:
     if char.id in taken:
         return [V("character-taken", f"{char.en} was already chosen by seat {taken[char.id]}; choose another "
                   f"character.", S.SETUP_CHARACTERS, "character")]
+    if char.extra.get("origin") != "lockdown" and not state.nemesis_characters:
+        return [V("nemesis-character-not-in-play", f"{char.en} is a character of the original Nemesis"
+                  f"{' / Aftermath' if char.extra.get('origin') == 'aftermath' else ''}; set the option "
+                  f"characters = nemesis to play with them.", S.NEMESIS, "character")]
+    colour = char.extra.get("colour")
+    same = next((c for c in state.characters.values() if c.character and colour
+                 and CHARACTERS[c.character].extra.get("colour") == colour), None)
+    if same is not None:  # each player keeps the selection card of their colour (seed 000 L4569–4572)
+        return [V("character-colour-taken", f"{CHARACTERS[same.character].en} (seat {same.seat}) already plays "
+                  f"the {colour} character; only 1 character per colour.", S.NEMESIS, "character")]
     return []
 
 

@@ -688,15 +688,32 @@ def _computer_revealed(state, fact):
 
 # --- objectives, contingency, lab ------------------------------------------------------------------
 
+def _mode_section(state):
+    return {"solo": S.SOLO, "coop": S.COOP}.get(state.setup.mode, S.OBJECTIVES)
+
+
+def _not_solo_coop(state, objectives, field):
+    """Solo and co-op deal "Solo/Koop" cards instead of the standard decks (seed 000 L4499–4500,
+    L4524–4526): a standard-deck card aimed at other players (``semi_coop_only``) is refused."""
+    if state.setup.mode not in ("solo", "coop"):
+        return []
+    from service.rules.lockdown.scoring import _not_solo_coop_card
+    wrong = [k for k in (_not_solo_coop_card(o) for o in objectives if o != "unknown") if k]
+    if wrong:
+        return [V("not-a-solo-coop-objective", f"{', '.join(wrong)} is a card of the standard objective decks; "
+                  f"{state.setup.mode} uses the Solo/Co-op deck.", _mode_section(state), field)]
+    return []
+
+
 def _dealt(state, fact):
     c = state.characters[fact.actor]
     n = 1 if state.setup.mode == "coop" else 2
     if c.objectives:
         return [V("objectives-twice", "Objectives were already dealt to this player.", S.OBJECTIVES)]
     if len(fact.data["objectives"]) != n:
-        return [V("objective-count", f"{n} objective card(s) are dealt in {state.setup.mode} mode.", S.OBJECTIVES,
-                  "objectives")]
-    return []
+        return [V("objective-count", f"{n} objective card(s) are dealt in {state.setup.mode} mode.",
+                  _mode_section(state), "objectives")]
+    return _not_solo_coop(state, fact.data["objectives"], "objectives")
 
 
 def _chosen(state, fact):
@@ -712,14 +729,14 @@ def _chosen(state, fact):
     if len(known) == len(c.objectives) and known and fact.data["objective"] not in known:
         return [V("objective-not-dealt", f"{fact.data['objective']} was not dealt to this player.", S.OBJECTIVES,
                   "objective")]
-    return []
+    return _not_solo_coop(state, [fact.data["objective"]], "objective")
 
 
 def _revealed_objective(state, fact):
     c = state.characters[fact.actor]
     if c.objective not in (None, "unknown") and c.objective != fact.data["objective"]:
         return [V("objective-mismatch", f"The objective kept was {c.objective}.", S.VICTORY, "objective")]
-    return []
+    return _not_solo_coop(state, [fact.data["objective"]], "objective")
 
 
 def _tokens_dealt(state, fact):
@@ -757,6 +774,13 @@ def _token_revealed(state, fact):
 def _weakness(state, fact):
     if state.weaknesses[fact.data["slot"] - 1] and not fact.data.get("card"):
         return [V("weakness-revealed-twice", f"Weakness {fact.data['slot']} is already face up.", S.WEAKNESS, "slot")]
+    card = str(fact.data.get("card") or "").strip().casefold().replace(" ", "_")
+    if card and state.nemesis_intruders:
+        from service.rules.lockdown.catalog import data
+        for w in data("intruders")["nemesis_intruders"]["removed_weaknesses"]:
+            if card in {w["id"], w["en"].casefold().replace(" ", "_"), w["pl"].casefold().replace(" ", "_")}:
+                return [V("weakness-removed", f"{w['en']} ({w['pl']}) is removed from the game with Nemesis "
+                          f"intruders.", S.NEMESIS, "card")]
     return []
 
 

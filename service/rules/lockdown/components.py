@@ -141,9 +141,28 @@ def _characters() -> Catalogue[Character]:
         out.append(Character(
             id=c["id"], en=c["en"], pl=c["pl"], group=c["group"], start_room=group["start_room"],
             knowledge=group["knowledge"], aliases=tuple(c.get("aliases", ())),
-            extra=MappingProxyType({k: v for k, v in c.items() if k not in ("id", "en", "pl", "group", "aliases")}),
+            extra=MappingProxyType({"origin": "lockdown", **{k: v for k, v in c.items()
+                                                              if k not in ("id", "en", "pl", "group", "aliases")}}),
+        ))
+    # playing with Nemesis characters (lockdown.md §12.4; seed 000 L4554–4602): the Nemesis and
+    # Aftermath characters of characters_extra.json, all Nemesis survivors, no starting item
+    extra = load("characters_extra")
+    for c in extra["nemesis_characters"]:
+        if c.get("origin") not in ("nemesis", "aftermath"):
+            continue  # the Medic is a stretch-goal character, not part of this variant
+        group = extra["groups"][c["group"]]
+        out.append(Character(
+            id=c["id"], en=c["en"], pl=c["pl"], group=c["group"], start_room=group["start_room"],
+            knowledge=group["knowledge"], aliases=tuple(c.get("aliases", ())),
+            extra=MappingProxyType({"starting_item": None, **{k: v for k, v in c.items()
+                                                              if k not in ("id", "en", "pl", "group", "aliases")}}),
         ))
     return Catalogue(out)
+
+
+def box_characters() -> list[Character]:
+    """The six characters of the Lockdown box (data/characters.json)."""
+    return [c for c in CHARACTERS if c.extra.get("origin") == "lockdown"]
 
 
 def _events() -> Catalogue[EventCard]:

@@ -73,6 +73,7 @@ def scoring_view(state: LockdownState):
         queen_killed=state.queen_killed if state.end_effects != "base_destroyed" else True,
         weaknesses=tuple(WeaknessView(slot=i + 1, card=state.weakness_names[i], discovered=state.weaknesses[i])
                          for i in range(3)),
+        first_weakness_face_up=not state.nemesis_intruders,
         sectors_explored=sectors if any(v is not None for v in sectors.values()) else None,
         pods_launched=state.launches,
     )

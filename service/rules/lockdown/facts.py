@@ -447,7 +447,26 @@ def _space(state: Any, v: Any) -> str | None:
     return None if str(v).zfill(2) in labels or str(v) in labels else f"must be a time-track space ({', '.join(labels)})"
 
 
+def _objective(state: Any, v: Any) -> str | None:
+    """An objective as its type id and printed values (``knowledge_at_least:5``), or ``unknown``."""
+    from service.rules.lockdown.catalog import objective_types, parse_objective
+
+    if not isinstance(v, str):
+        return "must be an objective (type id with its values, e.g. 'knowledge_at_least:5') or 'unknown'"
+    if v == "unknown" or parse_objective(v)[0] in objective_types():
+        return None
+    return f"unknown objective {v!r}; known types: {', '.join(sorted(objective_types()))} (or 'unknown')"
+
+
+def _objectives(state: Any, v: Any) -> str | None:
+    if not isinstance(v, list) or not v:
+        return "must be a list of objectives (or 'unknown' for each card not seen)"
+    return next((f"objective {i + 1}: {err}" for i, o in enumerate(v) if (err := _objective(state, o))), None)
+
+
 KINDS.update({
+    "objective": _objective,
+    "objectives": _objectives,
     "wound_kind": _one_of(WOUND_KINDS),
     "count1": _int(1, 9),
     "count0": _int(0, 27),
@@ -721,14 +740,14 @@ MORE = (
              {"card": "B"}, S.COMPUTER),
     # --- objectives, contingency, lab, victory check --------------------------------------
     FactSpec("ObjectivesDealt", "seat", "Objective cards dealt to the player (secret; names if recorded).",
-             (_f("objectives", "names", "the cards (names, or 'unknown')"),),
+             (_f("objectives", "objectives", "the cards as type ids with values (see objectives.json), or 'unknown'"),),
              {"objectives": ["unknown", "unknown"]}, S.OBJECTIVES),
     FactSpec("ObjectiveChosen", "seat",
              "At the first encounter the player kept 1 of their 2 objectives (the other is boxed unseen).",
-             (_f("objective", "text", "the objective kept (name or 'unknown')"),),
+             (_f("objective", "objective", "the objective kept (type id with values, or 'unknown')"),),
              {"objective": "send_signal"}, S.OBJECTIVES),
     FactSpec("ObjectiveRevealed", "seat", "The player showed their objective (victory check, or later).",
-             (_f("objective", "text", "the objective"),),
+             (_f("objective", "objective", "the objective (type id with values)"),),
              {"objective": "knowledge_at_least:5"}, S.VICTORY),
     FactSpec("ContingencyTokensDealt", "seat", "Contingency tokens dealt to the player (secret).",
              (_f("tokens", "names", "plan ids (signal, knowledge, pods, isolation, save_all) or 'unknown'"),),

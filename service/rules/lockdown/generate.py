@@ -241,9 +241,16 @@ def _blood(rng, state, e, options, data):
 
 def _objectives(rng, state, e, options, data):
     n = 1 if state.setup.mode == "coop" else 2
-    pool = ["send_signal", "knowledge_at_least:5", "activate_knowledge", "destroy_nest", "only_survivor",
-            "discover_weakness:2", "sectors_explored:S-01,S-02", f"player_must_not_survive:{e.actor % len(state.seats) + 1}"]
-    return rng.sample(pool, n)
+    pool = ["send_signal", "knowledge_at_least:5", "knowledge_token_active", "nest_destroyed", "sole_survivor",
+            "weakness_discovered:2", "sectors_explored:S-01,S-02", f"player_must_not_survive:{e.actor % len(state.seats) + 1}"]
+    picked = rng.sample(pool, n)
+    if state.setup.mode in ("solo", "coop"):  # Solo/Koop cards only: no betrayal card (seed 000 L4499–4500)
+        safe = [o for o in pool if not o.startswith(("player_must_not_survive", "sole_survivor"))]
+        out: list[str] = []
+        for o in picked:  # a deterministic swap keeps the random stream (and the demo games) unchanged
+            out.append(o if o in safe else next(x for x in safe if x not in picked and x not in out))
+        picked = out
+    return picked
 
 
 def _contingency(rng, state, e, options, data):

@@ -71,7 +71,9 @@ def _regular(state: LockdownState) -> list[Expected]:
                              "lay out the board; record the room tiles per slot if the table knows them")]
         if state.step == CHARACTERS_STEP:
             taken = {c.character for c in state.characters.values() if c.character}
-            free = [c.id for c in CHARACTERS if c.id not in taken]
+            colours = {CHARACTERS[t].extra.get("colour") for t in taken}
+            free = [c.id for c in CHARACTERS if c.id not in taken and c.extra.get("colour") not in colours
+                    and (c.extra.get("origin") == "lockdown" or state.nemesis_characters)]
             return [Expected("CharacterChosen", s, {"character": free}, f"{who(state, s)} chooses a character")
                     for s in state.seats if state.characters[s].character is None]
         if state.step == READY:

@@ -176,6 +176,10 @@ class ScoringView:
     weaknesses: tuple[WeaknessView, ...] | None = None
     """The three weakness slots of the laboratory board; None = unknown."""
 
+    first_weakness_face_up: bool = True
+    """Slot 1 starts face up (night stalkers, L3413); with *Nemesis* intruders all 3 start face down
+    (seed 000 L4777, L4794–4795), so discovering slot 1 counts for "discover a weakness"."""
+
     sectors_explored: Mapping[str, bool | None] | None = None
     """Per sector (``S-01``, ``S-02``, ``S-03``): every room in it explored at the end."""
 
@@ -590,7 +594,7 @@ def _eval(rule: object, ctx: _Ctx, cur: _Seat | None = None) -> Tri:
             return _u("which weaknesses were discovered")
         if target is None:  # at least one beyond the first, face-up one (lockdown_cz.md §5.1)
             return _any([_k(w.discovered) if w.discovered is not None else _u(f"whether weakness slot {w.slot} was discovered")
-                         for w in ws if w.slot != 1])
+                         for w in ws if w.slot != 1 or not ctx.view.first_weakness_face_up])
         if isinstance(target, int) or str(target).isdigit():
             found = [w for w in ws if w.slot == int(target)]
         else:
@@ -707,6 +711,13 @@ def _run(view: ScoringView, plan: str, settings: ScoringSettings) -> dict[int, t
     ctx = _Ctx(view, seats, next(iter(seats.values())), (), settings, destroyed)
     if view.mode == "coop":
         return _coop(view, seats, ctx)
+    if view.mode == "solo":
+        return _solo(view, seats, ctx)
+    return _standard(seats, ctx)
+
+
+def _standard(seats: dict[int, _Seat], ctx: _Ctx) -> dict:
+    """Each seat on its own: alive after steps 0–2 and its kept objective met (L1646–1699)."""
     out = {}
     for n, s in seats.items():
         reasons = list(s.reasons)
@@ -740,6 +751,41 @@ def _run(view: ScoringView, plan: str, settings: ScoringSettings) -> dict[int, t
     return out
 
 
+def _not_solo_coop_card(text: str | None) -> str | None:
+    """The objective type if ``text`` is a card of the standard decks only (``semi_coop_only``)."""
+    from service.rules.lockdown.catalog import objective_types, parse_objective
+
+    if text is None:
+        return None
+    kind, _ = parse_objective(text)
+    t = objective_types().get(kind)
+    return kind if t is not None and t.get("semi_coop_only") else None
+
+
+def _solo(view: ScoringView, seats: dict[int, _Seat], ctx: _Ctx) -> dict:
+    """Solo (seed 000 L4495–4512): "Aby wygrać, musisz zrealizować swój cel i przeżyć" (L4512).
+
+    Exactly 1 player (the mode is for "w pojedynkę", L4496–4497); the objective is one of the 2
+    "Solo/Koop" cards dealt instead of the standard decks (L4499–4500), kept at the first encounter
+    (L4505–4506). Survival is the standard one: steps 0–2 of the check (end effects, contingency
+    plan — the solo player holds 2 tokens, L4501–4503 — and the final scan). A card of the standard
+    decks that targets other players (``semi_coop_only``) cannot be a solo objective: undetermined.
+    """
+    (n, s), = seats.items()  # victory_check refuses a solo view with another seat count
+    options = _objective_options(s.view)
+    wrong = [k for k in (_not_solo_coop_card(o) for o in options) if k]
+    if wrong and s.alive.value is not False:
+        need = (f"a Solo/Co-op objective card: {', '.join(dict.fromkeys(wrong))} is a card of the standard decks "
+                f"(solo deals 2 \"Solo/Koop\" cards, seed 000 L4499–4500)")
+        reasons = s.reasons + ["needs " + need]
+        return {n: ("undetermined", PlayerResult(n, "undetermined", tuple(reasons), survival=s.route,
+                                                 death_cause=None, objective=s.view.objective), (need,))}
+    outcome, result, needs = _standard(seats, ctx)[n]
+    rule = "solo: to win, fulfil your objective and survive (seed 000 L4512)"
+    return {n: (outcome, PlayerResult(n, outcome, result.reasons + (rule,), survival=result.survival,
+                                      death_cause=result.death_cause, objective=result.objective), needs)}
+
+
 def _coop(view: ScoringView, seats: dict[int, _Seat], ctx: _Ctx) -> dict:
     """Full co-op (L4525–4535): every objective met by a character alive after the checks, and ≥1 survivor."""
     from itertools import permutations
@@ -756,6 +802,11 @@ def _coop(view: ScoringView, seats: dict[int, _Seat], ctx: _Ctx) -> dict:
             continue
         kind, _ = parse_objective(card)
         t = objective_types().get(kind)
+        if _not_solo_coop_card(card):
+            verdicts.append(_u(f"a Solo/Co-op objective card: {kind} is a card of the standard decks "
+                               f"(co-op deals 1 \"Solo/Koop\" card per player, seed 000 L4524–4526)"))
+            team.append(f"objective {_describe_objective(card)} is not a Solo/Co-op card")
+            continue
         # who fulfils it: a character alive after the checks
         per_seat = [_all([s.alive, _objective_met(card, s, ctx)]) for s in seats.values()]
         if t is not None and t.get("coop_distinct"):
@@ -800,6 +851,10 @@ def victory_check(view: ScoringView, settings: ScoringSettings = DEFAULT) -> Res
         return Result(ending=view.ending, players=tuple(
             PlayerResult(s.seat, "undetermined", ("the game was abandoned: no victory check",),
                          objective=s.objective) for s in view.seats))
+    if view.mode == "solo" and len(view.seats) != 1:
+        need = f"exactly 1 seat in a solo game (seed 000 L4496–4497), not {len(view.seats)}"
+        return Result(ending=view.ending, players=tuple(
+            PlayerResult(s.seat, "undetermined", ("needs " + need,), objective=s.objective) for s in view.seats))
     candidates = candidate_plans(view)
     runs = {p: _run(view, p, settings) for p in candidates}
     players = []

@@ -23,6 +23,9 @@ from service.rules.lockdown.components import COLONY, ROOMS, board as load_board
 
 MODES = ("standard", "solo", "coop")
 MIN_PLAYERS, MAX_PLAYERS = 1, 5
+# setup options of the variants (first value = default): characters of the original Nemesis may join
+# (lockdown.md §12.4; seed 000 L4554–4602); Nemesis intruders replace the night stalkers (§12.6; L4752–4796)
+VARIANTS = {"characters": ("lockdown", "nemesis"), "intruders": ("night_stalkers", "nemesis")}
 HAND_SIZE = 5
 
 # phases
@@ -287,6 +290,16 @@ class LockdownState:
             return place if r.explored else f"{place} (unexplored)"
         return f"{place} (unexplored {'room' if r.kind == 'any' else r.kind})"
 
+    @property
+    def nemesis_characters(self) -> bool:
+        """Characters of the original Nemesis / Aftermath may be chosen (lockdown.md §12.4)."""
+        return (self.setup.options or {}).get("characters") == "nemesis"
+
+    @property
+    def nemesis_intruders(self) -> bool:
+        """Intruders of the original Nemesis replace the night stalkers (lockdown.md §12.6)."""
+        return (self.setup.options or {}).get("intruders") == "nemesis"
+
     def acting(self) -> int | None:
         if self.ended:
             return None
@@ -312,7 +325,11 @@ def initial_state(setup: Setup) -> LockdownState:
         raise ValueError(f"Unknown mode {setup.mode!r}; expected one of {', '.join(MODES)}.")
     if setup.mode == "solo" and len(seats) != 1:
         raise ValueError("Solo mode has exactly 1 player.")
-    board_id = (setup.options or {}).get("board", "basic")
+    opts = setup.options or {}
+    for key, allowed in VARIANTS.items():
+        if opts.get(key, allowed[0]) not in allowed:
+            raise ValueError(f"Unknown {key} option {opts[key]!r}; expected one of {', '.join(allowed)}.")
+    board_id = opts.get("board", "basic")
     try:
         b = load_board(board_id)
     except FileNotFoundError:
@@ -335,6 +352,8 @@ def initial_state(setup: Setup) -> LockdownState:
         eggs=COLONY["eggs_in_nest_at_start"],
         css_at=frozenset(b.css_spaces),
         power=frozen({loc: (n, n <= 2) for n, loc in enumerate(POWER_LOCATIONS, start=1)}),
+        # Nemesis intruders: "3 losowe zakryte karty słabości" — the first one is face down too (seed 000 L4777, L4794–4795)
+        weaknesses=(False, False, False) if opts.get("intruders") == "nemesis" else (True, False, False),
     )
 
 

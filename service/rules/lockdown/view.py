@@ -163,6 +163,9 @@ def describe(state: LockdownState) -> dict[str, Any]:
         "lab": {
             "weaknesses revealed": list(state.weaknesses),
             "weakness cards": list(state.weakness_names),
+            # Nemesis intruders: a revealed weakness is usable by everybody (seed 000 L4789–4792)
+            "weaknesses usable by": ("everybody" if state.nemesis_intruders
+                                     else "characters with knowledge at least 3 / 5 / 8"),
             "researched objects": list(state.researched),
             "nest destroyed": state.nest_destroyed,
             "queen killed": state.queen_killed,
