@@ -99,3 +99,21 @@ def test_as_played_view_shows_the_correction(served, page):
     page.keyboard.press("End")
     at(page, game.position, "?view=played")
     assert "FactReplaced" in page.locator("#step-panel").inner_text()
+
+
+@pytest.mark.parametrize("title, players", [
+    ("Friday night, four players", ("Ada", "Bartek", "Chiara", "Dmitri")),
+    ("Solo evening", ("Ewa",)),
+])
+def test_the_last_step_explains_every_verdict(served, page, title, players):
+    base, games = served
+    game = games[title]
+    page.goto(f"{base}/games/{game.id}/step/{game.position}")
+    rows = page.locator("#final-result tbody tr")
+    assert rows.count() == len(players)
+    for i, name in enumerate(players):
+        cells = rows.nth(i).locator("td").all_inner_texts()
+        assert cells[0] == name
+        assert cells[1] in ("won", "lost")  # the demo games end with every verdict decided
+        assert cells[5].strip()  # and say why
+    assert "won" in page.locator("#final-result").inner_text()
