@@ -68,3 +68,13 @@ def archive(database):
     a = Archive(database)
     yield a
     a.close()
+
+
+@pytest.fixture
+def fresh_archive(fresh_database):
+    """An Archive over a database of this test's own."""
+    from service.context import Archive
+
+    a = Archive(fresh_database)
+    yield a
+    a.close()

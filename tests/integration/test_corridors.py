@@ -5,7 +5,6 @@ import pytest
 
 from projections import queries
 from projections.runner import rebuild
-from service.context import Archive
 
 HEADER = {"ruleset": "lockdown", "mode": "standard", "strict": True, "options": {"board": "basic"},
           "players": [{"seat": 1, "name": "Ada"}, {"seat": 2, "name": "Bo"}]}
@@ -23,13 +22,6 @@ def move(seat, to, corridor):
 
 def explore(seat, tile):
     return {"type": "RoomExplored", "actor": seat, "data": {"room": tile, "token": {"effect": "silence", "items": 1}}}
-
-
-@pytest.fixture
-def fresh_archive(fresh_database):
-    a = Archive(fresh_database)
-    yield a
-    a.close()
 
 
 @pytest.fixture

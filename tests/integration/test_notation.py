@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from service.context import Archive
 from service.demo import HERE as DEMO_DIR
 from service.notation import NotationError, import_parsed, parse, write_game
 from tests.helpers import generated
@@ -19,14 +18,7 @@ def count_events(db) -> int:
         return conn.execute("SELECT count(*) FROM games_events").fetchone()[0]
 
 
-@pytest.fixture
-def other_archive(fresh_database):
-    a = Archive(fresh_database)
-    yield a
-    a.close()
-
-
-def test_export_import_export_is_byte_identical(archive, other_archive):
+def test_export_import_export_is_byte_identical(archive, fresh_archive):
     header, facts = generated(seed=61)
     game = archive.games.create_game({**header, "title": "Zażółć gęślą jaźń", "tags": ["ü", "league"]})
     archive.games.record(game.id, facts[:10], command_id="batch-1", recorder="tablet A")
@@ -34,21 +26,21 @@ def test_export_import_export_is_byte_identical(archive, other_archive):
     archive.games.record(game.id, [{"type": "FactVoided", "data": {"seqs": [3], "reason": "wrong"}}])
     first = write_game(archive.games.get_game(game.id))
 
-    imported, created = import_parsed(other_archive.games, parse(first, "first.jsonl"))
+    imported, created = import_parsed(fresh_archive.games, parse(first, "first.jsonl"))
     assert created
-    again = write_game(other_archive.games.get_game(imported.id))
+    again = write_game(fresh_archive.games.get_game(imported.id))
     assert again.encode() == first.encode()
     # importing the same file again stores nothing
-    before = count_events(other_archive.db)
-    assert import_parsed(other_archive.games, parse(first, "first.jsonl"))[1] is False
-    assert count_events(other_archive.db) == before
+    before = count_events(fresh_archive.db)
+    assert import_parsed(fresh_archive.games, parse(first, "first.jsonl"))[1] is False
+    assert count_events(fresh_archive.db) == before
 
 
 @pytest.mark.parametrize("path", sorted(DEMO_DIR.glob("*.jsonl")), ids=lambda p: p.name)
-def test_demo_files_are_canonical(other_archive, path: Path):
+def test_demo_files_are_canonical(fresh_archive, path: Path):
     text = path.read_text(encoding="utf-8")
-    game, _ = import_parsed(other_archive.games, parse(text, path.name))
-    assert write_game(other_archive.games.get_game(game.id)) == text
+    game, _ = import_parsed(fresh_archive.games, parse(text, path.name))
+    assert write_game(fresh_archive.games.get_game(game.id)) == text
 
 
 def _lines(seed=62):
@@ -84,24 +76,24 @@ BAD_FILES = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD_FILES))
-def test_a_bad_file_is_refused_with_file_line_and_reason_and_nothing_is_stored(other_archive, case):
+def test_a_bad_file_is_refused_with_file_line_and_reason_and_nothing_is_stored(fresh_archive, case):
     make, line, words = BAD_FILES[case]
     text = make(_lines())
-    before = count_events(other_archive.db)
+    before = count_events(fresh_archive.db)
     with pytest.raises(NotationError) as err:
-        import_parsed(other_archive.games, parse(text, "games/bad.jsonl"))
+        import_parsed(fresh_archive.games, parse(text, "games/bad.jsonl"))
     assert err.value.details["line"] == line, err.value.message
     assert err.value.message.startswith(f"games/bad.jsonl:{line}: ")
     assert words.lower() in err.value.message.lower()
-    assert count_events(other_archive.db) == before
+    assert count_events(fresh_archive.db) == before
 
 
-def test_cli_import_and_export(other_archive, tmp_path):
+def test_cli_import_and_export(fresh_archive, tmp_path):
     good = tmp_path / "good.jsonl"
     good.write_text("\n".join(_lines(63)) + "\n", encoding="utf-8")
     bad = tmp_path / "bad.jsonl"
     bad.write_text(_mutate(_lines(64), 3, lambda o: o.update(seq=1)), encoding="utf-8")
-    url = other_archive.db.url
+    url = fresh_archive.db.url
     runner = CliRunner()
     result = runner.invoke(cli, ["--database-url", url, "import", str(good), str(bad)])
     assert result.exit_code == 1

@@ -16,7 +16,6 @@ from projections import queries
 from projections.generations import VIEW_TABLES, generations
 from projections.runner import Worker, open_view, rebuild, rebuild_views
 from projections.views import VIEWS
-from service.context import Archive
 from tests.helpers import generated, wait_for
 
 
@@ -37,13 +36,6 @@ def load_games(archive, seeds, rounds=2):
         archive.games.record(game.id, facts[20:])
         ids.append(game.id)
     return ids
-
-
-@pytest.fixture
-def fresh_archive(fresh_database):
-    a = Archive(fresh_database)
-    yield a
-    a.close()
 
 
 def test_the_worker_keeps_every_view_up_to_date(fresh_archive, caplog):
