@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from service.rules.base import Consequence, Fact
 from service.rules.lockdown.board import PATH, TECHNICAL, is_area
-from service.rules.lockdown.checks import MOVE_COST, who
+from service.rules.lockdown.checks import ACTIONS, MOVE_COST, who
 from service.rules.lockdown.components import CHARACTERS, ROOMS
 from service.rules.lockdown.facts import AFTER_END, MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token, shape_violations
 from service.rules.lockdown import mechanics as M
@@ -40,6 +40,8 @@ def apply(state: LockdownState, fact: Fact) -> Result:
         cons.append(C("fact-ignored", f"{fact.type} was not applied: {shape[0].message}"))
         return replace(state, facts=state.facts + 1), cons
     if handler is not None and (not state.ended or fact.type in AFTER_END):
+        if state.free_crafts and fact.type in ACTIONS and not (fact.type == "ItemCrafted" and fact.data.get("free")):
+            state = replace(state, free_crafts=())  # the Repository's shared craft ends with the next action
         state = handler(state, fact, cons)
         if not state.ended:
             state = _settle(state, cons)
@@ -95,7 +97,7 @@ def _refill_hands(state: LockdownState, cons: list[Consequence]) -> LockdownStat
         target = _hand_target(state, seat)
         state = M.draw(state, seat, max(0, target - c.hand), cons)
         hand = state.characters[seat].hand
-        state = with_character(state, seat, passed=False, actions=0, fire_hurt=False, first_turn_done=False)
+        state = with_character(state, seat, passed=False, actions=0, fire_hurt=False, first_turn_done=False, moves=0)
         extra = " (Isolation Room)" if target > HAND_SIZE else ""
         cons.append(C("cards-drawn", f"{who(state, seat)} draws {hand - c.hand} card{'s' if hand - c.hand != 1 else ''}"
                       f" up to {target}{extra}" + ("" if hand >= target else f" (only {hand}: deck and discard "
@@ -304,7 +306,8 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
     n = fact.data["corridor"]
     origin = c.room
     key = (b.entry(origin, dest, n) if origin else None) or b.corridor_key(dest, n)
-    cost = MOVE_COST[fact.type]
+    surcharge = fact.data.get("surcharge") or 0
+    cost = MOVE_COST[fact.type] + surcharge
     careful = fact.type == "CharacterMovedCarefully"
     occupied = bool([s for s in state.characters_in(dest) if s != seat] or state.intruders_in(dest))
     escape_from = state.intruders_in(origin) if origin else ()
@@ -313,12 +316,13 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
                       f"{state.room_label(origin)} attacks first (record IntruderAttacked for each).", seat=seat,
                       intruders=[i.id for i in escape_from]))
     state = M.pay(state, seat, cost)
-    state = with_character(state, seat, room=dest, first_turn_done=True)
+    state = with_character(state, seat, room=dest, moves=c.moves + 1)
     state = _count_action(state, seat)
     cons.append(C("moved", f"{who(state, seat)} {'carefully ' if careful else ''}moves from "
                   f"{state.room_label(origin)} to {state.room_label(dest)} "
                   f"{'along a path' if n == PATH else f'through corridor {n}'} ({cost} "
-                  f"card{'s' if cost > 1 else ''}).", seat=seat, from_room=origin, to_room=dest, corridor=key))
+                  f"card{'s' if cost > 1 else ''}"
+                  f"{f', {surcharge} for the Knee wound' if surcharge else ''}).", seat=seat, from_room=origin, to_room=dest, corridor=key))
     if origin and not b.has_graph:
         cons.append(corridor_unverified(state, origin, dest, n))
     if state.intruders_in(dest):
@@ -835,6 +839,8 @@ def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
         start = order.index(t) + 1 if t in order else 0
         nxt = next((s for s in order[start:] + order[:start] if not state.characters[s].passed), None)
         changes = {s: {"actions": 0} for s in order if state.characters[s].actions}
+        if t is not None and t in state.characters:  # its turn is over (faq_lockdown.md 7: "your first turn")
+            changes.setdefault(t, {})["first_turn_done"] = True
         state = with_characters(state, changes) if changes else state
         if nxt is None:
             state = _vent_out(state, cons)

@@ -35,7 +35,7 @@ HEAVY_ITEMS_HINT = ("gun", "rifle", "smg", "flamethrower", "pistol", "nailgun", 
 def _count_action(state: LockdownState, seat: int) -> LockdownState:
     c = state.characters[seat]
     if seat == state.turn and state.phase == PLAYER:
-        return with_character(state, seat, actions=c.actions + 1, first_turn_done=True)
+        return with_character(state, seat, actions=c.actions + 1)
     return state
 
 
@@ -346,6 +346,42 @@ def _card_played(state, fact, cons):
         state = _count_action(state, seat)
     cons.append(C("card-played", f"{who(state, seat)} plays {d['card']} ({cost} card{'s' if cost != 1 else ''})"
                   + (f": {d['note']}." if d.get("note") else "."), seat=seat, card=d["card"], cost=cost))
+    if d.get("to_room") is not None:
+        state = _card_move(state, fact, cons)
+    return state
+
+
+def _card_move(state, fact, cons):
+    """Ogień osłonowy (faq_lockdown.md 28): 1 Item card discarded, then the player's own character or a consenting
+    one from the same room goes to an adjacent room — no escape attack; the room entered is resolved as after a
+    move (exploration, noise roll: seed 000 L3045–3050)."""
+    d = fact.data
+    seat = fact.actor
+    if d.get("item"):
+        state, _ = _drop_item(state, seat, d["item"])
+        cons.append(C("item-discarded", f"{who(state, seat)} discards {d['item']} for {d['card']}.", seat=seat,
+                      item=d["item"]))
+    moved = d.get("character") or seat
+    b = state.board
+    origin = state.characters[moved].room
+    dest = resolve_place(state, d["to_room"])
+    n = d["corridor"]
+    key = (b.entry(origin, dest, n) if origin else None) or b.corridor_key(dest, n)
+    occupied = bool([s for s in state.characters_in(dest) if s != moved] or state.intruders_in(dest))
+    state = with_character(state, moved, room=dest)
+    cons.append(C("card-move", f"{d['card']}: {who(state, moved)} goes from {state.room_label(origin)} to "
+                  f"{state.room_label(dest)} without a night stalker attack.", seat=moved, from_room=origin,
+                  to_room=dest, corridor=key))
+    if state.intruders_in(dest):
+        kinds = ", ".join(f"{i.kind} ({i.id})" for i in state.intruders_in(dest))
+        cons.append(C("combat", f"{who(state, moved)} is now in combat with {kinds}.", seat=moved))
+    if not state.rooms[dest].explored:
+        return replace(state, pending=state.pending + (
+            Pending("explore", moved, dest, reason="entered an unexplored room", empty=not occupied, via=key),))
+    if not occupied:
+        cons.append(C("noise-roll-due", f"{who(state, moved)} entered an empty room: a noise roll is due.",
+                      seat=moved))
+        return replace(state, pending=state.pending + (Pending("noise", moved, dest, reason="entered an empty room"),))
     return state
 
 
@@ -399,12 +435,24 @@ def _drop_item(state: LockdownState, seat: int, name: str) -> tuple[LockdownStat
 def _crafted(state, fact, cons):
     d = fact.data
     seat = fact.actor
-    state = _act(state, fact, action_cost(fact))
+    place = state.characters[seat].room
+    if d.get("free"):  # the Repository's shared craft (faq_lockdown.md 15): no action, no card
+        state = replace(state, free_crafts=tuple(s for s in state.free_crafts if s != seat))
+    else:
+        state = _act(state, fact, action_cost(fact))
     for name in d["ingredients"]:
         state, _ = _drop_item(state, seat, name)
-    cons.append(C("crafted", f"{who(state, seat)} crafts {d['item']} from {', '.join(d['ingredients'])}.",
-                  seat=seat, item=d["item"]))
-    return _add_item(state, seat, d["item"], "blue", d.get("where"), d.get("ammo"), cons)
+    cons.append(C("crafted", f"{who(state, seat)} crafts {d['item']} from {', '.join(d['ingredients'])}"
+                  + (" (free: the Repository's shared craft)." if d.get("free") else "."), seat=seat, item=d["item"]))
+    state = _add_item(state, seat, d["item"], "blue", d.get("where"), d.get("ammo"), cons)
+    if not d.get("free") and place is not None and state.rooms[place].tile == "repository":
+        others = tuple(s for s in state.characters_in(place) if s != seat)
+        state = replace(state, free_crafts=others)
+        if others:
+            cons.append(C("repository-craft", "Everyone else in the Repository may now craft once for free, with 1 "
+                          "component (record ItemCrafted with free: true) before the next action: "
+                          + ", ".join(who(state, s) for s in others) + ".", seats=list(others)))
+    return state
 
 
 def _used(state, fact, cons):

@@ -281,6 +281,18 @@ def _action(state: LockdownState, fact: Fact) -> list[Violation]:
     return []
 
 
+# serious wound cards whose effect the sources give (only through the FAQ); names normalised (casefold)
+KNEE_WOUNDS = ("knee", "kolano")
+
+
+def knee_surcharge_due(state: LockdownState, seat: int) -> bool:
+    """An undressed Knee wound surcharges the first Movement of the character's first turn in the round
+    (faq_lockdown.md 7; the amount is printed on the card, not in the sources: the table records it)."""
+    c = state.characters[seat]
+    knee = any(not w.dressed and w.card and " ".join(w.card.split()).casefold() in KNEE_WOUNDS for w in c.serious)
+    return knee and not c.first_turn_done and c.moves == 0
+
+
 def _move(state: LockdownState, fact: Fact) -> list[Violation]:
     out = _action(state, fact)
     if out:
@@ -288,9 +300,18 @@ def _move(state: LockdownState, fact: Fact) -> list[Violation]:
     seat = fact.actor
     c = state.characters[seat]
     b = state.board
-    cost = MOVE_COST[fact.type]
+    surcharge = fact.data.get("surcharge") or 0
+    cost = MOVE_COST[fact.type] + surcharge
     if c.room is None:
         return [V("not-on-board", f"{who(state, seat)} has no figure on the board.", S.MOVE)]
+    if knee_surcharge_due(state, seat) and surcharge < 1:
+        out.append(V("knee-surcharge", f"{who(state, seat)} has an undressed Knee wound: the first Movement of "
+                     f"their first turn this round costs more (at least {MOVE_COST[fact.type] + 1} cards). Record "
+                     f"the extra cards as 'surcharge'.", S.KNEE, "surcharge"))
+    elif surcharge and not knee_surcharge_due(state, seat):
+        out.append(V("surcharge-not-due", f"No movement surcharge applies to {who(state, seat)}: only an undressed "
+                     f"Knee wound surcharges, and only the first Movement of the first turn in the round.", S.KNEE,
+                     "surcharge"))
     if c.hand < cost:
         out.append(V("not-enough-cards", f"{fact.type} costs {cost} action card{'s' if cost > 1 else ''}, but "
                      f"{who(state, seat)} has {c.hand} in hand. Pass instead, or record the cards drawn.", S.COSTS))

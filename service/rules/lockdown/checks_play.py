@@ -260,8 +260,61 @@ def _card_played(state, fact):
         out = _in_game(state, fact.actor, S.ACTION_CARDS)
         if not out and state.characters[fact.actor].hand < 1 + (fact.data.get("cost") or 0):
             out.append(V("not-enough-cards", "Not enough cards for this card and its cost.", S.ACTION_CARDS))
-        return out or _known_card(state, fact)
-    return _action(state, fact) or _known_card(state, fact)
+        return out or _known_card(state, fact) or _card_move(state, fact)
+    return _action(state, fact) or _known_card(state, fact) or _card_move(state, fact)
+
+
+# Action cards that move a character (faq_lockdown.md 28, PL erratum of the Survivor's card): discard 1 Item card;
+# move yourself, or a chosen character from your room who agrees, to 1 adjacent room without a night stalker
+# attack. "Covering Fire" is only a literal translation (the EN name is not in the sources).
+CARD_MOVES = {"ogień osłonowy": "survivor", "covering fire": "survivor"}  # normalised name → the card's owner
+CARD_MOVE_FIELDS = ("item", "character", "to_room", "corridor", "agreed")
+
+
+def _card_move(state, fact) -> list[Violation]:
+    d = fact.data
+    key = " ".join(str(d["card"]).replace("_", " ").split()).casefold()
+    if key not in CARD_MOVES:
+        extra = [f for f in CARD_MOVE_FIELDS if d.get(f) is not None]
+        if extra:
+            return [V("card-move-not-modelled", f"{d['card']} is not a card known to move a character; record its "
+                      f"effect with the facts that follow (fields {', '.join(extra)} are only for Ogień osłonowy).",
+                      S.CARD_MOVE, extra[0])]
+        return []
+    out = []
+    seat = fact.actor
+    c = state.characters[seat]
+    if c.character != CARD_MOVES[key]:
+        out.append(V("card-of-another-character", f"{d['card']} is the Survivor's action card.", S.CARD_MOVE, "card"))
+    if not d.get("item"):
+        out.append(V("card-item-cost", f"{d['card']} costs 1 of your Item cards: name it in 'item'.", S.CARD_MOVE,
+                     "item"))
+    elif not any(i.name.casefold() == d["item"].casefold() for i in c.items):
+        out.append(V("missing-item", f"{_who(state, seat)} holds no Item card {d['item']} to discard.", S.CARD_MOVE,
+                     "item"))
+    if d.get("to_room") is None or d.get("corridor") is None:
+        return out + [V("card-move-missing", f"{d['card']} moves a character: record 'to_room' and 'corridor'.",
+                        S.CARD_MOVE, "to_room")]
+    moved = d.get("character") or seat
+    m = state.characters[moved]
+    if m.status != IN_BASE or m.room != c.room:
+        return out + [V("card-move-not-here", f"{_who(state, moved)} is not in {_who(state, seat)}'s room.",
+                        S.CARD_MOVE, "character")]
+    if moved != seat and not d.get("agreed"):
+        out.append(V("card-move-consent", f"{_who(state, moved)} must agree to be moved by {d['card']} "
+                     f"(record agreed: true).", S.CARD_MOVE, "agreed"))
+    dest = resolve_place(state, d["to_room"])
+    b = state.board
+    if dest == c.room:
+        out.append(V("same-room", "The card moves the character to an adjacent room.", S.CARD_MOVE, "to_room"))
+    elif b.has_graph:
+        key_ = b.entry(c.room, dest, d["corridor"])
+        if dest not in b.adjacent(c.room) or key_ is None:
+            out.append(V("not-adjacent", f"No corridor {d['corridor']} leads from {state.room_label(c.room)} to "
+                         f"{state.room_label(dest)}.", S.MOVE, "to_room"))
+        elif key_ in state.doors:
+            out.append(V("closed-door", "Closed doors block movement.", S.DOORS, "corridor"))
+    return out
 
 
 def _searched(state, fact):
@@ -290,7 +343,18 @@ def _holds(state, seat, name) -> bool:
 
 
 def _crafted(state, fact):
-    out = _action(state, fact) or _out_of_combat(state, fact, "Crafting", S.CRAFT)
+    if fact.data.get("free"):
+        out = _in_game(state, fact.actor, S.REPOSITORY_CRAFT) or _out_of_combat(state, fact, "Crafting", S.CRAFT)
+        c = state.characters[fact.actor]
+        if not out and (c.status != IN_BASE or c.room is None or state.rooms[c.room].tile != "repository"):
+            out.append(V("free-craft-not-in-repository", f"Only characters in the Repository share its craft; "
+                         f"{_who(state, fact.actor)} is not there.", S.REPOSITORY_CRAFT, "free"))
+        elif not out and fact.actor not in state.free_crafts:
+            out.append(V("free-craft-not-due", f"A free craft follows another character's craft action in the "
+                         f"Repository, once for each other character then in the room, before the next action; "
+                         f"none is open for {_who(state, fact.actor)}.", S.REPOSITORY_CRAFT, "free"))
+    else:
+        out = _action(state, fact) or _out_of_combat(state, fact, "Crafting", S.CRAFT)
     if out:
         return out
     need = 1 if state.rooms[state.characters[fact.actor].room].tile == "repository" else 2

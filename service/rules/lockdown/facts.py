@@ -47,6 +47,10 @@ def _f(name: str, kind: str, doc: str, required: bool = True) -> FieldSpec:
     return FieldSpec(name, kind, required, doc)
 
 
+SURCHARGE_DOC = ("extra cards paid on top of the move's cost for an undressed Knee serious wound: required (≥ 1) on "
+                 "the first Movement of the character's first turn in the round, refused otherwise (faq_lockdown.md 7; "
+                 "the printed amount is not in the sources — the table records what it paid, e.g. 1)")
+
 FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
     FactSpec("BoardPrepared", "table",
              "The main board is laid out: which board and, if the table knows them, the room tiles in the slots.",
@@ -70,13 +74,15 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
              "Move action (costs 1 card): the character entered an adjacent room through the numbered corridor.",
              (_f("to_room", "room", "the room entered: slot id (e.g. slot-07) or the room's id/name if known"),
               _f("corridor", "move_corridor", "the number (1–4) of the corridor used, as printed at the room entered; "
-                 "'path' for a path to or from a crossroad (mars side)")),
+                 "'path' for a path to or from a crossroad (mars side)"),
+              _f("surcharge", "count0", SURCHARGE_DOC, False)),
              {"to_room": "slot-07", "corridor": 2}, sections.MOVE),
     FactSpec("CharacterMovedCarefully", "seat",
              "Careful Move action (costs 2 cards, out of combat): as a move, but a noise marker is placed instead of a noise roll.",
              (_f("to_room", "room", "the room entered"),
               _f("corridor", "move_corridor", "the number of the corridor used ('path' to or from a crossroad)"),
-              _f("noise_corridor", "corridor", "the number of the corridor (leading to the room entered) that gets the noise marker")),
+              _f("noise_corridor", "corridor", "the number of the corridor (leading to the room entered) that gets the noise marker"),
+              _f("surcharge", "count0", SURCHARGE_DOC, False)),
              {"to_room": "archive", "corridor": 1, "noise_corridor": 3}, sections.CAREFUL),
     FactSpec("Passed", "seat",
              "The player passed (counts as an action); they take no more actions this round.",
@@ -513,7 +519,7 @@ MORE = (
              "wound becomes a serious wound and any wound beyond 3 serious wounds kills — both derived.",
              (_f("kind", "wound_kind", "light or serious"),
               _f("count", "count1", "how many (default 1); resolved one by one", False),
-              _f("card", "text", "the serious wound card drawn, if named", False),
+              _f("card", "text", "the serious wound card drawn, if named ('Knee' / 'Kolano' surcharges a move: faq_lockdown.md 7)", False),
               _f("cause", "text", "what caused it (free text)", False)),
              {"kind": "light", "count": 1, "cause": "Noise in Corridors (darkness)"}, S.LIGHT_WOUNDS),
     FactSpec("WoundDressed", "seat",
@@ -611,7 +617,15 @@ MORE = (
              (_f("card", "text", "the card's name"),
               _f("cost", "count0", "cards paid besides the card itself (default 0)", False),
               _f("reaction", "bool", "an interrupt/reaction played outside the own turn", False),
-              _f("note", "text", "the effect chosen (free text)", False)),
+              _f("note", "text", "the effect chosen (free text)", False),
+              _f("item", "text", "a card that moves a character (only the Survivor's \"Ogień osłonowy\", PL "
+                 "erratum; faq_lockdown.md 28): the Item card discarded as its cost", False),
+              _f("character", "seat", "that card: the character moved — the player's own (default) or one in the "
+                 "same room who agrees", False),
+              _f("to_room", "room", "that card: the adjacent room the character is moved to (no night stalker "
+                 "attack; exploration / noise roll as after a move)", False),
+              _f("corridor", "move_corridor", "that card: the corridor used, as numbered at the room entered", False),
+              _f("agreed", "bool", "that card: the moved character (when not the player's own) agrees to it", False)),
              {"card": "Clean Up", "cost": 0, "note": "fire removed"}, S.ACTION_CARDS),
     FactSpec("RoomSearched", "seat",
              "Search action card played in a room with items: the item counter goes down 1; 2 cards of the room's "
@@ -631,11 +645,16 @@ MORE = (
               _f("ammo", "count0", "ammo/use markers", False)),
              {"item": "SMG", "colour": "starting", "where": "hand", "ammo": 3}, S.ITEMS),
     FactSpec("ItemCrafted", "seat",
-             "Craft action (cost 1, out of combat): 2 items (1 in the Repository) discarded for a crafted item.",
+             "Craft action (cost 1, out of combat): 2 items (1 in the Repository) discarded for a crafted item. A "
+             "craft in the Repository lets every other character then in the room craft once for free "
+             "(faq_lockdown.md 15).",
              (_f("item", "text", "the crafted (blue) item"),
               _f("ingredients", "names", "the items discarded"),
               _f("where", "item_place", "hand or backpack", False),
-              _f("ammo", "count0", "ammo on it", False)),
+              _f("ammo", "count0", "ammo on it", False),
+              _f("free", "bool", "the one free craft of a character in the Repository right after another "
+                 "character's craft action there (faq_lockdown.md 15): not an action, no card, may be out of turn; "
+                 "1 component; before the next action", False)),
              {"item": "Flamethrower", "ingredients": ["Reagent", "Lighter"], "where": "hand", "ammo": 4}, S.CRAFT),
     FactSpec("ItemUsed", "seat",
              "An item's action was used: its cost in cards, ammo/use markers spent, single-use items discarded. "

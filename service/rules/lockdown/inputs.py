@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from service.rules.base import Expected
 from service.rules.lockdown.board import TECHNICAL
-from service.rules.lockdown.checks import MOVE_COST, who
+from service.rules.lockdown.checks import MOVE_COST, knee_surcharge_due, who
 from service.rules.lockdown.components import CHARACTERS, EVENT_CARDS, NOISE_RESULTS, ROOMS
 from service.rules.lockdown.facts import CSS_TOKENS, ENDINGS, MARS_CARD
 from service.rules.lockdown.state import (
@@ -132,6 +132,10 @@ def _actions(state: LockdownState, seat: int) -> list[Expected]:
                                 {"to_room": rooms, "corridor": [1, 2, 3, 4] + (["path"] if b.surface else []),
                                  "noise_corridor": [1, 2, 3, 4]},
                                 f"{who_} moves carefully; the noise corridor must not already hold a marker"))
+    if out and knee_surcharge_due(state, seat):  # faq_lockdown.md 7: the amount is the table's (card not in sources)
+        out = [Expected(e.type, seat, {**e.options, "surcharge": list(range(1, c.hand - MOVE_COST[e.type] + 1))},
+                        f"{e.note} (+ the Knee wound's surcharge, recorded as 'surcharge')")
+               for e in out if c.hand > MOVE_COST[e.type]]
     from service.rules.lockdown.inputs_play import actions
     out.extend(actions(state, seat))
     out.append(Expected("Passed", seat, {"discarded": list(range(c.hand + 1))},

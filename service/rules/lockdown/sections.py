@@ -76,3 +76,8 @@ MARS_EXPLORE = "lockdown.md §12.5 surface exploration tokens (seed 000 L4622–
 MARS_DIE = "lockdown.md §12.5 Mars die (seed 000 L4648–4651, L4797–4830)"
 MARS_DANGER = "lockdown.md §12.5 danger on a crossroad (seed 000 L4813–4817)"
 CORRIDOR_UNVERIFIED = "gaps_filled.md §13.1, §14 (corridor graph unknown); docs/decisions/0005-learned-corridors.md"
+KNEE = ("faq_lockdown.md 7 (FAQ 25.03.2022, Rules Q2); serious wound cards: lockdown.md §8.4 (seed 000 L3316–3326)")
+REPOSITORY_CRAFT = ("faq_lockdown.md 15–16 (FAQ 25.03.2022, Rooms Q4); Repository: lockdown.md §2.6 "
+                    "(seed 000 L4446–4455), Craft: lockdown.md §5.10 (seed 000 L1994–2000)")
+CARD_MOVE = ("faq_lockdown.md 28 (PL errata, Ogień osłonowy); escape by other actions: lockdown.md §7.8 "
+             "(seed 000 L3031–3055)")

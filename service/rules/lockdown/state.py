@@ -112,7 +112,8 @@ class CharacterState:
     objective: str | None = None  # the objective kept at the first encounter
     contingency: tuple[str, ...] = ()  # contingency tokens held ("unknown" until revealed)
     fire_hurt: bool = False  # took its fire wound for passing this round
-    first_turn_done: bool = False
+    first_turn_done: bool = False  # the character's first turn of this round is over (faq_lockdown.md 7)
+    moves: int = 0  # Movement actions (move / careful move) taken this round
     was: str | None = None  # where the character was when it died (base, pod, isolation)
     scan_infected: bool | None = None  # final scan step A
     final_draw: tuple[str, ...] | None = None  # final scan step B
@@ -206,6 +207,9 @@ class LockdownState:
     last_actor: int | None = None  # who recorded the last action (for reactions)
     end_effects: str | None = None  # the end-of-game effects applied (time_out, alarm_procedure, base_destroyed)
     launches: tuple[str, ...] = ()  # CSS tokens revealed, in order
+    # seats that may still make their one free craft after another character's Repository craft action
+    # (faq_lockdown.md 15); cleared by the next action
+    free_crafts: tuple[int, ...] = ()
     css_at: frozenset[Any] = frozenset()  # time spaces with a CSS token under them
 
     # --- reading helpers -----------------------------------------------------------
