@@ -1,11 +1,15 @@
 """HTML pages: the games list and the replay of one game, step by step (per-step URLs)."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+import json
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
 from projections import queries
+from service.rules.lockdown.components import BOARDS
 from web.api import ListQuery, _game_id
+from web.api import board_corridors as corridors
 from web.replays import replay_of
 
 replay = Blueprint("replay", __name__)
@@ -33,20 +37,11 @@ def players():
 
 @replay.get("/boards/<board>/corridors")
 def board_corridors(board: str):
-    from service.rules.lockdown.components import BOARDS
-    from web.api import board_corridors as corridors
-
     return render_template("corridors.html", data=corridors(board), boards=BOARDS)
 
 
 @replay.get("/boards/<board>/corridors/fragment.json")
 def board_corridors_fragment(board: str):
-    import json
-
-    from flask import Response
-
-    from web.api import board_corridors as corridors
-
     body = json.dumps(corridors(board)["fragment"], ensure_ascii=False, indent=1) + "\n"
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="board_{board}_corridors.json"'})
