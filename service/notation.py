@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
@@ -130,9 +131,16 @@ def parse(text: str, file: str = "<input>") -> ParsedGame:
         for key in ("recorded_at", "recorder", "command"):
             if fact.get(key) is not None and not isinstance(fact[key], str):
                 raise NotationError(file, line, f"{key} must be a string or null", key)
-        if not isinstance(fact.get("recorded_at"), str):
-            raise NotationError(file, line, "recorded_at must be an ISO 8601 time", "recorded_at")
+        if not isinstance(fact.get("recorded_at"), str) or not _is_iso_time(fact["recorded_at"]):
+            raise NotationError(file, line, "recorded_at must be an ISO 8601 time with its offset", "recorded_at")
     return ParsedGame(file, loaded, facts)
+
+
+def _is_iso_time(text: str) -> bool:
+    try:
+        return datetime.fromisoformat(text).tzinfo is not None
+    except ValueError:
+        return False
 
 
 def _json_object(file: str, line: int, text: str) -> dict[str, Any]:

@@ -69,6 +69,7 @@ BAD_FILES = {
     "future version": (lambda L: _mutate(L, 0, lambda o: o.update(version=99)), 1, "version"),
     "bad header field": (lambda L: _mutate(L, 0, lambda o: o.update(players=[])), 1, "players"),
     "gap in seq": (lambda L: _mutate(L, 6, lambda o: o.update(seq=9)), 7, "seq must be 6"),
+    "bad time": (lambda L: _mutate(L, 5, lambda o: o.update(recorded_at="yesterday")), 6, "recorded_at"),
     "unknown key": (lambda L: _mutate(L, 4, lambda o: o.update(colour="red")), 5, "colour"),
     "unknown fact type": (lambda L: _mutate(L, 8, lambda o: o.update(type="Teleported")), 9, "Teleported"),
     "illegal in a strict game": (lambda L: _mutate(L, 2, lambda o: o.update(actor=None, type="SetupCompleted", data={"first_player": 1})), 3, "SetupCompleted"),
