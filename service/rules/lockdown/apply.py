@@ -25,7 +25,7 @@ from service.rules.lockdown import mechanics as M
 from service.rules.lockdown.mechanics import C
 from service.rules.lockdown.state import (
     ATTACKS, CHARACTERS as CHARACTERS_STEP, COLONY_STEP, CSS, DEAD, ENDED, EVACUATED, EVENT, EVENT_CARD,
-    FIRST_PLAYER, HAND_SIZE, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, NOISE_CLEANUP, PLAYER, READY, ROUND_END, TIME,
+    FIRST_PLAYER, HAND_SIZE, IN_BASE, IN_BUNKER, LOCKED_IN, NOISE_CLEANUP, PLAYER, READY, ROUND_END, TIME,
     TURNS, Intruder, LockdownState, Pending, SeriousWound, with_character, with_characters, with_room,
 )
 
@@ -66,13 +66,6 @@ def _supply_to_bag(state: LockdownState, token: str, cons: list[Consequence]) ->
     state = replace(state, supply=MappingProxyType(supply))
     cons.append(C("colony-token-added", f"1 {token} token is added to the colony bag.", token=token))
     return _bag_add(state, token)
-
-
-def _pop_pending(state: LockdownState, kind: str, seat: int | None) -> tuple[LockdownState, Pending | None]:
-    for i, p in enumerate(state.pending):
-        if p.kind == kind and (seat is None or p.seat == seat):
-            return replace(state, pending=state.pending[:i] + state.pending[i + 1:]), p
-    return state, None
 
 
 def _push_front(state: LockdownState, *items: Pending) -> LockdownState:
@@ -286,12 +279,6 @@ def _setup_completed(state: LockdownState, fact: Fact, cons: list[Consequence]) 
 
 # --- player phase -----------------------------------------------------------------------------
 
-def _count_action(state: LockdownState, seat: int) -> LockdownState:
-    if seat == state.turn and state.phase == PLAYER:
-        return with_character(state, seat, actions=state.characters[seat].actions + 1)
-    return state
-
-
 def _first_player_passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     to = fact.data.get("to") or state.left_of(state.first_player)
     cons.append(C("first-player", f"The first player token passes to {who(state, to)}, who starts.", seat=to))
@@ -305,11 +292,11 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
     b = state.board
     n = fact.data["corridor"]
     origin = c.room
-    key = (b.entry(origin, dest, n) if origin else None) or b.corridor_key(dest, n)
+    key = M.entry_key(state, origin, dest, n)
     surcharge = fact.data.get("surcharge") or 0
     cost = MOVE_COST[fact.type] + surcharge
     careful = fact.type == "CharacterMovedCarefully"
-    occupied = bool([s for s in state.characters_in(dest) if s != seat] or state.intruders_in(dest))
+    occupied = M.occupied(state, dest, seat)
     escape_from = state.intruders_in(origin) if origin else ()
     if escape_from:
         cons.append(C("escape", f"{who(state, seat)} escapes from combat: each stalker in "
@@ -317,7 +304,7 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
                       intruders=[i.id for i in escape_from]))
     state = M.pay(state, seat, cost)
     state = with_character(state, seat, room=dest, moves=c.moves + 1)
-    state = _count_action(state, seat)
+    state = M.count_action(state, seat)
     cons.append(C("moved", f"{who(state, seat)} {'carefully ' if careful else ''}moves from "
                   f"{state.room_label(origin)} to {state.room_label(dest)} "
                   f"{'along a path' if n == PATH else f'through corridor {n}'} ({cost} "
@@ -325,23 +312,13 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
                   f"{f', {surcharge} for the Knee wound' if surcharge else ''}).", seat=seat, from_room=origin, to_room=dest, corridor=key))
     if origin and not b.has_graph:
         cons.append(corridor_unverified(state, origin, dest, n))
-    if state.intruders_in(dest):
-        kinds = ", ".join(f"{i.kind} ({i.id})" for i in state.intruders_in(dest))
-        cons.append(C("combat", f"{who(state, seat)} is now in combat with {kinds}.", seat=seat))
+    M.combat_notice(state, seat, dest, cons)
     if careful:
         nkey = b.corridor_key(dest, fact.data["noise_corridor"])
         if nkey is not None and nkey not in state.noise:
             state = _add_noise(state, nkey, dest, cons)
     attacks = tuple(Pending("attack", seat, origin, reason="escape", intruder=i.id) for i in escape_from)
-    if not state.rooms[dest].explored:
-        return replace(state, pending=state.pending + attacks + (
-            Pending("explore", seat, dest, reason="entered an unexplored room", empty=not occupied,
-                    careful=careful, via=key),))
-    if not careful and not occupied:
-        cons.append(C("noise-roll-due", f"{who(state, seat)} entered an empty room: a noise roll is due.", seat=seat))
-        return replace(state, pending=state.pending + attacks + (
-            Pending("noise", seat, dest, reason="entered an empty room"),))
-    return replace(state, pending=state.pending + attacks)
+    return M.entered(state, seat, dest, key, occupied, cons, careful=careful, attacks=attacks)
 
 
 def corridor_unverified(state: LockdownState, origin: str, dest: str, n: Any, mover: str = "") -> Consequence:
@@ -357,7 +334,7 @@ def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
     seat = fact.actor
     c = state.characters[seat]
     d = fact.data.get("discarded", 0) or 0
-    state = _count_action(state, seat)
+    state = M.count_action(state, seat)
     state = M.pay(state, seat, d)
     state = with_character(state, seat, passed=True)
     cons.append(C("passed", f"{who(state, seat)} passes" + (f" and discards {d} card{'s' if d != 1 else ''}."
@@ -369,7 +346,7 @@ def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
 
 def _room_explored(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     seat = fact.actor
-    state, p = _pop_pending(state, "explore", seat)
+    state, p = M.pop_pending(state, "explore", seat)
     if p is None:  # not due: best effort on the actor's room, if it is unexplored
         place = state.characters[seat].room
         if place is None or state.rooms[place].explored:
@@ -440,10 +417,15 @@ def _room_explored(state: LockdownState, fact: Fact, cons: list[Consequence]) ->
     return state
 
 
+def _due_room(state: LockdownState, kind: str, seat: int) -> tuple[LockdownState, str | None]:
+    """Take the seat's pending ``kind`` step off the queue: its room, or the seat's own room when none was due."""
+    state, p = M.pop_pending(state, kind, seat)
+    return state, (p.room if p else state.characters[seat].room)
+
+
 def _noise_rolled(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     seat = fact.actor
-    state, p = _pop_pending(state, "noise", seat)
-    place = p.room if p else state.characters[seat].room
+    state, place = _due_room(state, "noise", seat)
     if place is None:
         return state
     return _noise(state, seat, place, noise_result(fact.data["result"]), cons)
@@ -451,8 +433,7 @@ def _noise_rolled(state: LockdownState, fact: Fact, cons: list[Consequence]) -> 
 
 def _encounter_drawn(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     seat = fact.actor
-    state, p = _pop_pending(state, "encounter", seat)
-    place = p.room if p else state.characters[seat].room
+    state, place = _due_room(state, "encounter", seat)
     if place is None:
         return state
     token = resolve_token(fact.data["token"])

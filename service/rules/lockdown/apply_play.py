@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from service.rules.lockdown.evolve import replace
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Callable
 
 from service.rules.base import Consequence, Fact
 from service.rules.lockdown import mechanics as M
@@ -24,24 +24,16 @@ from service.rules.lockdown.components import ATTACK_CARDS, ROOMS
 from service.rules.lockdown.facts import COMPUTER_CARDS, resolve_card, resolve_place
 from service.rules.lockdown.mechanics import C
 from service.rules.lockdown.state import (
-    EVENT, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, PLAYER, Item, LockdownState, Pending, SeriousWound,
+    IN_BASE, IN_BUNKER, IN_POD, Item, find_object, LockdownState, Pending,
     with_character, with_room,
 )
 
 Handler = Callable[[LockdownState, Fact, list[Consequence]], LockdownState]
-HEAVY_ITEMS_HINT = ("gun", "rifle", "smg", "flamethrower", "pistol", "nailgun", "probe arm")
-
-
-def _count_action(state: LockdownState, seat: int) -> LockdownState:
-    c = state.characters[seat]
-    if seat == state.turn and state.phase == PLAYER:
-        return with_character(state, seat, actions=c.actions + 1)
-    return state
 
 
 def _act(state: LockdownState, fact: Fact, cost: int) -> LockdownState:
     """An action: pay its cost and count it (lockdown.md §5.1)."""
-    return _count_action(M.pay(state, fact.actor, cost), fact.actor)
+    return M.count_action(M.pay(state, fact.actor, cost), fact.actor)
 
 
 # --- condition -------------------------------------------------------------------------------------
@@ -135,16 +127,9 @@ def _knowledge(state, fact, cons):
 
 # --- combat ---------------------------------------------------------------------------------------------
 
-def _pop(state: LockdownState, kind: str, intruder: str | None) -> tuple[LockdownState, Pending | None]:
-    for i, p in enumerate(state.pending):
-        if p.kind == kind and (intruder is None or p.intruder == intruder):
-            return replace(state, pending=state.pending[:i] + state.pending[i + 1:]), p
-    return state, None
-
-
 def _attacked(state, fact, cons):
     iid = fact.data["intruder"]
-    state, p = _pop(state, "attack", iid)
+    state, p = M.pop_pending(state, "attack", intruder=iid)
     it = M.intruder(state, iid)
     if it is None:
         return state
@@ -258,7 +243,7 @@ def _melee(state, fact, cons):
 
 
 def _injury_check(state, fact, cons):
-    state, p = _pop(state, "injury_check", None)
+    state, p = M.pop_pending(state, "injury_check")
     if p is None:
         return state
     it = M.intruder(state, p.intruder)
@@ -305,7 +290,7 @@ def move_through(state: LockdownState, iid: str, corridors: tuple[int, ...], con
 
 def _retreated(state, fact, cons):
     iid = fact.data["intruder"]
-    state, _ = _pop(state, "retreat", iid)
+    state, _ = M.pop_pending(state, "retreat", intruder=iid)
     card = resolve_card(fact.data["card"])
     if M.intruder(state, iid) is None:
         return state
@@ -343,7 +328,7 @@ def _card_played(state, fact, cons):
     cost = 1 + (d.get("cost") or 0)
     state = M.pay(state, seat, cost)
     if not d.get("reaction"):
-        state = _count_action(state, seat)
+        state = M.count_action(state, seat)
     cons.append(C("card-played", f"{who(state, seat)} plays {d['card']} ({cost} card{'s' if cost != 1 else ''})"
                   + (f": {d['note']}." if d.get("note") else "."), seat=seat, card=d["card"], cost=cost))
     if d.get("to_room") is not None:
@@ -362,27 +347,16 @@ def _card_move(state, fact, cons):
         cons.append(C("item-discarded", f"{who(state, seat)} discards {d['item']} for {d['card']}.", seat=seat,
                       item=d["item"]))
     moved = d.get("character") or seat
-    b = state.board
     origin = state.characters[moved].room
     dest = resolve_place(state, d["to_room"])
-    n = d["corridor"]
-    key = (b.entry(origin, dest, n) if origin else None) or b.corridor_key(dest, n)
-    occupied = bool([s for s in state.characters_in(dest) if s != moved] or state.intruders_in(dest))
+    key = M.entry_key(state, origin, dest, d["corridor"])
+    occupied = M.occupied(state, dest, moved)
     state = with_character(state, moved, room=dest)
     cons.append(C("card-move", f"{d['card']}: {who(state, moved)} goes from {state.room_label(origin)} to "
                   f"{state.room_label(dest)} without a night stalker attack.", seat=moved, from_room=origin,
                   to_room=dest, corridor=key))
-    if state.intruders_in(dest):
-        kinds = ", ".join(f"{i.kind} ({i.id})" for i in state.intruders_in(dest))
-        cons.append(C("combat", f"{who(state, moved)} is now in combat with {kinds}.", seat=moved))
-    if not state.rooms[dest].explored:
-        return replace(state, pending=state.pending + (
-            Pending("explore", moved, dest, reason="entered an unexplored room", empty=not occupied, via=key),))
-    if not occupied:
-        cons.append(C("noise-roll-due", f"{who(state, moved)} entered an empty room: a noise roll is due.",
-                      seat=moved))
-        return replace(state, pending=state.pending + (Pending("noise", moved, dest, reason="entered an empty room"),))
-    return state
+    M.combat_notice(state, moved, dest, cons)
+    return M.entered(state, moved, dest, key, occupied, cons)
 
 
 def _add_item(state, seat, name, colour, where, ammo, cons) -> LockdownState:
@@ -461,7 +435,7 @@ def _used(state, fact, cons):
     cost = d.get("cost") or 0
     state = M.pay(state, seat, cost)
     if cost:
-        state = _count_action(state, seat)
+        state = M.count_action(state, seat)
     if d.get("ammo"):
         state = _spend_ammo(state, seat, d["item"], d["ammo"], cons)
     if d.get("discarded"):
@@ -533,7 +507,7 @@ def _picked(state, fact, cons):
     place = state.characters[seat].room
     obj = fact.data["object"]
     state = _act(state, fact, action_cost(fact))
-    found = next((o for o in state.objects.get(place, ()) if o.split(":")[0] == obj), None)
+    found = find_object(state.objects.get(place, ()), obj)
     if found is None:
         return state
     state = M.take_object(state, place, found)
@@ -686,7 +660,7 @@ def _ra_heal(state, seat, place, d, cons):
 def _ra_research(state, seat, place, d, cons):
     obj = d.get("object")
     c = state.characters[seat]
-    carried = next((o for o in c.objects if o.split(":")[0] == obj), None)
+    carried = find_object(c.objects, obj)
     if carried is not None:
         objs = list(c.objects)
         objs.remove(carried)

@@ -13,13 +13,11 @@ Loaders are cached and return read-only mappings (``MappingProxyType``) and tupl
 """
 from __future__ import annotations
 
-import json
 from functools import lru_cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-DATA = Path(__file__).parent / "data"
+from service.rules.lockdown.components import DATA, load  # noqa: F401  (DATA: the data folder, for callers)
 
 
 def _freeze(value: Any) -> Any:
@@ -33,8 +31,7 @@ def _freeze(value: Any) -> Any:
 @lru_cache(maxsize=None)
 def data(name: str) -> Mapping[str, Any]:
     """The whole of ``data/<name>.json``, frozen (dicts → read-only mappings, lists → tuples)."""
-    with open(DATA / f"{name}.json", encoding="utf-8") as fh:
-        return _freeze(json.load(fh))
+    return _freeze(load(name))
 
 
 # --- objectives and contingency plans (scoring) -------------------------------------------
@@ -99,8 +96,7 @@ def characters() -> Mapping[str, Mapping[str, Any]]:
     """Every playable character by id: the six of the box (data/characters.json, owned by the
     mechanics, enriched by data/characters_extra.json) plus the Nemesis / Aftermath characters and
     the Medic, all of them Nemesis survivors (characters_extra.json)."""
-    with open(DATA / "characters.json", encoding="utf-8") as fh:
-        raw = json.load(fh)
+    raw = load("characters")
     extra = data("characters_extra")
     box = {c["id"]: c for c in extra["box"]}
     out: dict[str, Any] = {}

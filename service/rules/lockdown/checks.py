@@ -21,7 +21,7 @@ from service.rules.lockdown.facts import (
 )
 from service.rules.lockdown.state import (
     BOARD, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, NOISE_CLEANUP, PLAYER, READY,
-    SETUP, TIME, TURNS, COLONY_STEP, LockdownState,
+    SETUP, TIME, COLONY_STEP, LockdownState, who,
 )
 
 ACTIONS = ("CharacterMoved", "CharacterMovedCarefully", "Passed", "CharacterShot", "MeleeAttacked",
@@ -69,15 +69,6 @@ STEP_NAMES = {CSS: "the CSS pod launch (CssTokenRevealed)", TIME: "the time trac
 
 def V(rule: str, message: str, section: str, field: str | None = None) -> Violation:
     return Violation(rule=rule, message=message, section=section, field=field)
-
-
-def who(state: LockdownState, seat: int | None) -> str:
-    if seat is None:
-        return "the table"
-    c = state.characters.get(seat)
-    name = next((p.name for p in state.setup.players if p.seat == seat), "")
-    char = f", {CHARACTERS[c.character].en}" if c and c.character else ""
-    return f"seat {seat} ({name}{char})" if name else f"seat {seat}{char}"
 
 
 def pending_text(state: LockdownState) -> str:

@@ -16,18 +16,11 @@ from service.rules.lockdown import sections as S
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ROOMS
 from service.rules.lockdown.facts import HEAL_CHOICES, ROOM_ACTIONS, resolve_place
-from service.rules.lockdown.state import ENDED, IN_BASE, IN_POD, SETUP, LockdownState
-
-CONTINGENCY_TOKENS = 7
+from service.rules.lockdown.state import IN_BASE, IN_POD, SETUP, LockdownState, find_object, intruder, who
 
 
 def V(rule: str, message: str, section: str, field: str | None = None) -> Violation:
     return Violation(rule=rule, message=message, section=section, field=field)
-
-
-def _who(state, seat):
-    from service.rules.lockdown.checks import who
-    return who(state, seat)
 
 
 def _in_game(state: LockdownState, seat: int, section: str = S.DEATH) -> list[Violation]:
@@ -35,7 +28,7 @@ def _in_game(state: LockdownState, seat: int, section: str = S.DEATH) -> list[Vi
     if state.phase == SETUP:
         return []
     if c.status not in (IN_BASE, IN_POD):
-        return [V("character-out-of-play", f"{_who(state, seat)} is no longer in the game ({c.status}).", section)]
+        return [V("character-out-of-play", f"{who(state, seat)} is no longer in the game ({c.status}).", section)]
     return []
 
 
@@ -48,13 +41,13 @@ def _action(state: LockdownState, fact: Fact) -> list[Violation]:
     cost = action_cost(fact)
     if c.hand < cost:
         out.append(V("not-enough-cards", f"{fact.type} costs {cost} card{'s' if cost != 1 else ''}, but "
-                     f"{_who(state, fact.actor)} holds {c.hand}.", S.ACTION_CARDS))
+                     f"{who(state, fact.actor)} holds {c.hand}.", S.ACTION_CARDS))
     return out
 
 
 def _out_of_combat(state: LockdownState, fact: Fact, what: str, section: str) -> list[Violation]:
     if state.in_combat(fact.actor):
-        return [V("in-combat", f"{what} is only possible out of combat; {_who(state, fact.actor)} shares the room "
+        return [V("in-combat", f"{what} is only possible out of combat; {who(state, fact.actor)} shares the room "
                   f"with a night stalker.", section)]
     return []
 
@@ -70,7 +63,7 @@ def _dressed(state, fact):
     open_ = sum(1 for w in state.characters[fact.actor].serious if not w.dressed)
     n = fact.data.get("count") or 1
     if not out and open_ < n:
-        out.append(V("no-undressed-wound", f"{_who(state, fact.actor)} has {open_} undressed serious wound(s), "
+        out.append(V("no-undressed-wound", f"{who(state, fact.actor)} has {open_} undressed serious wound(s), "
                      f"not {n}.", S.SERIOUS_WOUNDS, "count"))
     return out
 
@@ -81,10 +74,10 @@ def _healed(state, fact):
     if out:
         return out
     if fact.data["kind"] == "light" and c.light == 0:
-        out.append(V("no-light-wounds", f"{_who(state, fact.actor)} has no light wounds to heal.", S.LIGHT_WOUNDS,
+        out.append(V("no-light-wounds", f"{who(state, fact.actor)} has no light wounds to heal.", S.LIGHT_WOUNDS,
                      "kind"))
     if fact.data["kind"] == "serious" and not any(w.dressed for w in c.serious):
-        out.append(V("no-dressed-wound", f"Only a dressed serious wound can be healed; {_who(state, fact.actor)} "
+        out.append(V("no-dressed-wound", f"Only a dressed serious wound can be healed; {who(state, fact.actor)} "
                      f"has none (dress it first).", S.SERIOUS_WOUNDS, "kind"))
     return out
 
@@ -94,7 +87,7 @@ def _scanned(state, fact):
     c = state.characters[fact.actor]
     n = fact.data["infected"] + (fact.data.get("clean") or 0)
     if not out and n > c.contamination:
-        out.append(V("scan-more-than-owned", f"{_who(state, fact.actor)} owns {c.contamination} contamination "
+        out.append(V("scan-more-than-owned", f"{who(state, fact.actor)} owns {c.contamination} contamination "
                      f"card(s); {n} cannot have been scanned.", S.CONTAMINATION))
     return out
 
@@ -102,14 +95,14 @@ def _scanned(state, fact):
 def _larva(state, fact):
     out = _in_game(state, fact.actor, S.CONTAMINATION)
     if not out and not state.characters[fact.actor].larva:
-        out.append(V("no-larva", f"{_who(state, fact.actor)} has no larva on the board.", S.CONTAMINATION))
+        out.append(V("no-larva", f"{who(state, fact.actor)} has no larva on the board.", S.CONTAMINATION))
     return out
 
 
 def _slime(state, fact):
     out = _in_game(state, fact.actor, S.SLIME)
     if not out and not fact.data["slime"] and not state.characters[fact.actor].slime:
-        out.append(V("no-slime", f"{_who(state, fact.actor)} has no slime marker to remove.", S.SLIME, "slime"))
+        out.append(V("no-slime", f"{who(state, fact.actor)} has no slime marker to remove.", S.SLIME, "slime"))
     return out
 
 
@@ -119,12 +112,8 @@ def _died(state, fact):
 
 # --- combat ----------------------------------------------------------------------------------------
 
-def _intruder(state, iid):
-    return next((i for i in state.intruders if i.id == iid), None)
-
-
 def _attacked(state, fact):
-    it = _intruder(state, fact.data["intruder"])
+    it = intruder(state, fact.data["intruder"])
     out = []
     if state.pending and state.pending[0].kind == "attack" and state.pending[0].intruder != it.id:
         return [V("wrong-attacker", f"The attack due is by {state.pending[0].intruder}, not {it.id}.", S.ATTACK,
@@ -134,10 +123,10 @@ def _attacked(state, fact):
     if target is not None:
         c = state.characters[target]
         if p is not None and p.seat is not None and target != p.seat:
-            out.append(V("attack-target", f"This attack ({p.reason}) targets {_who(state, p.seat)}, not "
-                         f"{_who(state, target)}.", S.ATTACK, "target"))
+            out.append(V("attack-target", f"This attack ({p.reason}) targets {who(state, p.seat)}, not "
+                         f"{who(state, target)}.", S.ATTACK, "target"))
         elif p is not None and p.seat is None and (c.room != it.room or c.status != IN_BASE):
-            out.append(V("attack-target", f"{_who(state, target)} is not in the stalker's room.", S.ATTACK,
+            out.append(V("attack-target", f"{who(state, target)} is not in the stalker's room.", S.ATTACK,
                          "target"))
     if it.kind != "larva" and not fact.data.get("card"):
         out.append(V("attack-card-missing", f"A {it.kind} attacks with an attack card: record the card drawn.",
@@ -157,10 +146,10 @@ def _target_here(state, fact) -> list[Violation]:
         if not (floor or nest):
             return [V("no-eggs-here", f"There is no unheld egg in {state.room_label(place)}.", S.EGGS, "target")]
         return []
-    it = _intruder(state, t)
+    it = intruder(state, t)
     if it.room != place:
         return [V("target-not-here", f"The {it.kind} ({it.id}) is in {state.room_label(it.room)}, not in "
-                  f"{_who(state, fact.actor)}'s room.", S.COMBAT, "target")]
+                  f"{who(state, fact.actor)}'s room.", S.COMBAT, "target")]
     return []
 
 
@@ -173,7 +162,7 @@ def _shot(state, fact):
     weapon = fact.data["weapon"].casefold()
     item = next((i for i in c.items if i.name.casefold() == weapon), None)
     if item is None:
-        out.append(V("no-such-weapon", f"{_who(state, fact.actor)} holds no {fact.data['weapon']} (record the item "
+        out.append(V("no-such-weapon", f"{who(state, fact.actor)} holds no {fact.data['weapon']} (record the item "
                      f"with ItemGained/RoomSearched first).", S.SHOOT, "weapon"))
     elif item.where != "hand":
         out.append(V("weapon-not-in-hand", f"{item.name} must be held in a hand to shoot.", S.SHOOT, "weapon"))
@@ -200,7 +189,7 @@ def _melee(state, fact):
 
 def _injury_check(state, fact):
     p = state.pending[0]
-    it = _intruder(state, p.intruder)
+    it = intruder(state, p.intruder)
     need = 2 if it and it.kind in ("breeder", "queen") else 1
     if len(fact.data["blood"]) != need:
         return [V("blood-count", f"A {it.kind if it else 'stalker'} injury check draws {need} attack card(s).",
@@ -239,7 +228,7 @@ def _known_card(state, fact) -> list[Violation]:
     out = []
     if out_of_combat and state.in_combat(fact.actor):
         out.append(V("card-out-of-combat", f"{fact.data['card']} shows the 'out of combat only' symbol; "
-                     f"{_who(state, fact.actor)} is in combat.", S.ACTION_CARDS, "card"))
+                     f"{who(state, fact.actor)} is in combat.", S.ACTION_CARDS, "card"))
     if cost is not None and (fact.data.get("cost") or 0) != cost:
         out.append(V("card-cost", f"{fact.data['card']} costs {cost} card(s) besides itself.", S.ACTION_CARDS,
                      "cost"))
@@ -290,7 +279,7 @@ def _card_move(state, fact) -> list[Violation]:
         out.append(V("card-item-cost", f"{d['card']} costs 1 of your Item cards: name it in 'item'.", S.CARD_MOVE,
                      "item"))
     elif not any(i.name.casefold() == d["item"].casefold() for i in c.items):
-        out.append(V("missing-item", f"{_who(state, seat)} holds no Item card {d['item']} to discard.", S.CARD_MOVE,
+        out.append(V("missing-item", f"{who(state, seat)} holds no Item card {d['item']} to discard.", S.CARD_MOVE,
                      "item"))
     if d.get("to_room") is None or d.get("corridor") is None:
         return out + [V("card-move-missing", f"{d['card']} moves a character: record 'to_room' and 'corridor'.",
@@ -298,10 +287,10 @@ def _card_move(state, fact) -> list[Violation]:
     moved = d.get("character") or seat
     m = state.characters[moved]
     if m.status != IN_BASE or m.room != c.room:
-        return out + [V("card-move-not-here", f"{_who(state, moved)} is not in {_who(state, seat)}'s room.",
+        return out + [V("card-move-not-here", f"{who(state, moved)} is not in {who(state, seat)}'s room.",
                         S.CARD_MOVE, "character")]
     if moved != seat and not d.get("agreed"):
-        out.append(V("card-move-consent", f"{_who(state, moved)} must agree to be moved by {d['card']} "
+        out.append(V("card-move-consent", f"{who(state, moved)} must agree to be moved by {d['card']} "
                      f"(record agreed: true).", S.CARD_MOVE, "agreed"))
     dest = resolve_place(state, d["to_room"])
     b = state.board
@@ -348,11 +337,11 @@ def _crafted(state, fact):
         c = state.characters[fact.actor]
         if not out and (c.status != IN_BASE or c.room is None or state.rooms[c.room].tile != "repository"):
             out.append(V("free-craft-not-in-repository", f"Only characters in the Repository share its craft; "
-                         f"{_who(state, fact.actor)} is not there.", S.REPOSITORY_CRAFT, "free"))
+                         f"{who(state, fact.actor)} is not there.", S.REPOSITORY_CRAFT, "free"))
         elif not out and fact.actor not in state.free_crafts:
             out.append(V("free-craft-not-due", f"A free craft follows another character's craft action in the "
                          f"Repository, once for each other character then in the room, before the next action; "
-                         f"none is open for {_who(state, fact.actor)}.", S.REPOSITORY_CRAFT, "free"))
+                         f"none is open for {who(state, fact.actor)}.", S.REPOSITORY_CRAFT, "free"))
     else:
         out = _action(state, fact) or _out_of_combat(state, fact, "Crafting", S.CRAFT)
     if out:
@@ -362,7 +351,7 @@ def _crafted(state, fact):
         out.append(V("craft-ingredients", f"Crafting here takes {need} item card(s).", S.CRAFT, "ingredients"))
     for name in fact.data["ingredients"]:
         if not _holds(state, fact.actor, name):
-            out.append(V("missing-ingredient", f"{_who(state, fact.actor)} holds no {name}.", S.CRAFT, "ingredients"))
+            out.append(V("missing-ingredient", f"{who(state, fact.actor)} holds no {name}.", S.CRAFT, "ingredients"))
     return out
 
 
@@ -374,13 +363,13 @@ def _used(state, fact):
     d = fact.data
     out = _action(state, fact) if d.get("cost") else _in_game(state, fact.actor, S.ITEMS)
     if not out and not _holds(state, fact.actor, d["item"]):
-        out.append(V("no-such-item", f"{_who(state, fact.actor)} holds no {d['item']}.", S.ITEMS, "item"))
+        out.append(V("no-such-item", f"{who(state, fact.actor)} holds no {d['item']}.", S.ITEMS, "item"))
     if out:
         return out
     target = d.get("target")
     if target is not None and target != fact.actor and d["item"].strip().casefold() not in ITEMS_ON_OTHERS:
-        out.append(V("item-on-other-character", f"{d['item']} works only on its user ({_who(state, fact.actor)}); "
-                     f"trade it to {_who(state, target)} first (faq_lockdown.md 2).", S.ITEMS, "target"))
+        out.append(V("item-on-other-character", f"{d['item']} works only on its user ({who(state, fact.actor)}); "
+                     f"trade it to {who(state, target)} first (faq_lockdown.md 2).", S.ITEMS, "target"))
     place = resolve_place(state, d["room"]) if d.get("room") is not None else state.characters[fact.actor].room
     if d.get("eggs"):
         floor = state.objects.get(place, ()).count("egg")
@@ -401,14 +390,14 @@ def _traded(state, fact):
     other = fact.data["with"]
     if other == fact.actor or state.characters[other].room != state.characters[fact.actor].room or \
             state.characters[other].status != IN_BASE:
-        return [V("trade-not-together", f"{_who(state, other)} is not in {_who(state, fact.actor)}'s room.", S.TRADE,
+        return [V("trade-not-together", f"{who(state, other)} is not in {who(state, fact.actor)}'s room.", S.TRADE,
                   "with")]
     for name in fact.data.get("give") or []:
         if not _holds(state, fact.actor, name):
-            out.append(V("no-such-item", f"{_who(state, fact.actor)} holds no {name}.", S.TRADE, "give"))
+            out.append(V("no-such-item", f"{who(state, fact.actor)} holds no {name}.", S.TRADE, "give"))
     for name in fact.data.get("take") or []:
         if not _holds(state, other, name):
-            out.append(V("no-such-item", f"{_who(state, other)} holds no {name}.", S.TRADE, "take"))
+            out.append(V("no-such-item", f"{who(state, other)} holds no {name}.", S.TRADE, "take"))
     return out
 
 
@@ -419,7 +408,7 @@ def _dropped(state, fact):
     if state.phase != "player" or state.turn != fact.actor:
         out.append(V("drop-out-of-turn", "Items and objects are dropped only during the own turn.", S.DROP))
     if not _holds(state, fact.actor, fact.data["item"]):
-        out.append(V("no-such-item", f"{_who(state, fact.actor)} holds no {fact.data['item']}.", S.DROP, "item"))
+        out.append(V("no-such-item", f"{who(state, fact.actor)} holds no {fact.data['item']}.", S.DROP, "item"))
     return out
 
 
@@ -428,7 +417,7 @@ def _picked(state, fact):
     if out:
         return out
     place = state.characters[fact.actor].room
-    if not any(o.split(":")[0] == fact.data["object"] for o in state.objects.get(place, ())):
+    if find_object(state.objects.get(place, ()), fact.data["object"]) is None:
         out.append(V("no-object-here", f"There is no {fact.data['object']} in {state.room_label(place)}.", S.HEAVY,
                      "object"))
     if state.characters[fact.actor].hands_used >= 2:
@@ -513,7 +502,7 @@ def _room_action(state, fact):
     exit_space = getattr(state.board, "exit_space", None)
     if rooms and r.tile not in rooms:
         return [V("wrong-room", f"{action.replace('_', ' ')} is the action of "
-                  f"{' / '.join(ROOMS[t].en for t in rooms)}; {_who(state, seat)} is in {state.room_label(place)}.",
+                  f"{' / '.join(ROOMS[t].en for t in rooms)}; {who(state, seat)} is in {state.room_label(place)}.",
                   S.ROOM_ACTIONS, "action")]
     if action == "escape_bunker" and exit_space and place != exit_space:
         return [V("not-exit-room", "Escape to the Bunker starts in the room on the exit space (001).", S.BUNKER,
@@ -561,8 +550,7 @@ def _rc_heal(state, seat, place, d):
 def _rc_research(state, seat, place, d):
     obj = d.get("object")
     c = state.characters[seat]
-    if obj is None or not (any(o.split(":")[0] == obj for o in c.objects) or
-                           any(o.split(":")[0] == obj for o in state.objects.get(place, ()))):
+    if obj is None or (find_object(c.objects, obj) is None and find_object(state.objects.get(place, ()), obj) is None):
         return [V("no-object-to-research", "Research needs a corpse, carcass or egg in the room or carried.",
                   S.WEAKNESS, "object")]
     return []
@@ -688,7 +676,7 @@ def _rc_elevator(state, seat, place, d):
                       S.ELEVATOR, "to")]
         for s in d.get("with") or []:
             if state.characters[s].room != place or s == seat:
-                return [V("elevator-rider", f"{_who(state, s)} is not in this room.", S.ELEVATOR, "with")]
+                return [V("elevator-rider", f"{who(state, s)} is not in this room.", S.ELEVATOR, "with")]
     return []
 
 
@@ -788,7 +776,7 @@ def _chosen(state, fact):
         return [V("objective-choice-not-due", "Objectives are chosen at the first encounter with a night stalker.",
                   S.OBJECTIVES)]
     if c.objective is not None:
-        return [V("objective-chosen-twice", f"{_who(state, fact.actor)} already kept an objective.", S.OBJECTIVES)]
+        return [V("objective-chosen-twice", f"{who(state, fact.actor)} already kept an objective.", S.OBJECTIVES)]
     known = [o for o in c.objectives if o != "unknown"]
     if len(known) == len(c.objectives) and known and fact.data["objective"] not in known:
         return [V("objective-not-dealt", f"{fact.data['objective']} was not dealt to this player.", S.OBJECTIVES,
@@ -853,7 +841,7 @@ def _final_scan(state, fact):
         return [V("final-scan-not-now", "The final scan is part of the victory check after the end.", S.VICTORY)]
     c = state.characters[fact.actor]
     if c.status not in ("isolation", "bunker", "evacuated"):
-        return [V("scan-dead", f"{_who(state, fact.actor)} did not survive; there is nothing to scan.", S.VICTORY)]
+        return [V("scan-dead", f"{who(state, fact.actor)} did not survive; there is nothing to scan.", S.VICTORY)]
     if fact.data["infected"] is False and fact.data.get("drawn") and not c.larva:
         return [V("scan-step-b", "Step B (drawing 4) follows only an infected card or a larva.", S.VICTORY, "drawn")]
     return []

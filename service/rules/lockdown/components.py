@@ -79,6 +79,16 @@ class EventCard:
         return f"{self.en} (copy {self.copy})" if self.copy else self.en
 
 
+@dataclass(frozen=True)
+class AttackCard:
+    id: str
+    en: str
+    types: tuple[str, ...]
+    blood: tuple[Any, ...]
+    effect: str
+    pl: str = ""
+
+
 T = TypeVar("T")
 
 
@@ -133,30 +143,26 @@ def _rooms() -> Catalogue[Room]:
     return Catalogue(rooms)
 
 
+def _character(c: Mapping[str, Any], groups: Mapping[str, Any], defaults: Mapping[str, Any]) -> Character:
+    """One character row; keys beyond the named fields go to ``extra``, over ``defaults``."""
+    group = groups[c["group"]]
+    return Character(
+        id=c["id"], en=c["en"], pl=c["pl"], group=c["group"], start_room=group["start_room"],
+        knowledge=group["knowledge"], aliases=tuple(c.get("aliases", ())),
+        extra=MappingProxyType({**defaults, **{k: v for k, v in c.items()
+                                               if k not in ("id", "en", "pl", "group", "aliases")}}),
+    )
+
+
 def _characters() -> Catalogue[Character]:
     data = load("characters")
-    out = []
-    for c in data["characters"]:
-        group = data["groups"][c["group"]]
-        out.append(Character(
-            id=c["id"], en=c["en"], pl=c["pl"], group=c["group"], start_room=group["start_room"],
-            knowledge=group["knowledge"], aliases=tuple(c.get("aliases", ())),
-            extra=MappingProxyType({"origin": "lockdown", **{k: v for k, v in c.items()
-                                                              if k not in ("id", "en", "pl", "group", "aliases")}}),
-        ))
+    out = [_character(c, data["groups"], {"origin": "lockdown"}) for c in data["characters"]]
     # playing with Nemesis characters (lockdown.md §12.4; seed 000 L4554–4602): the Nemesis and
-    # Aftermath characters of characters_extra.json, all Nemesis survivors, no starting item
+    # Aftermath characters of characters_extra.json, all Nemesis survivors, no starting item;
+    # the Medic is a stretch-goal character, not part of this variant
     extra = load("characters_extra")
-    for c in extra["nemesis_characters"]:
-        if c.get("origin") not in ("nemesis", "aftermath"):
-            continue  # the Medic is a stretch-goal character, not part of this variant
-        group = extra["groups"][c["group"]]
-        out.append(Character(
-            id=c["id"], en=c["en"], pl=c["pl"], group=c["group"], start_room=group["start_room"],
-            knowledge=group["knowledge"], aliases=tuple(c.get("aliases", ())),
-            extra=MappingProxyType({"starting_item": None, **{k: v for k, v in c.items()
-                                                              if k not in ("id", "en", "pl", "group", "aliases")}}),
-        ))
+    out += [_character(c, extra["groups"], {"starting_item": None}) for c in extra["nemesis_characters"]
+            if c.get("origin") in ("nemesis", "aftermath")]
     return Catalogue(out)
 
 
@@ -176,12 +182,16 @@ def _events() -> Catalogue[EventCard]:
 ROOMS: Catalogue[Room] = _rooms()
 CHARACTERS: Catalogue[Character] = _characters()
 EVENT_CARDS: Catalogue[EventCard] = _events()
+ATTACK_CARDS: Catalogue[AttackCard] = Catalogue([
+    AttackCard(id=c["id"], en=c["en"], types=tuple(c["types"]), blood=tuple(c["blood"]), effect=c["effect"],
+               pl=c.get("pl", ""))
+    for c in load("attack_cards")["cards"]
+])
 COLONY: Mapping[str, Any] = MappingProxyType(load("colony"))
 EXPLORATION: Mapping[str, Any] = MappingProxyType(load("exploration"))
 NOISE_DIE: Mapping[str, Any] = MappingProxyType(load("noise_die"))
 
 TOKEN_TYPES: tuple[str, ...] = tuple(COLONY["token_types"])
-INTRUDER_TYPES: tuple[str, ...] = tuple(t for t in TOKEN_TYPES if t != "blank")
 NOISE_RESULTS: tuple[Any, ...] = tuple(NOISE_DIE["results"])
 EXPLORATION_EFFECTS: tuple[str, ...] = tuple(EXPLORATION["effects"])
 
@@ -194,20 +204,3 @@ def board(board_id: str) -> "Board":
 
 
 BOARDS: tuple[str, ...] = tuple(sorted(p.stem[len("board_"):] for p in DATA.glob("board_*.json")))
-
-
-@dataclass(frozen=True)
-class AttackCard:
-    id: str
-    en: str
-    types: tuple[str, ...]
-    blood: tuple[Any, ...]
-    effect: str
-    pl: str = ""
-
-
-ATTACK_CARDS: Catalogue[AttackCard] = Catalogue([
-    AttackCard(id=c["id"], en=c["en"], types=tuple(c["types"]), blood=tuple(c["blood"]), effect=c["effect"],
-               pl=c.get("pl", ""))
-    for c in load("attack_cards")["cards"]
-])

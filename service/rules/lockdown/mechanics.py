@@ -22,7 +22,7 @@ from service.rules.base import Consequence
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, ROOMS
 from service.rules.lockdown.state import (
     DEAD, ENDED, EVACUATED, FIRE_MARKERS, GONE, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, MALFUNCTION_MARKERS,
-    Intruder, LockdownState, Pending, SeriousWound, with_character,
+    PLAYER, Intruder, LockdownState, Pending, SeriousWound, intruder, who, with_character, with_room,
 )
 
 MAX_SERIOUS = 3  # a wound beyond 3 serious wounds kills (lockdown.md §8.4)
@@ -36,10 +36,54 @@ def C(type_: str, text: str, **data: Any) -> Consequence:
     return Consequence(type=type_, text=text, data=MappingProxyType(data))
 
 
-def name(state: LockdownState, seat: int | None) -> str:
-    from service.rules.lockdown.checks import who
+# --- actions, moves and pending steps -------------------------------------------------------
 
-    return who(state, seat)
+def count_action(state: LockdownState, seat: int) -> LockdownState:
+    """One more action in the seat's own turn (out-of-turn plays are not actions)."""
+    if seat == state.turn and state.phase == PLAYER:
+        return with_character(state, seat, actions=state.characters[seat].actions + 1)
+    return state
+
+
+def entry_key(state: LockdownState, origin: str | None, dest: str, corridor: Any) -> str | None:
+    """The corridor key of a move into ``dest`` through its numbered ``corridor`` (from ``origin``, when known)."""
+    b = state.board
+    return (b.entry(origin, dest, corridor) if origin else None) or b.corridor_key(dest, corridor)
+
+
+def occupied(state: LockdownState, place: str, seat: int) -> bool:
+    """Someone else (a character or a stalker) is in ``place``: entering it is no noise roll."""
+    return bool([s for s in state.characters_in(place) if s != seat] or state.intruders_in(place))
+
+
+def combat_notice(state: LockdownState, seat: int, dest: str, cons: list[Consequence]) -> None:
+    if state.intruders_in(dest):
+        kinds = ", ".join(f"{i.kind} ({i.id})" for i in state.intruders_in(dest))
+        cons.append(C("combat", f"{who(state, seat)} is now in combat with {kinds}.", seat=seat))
+
+
+def entered(state: LockdownState, seat: int, dest: str, via: str | None, was_occupied: bool,
+            cons: list[Consequence], careful: bool = False, attacks: tuple[Pending, ...] = ()) -> LockdownState:
+    """What entering a room demands next (lockdown.md §5.2, §5.7): exploring it, or a noise roll when it was
+    empty and the move not careful; ``attacks`` (escape attacks) are queued first."""
+    if not state.rooms[dest].explored:
+        return replace(state, pending=state.pending + attacks + (
+            Pending("explore", seat, dest, reason="entered an unexplored room", empty=not was_occupied,
+                    careful=careful, via=via),))
+    if not careful and not was_occupied:
+        cons.append(C("noise-roll-due", f"{who(state, seat)} entered an empty room: a noise roll is due.", seat=seat))
+        return replace(state, pending=state.pending + attacks + (
+            Pending("noise", seat, dest, reason="entered an empty room"),))
+    return replace(state, pending=state.pending + attacks) if attacks else state
+
+
+def pop_pending(state: LockdownState, kind: str, seat: int | None = None,
+                intruder: str | None = None) -> tuple[LockdownState, Pending | None]:
+    """Take the first pending sub-step of ``kind`` (for that seat / intruder, when given) off the queue."""
+    for i, p in enumerate(state.pending):
+        if p.kind == kind and (seat is None or p.seat == seat) and (intruder is None or p.intruder == intruder):
+            return replace(state, pending=state.pending[:i] + state.pending[i + 1:]), p
+    return state, None
 
 
 # --- cards ---------------------------------------------------------------------------------------
@@ -61,7 +105,7 @@ def draw(state: LockdownState, seat: int, n: int, cons: list[Consequence] | None
         if deck == 0 and discard:
             deck, discard = discard, 0
             if cons is not None:
-                cons.append(C("deck-reshuffled", f"{name(state, seat)} shuffles the discard pile into a new deck.",
+                cons.append(C("deck-reshuffled", f"{who(state, seat)} shuffles the discard pile into a new deck.",
                               seat=seat))
         if deck == 0:
             break
@@ -86,22 +130,22 @@ def wound(state: LockdownState, seat: int, kind: str, cons: list[Consequence], c
         if c.status not in (IN_BASE, IN_POD):
             return state
         if len(c.serious) >= MAX_SERIOUS:
-            cons.append(C("fatal-wound", f"{name(state, seat)} already has 3 serious wounds: this {kind} wound kills.",
+            cons.append(C("fatal-wound", f"{who(state, seat)} already has 3 serious wounds: this {kind} wound kills.",
                           seat=seat))
             return die(state, seat, cause, cons, room=corpse_room)
         if kind == "light":
             light = c.light + 1
             if light >= LIGHT_TRACK:
-                cons.append(C("light-to-serious", f"{name(state, seat)}'s 3rd light wound becomes a serious wound "
+                cons.append(C("light-to-serious", f"{who(state, seat)}'s 3rd light wound becomes a serious wound "
                               f"(the light-wound track is cleared).", seat=seat))
                 state = with_character(state, seat, light=0, serious=c.serious + (SeriousWound(card),))
             else:
                 state = with_character(state, seat, light=light)
-                cons.append(C("light-wound", f"{name(state, seat)} suffers a light wound ({light} on the track).",
+                cons.append(C("light-wound", f"{who(state, seat)} suffers a light wound ({light} on the track).",
                               seat=seat, light=light))
         else:
             state = with_character(state, seat, serious=c.serious + (SeriousWound(card),))
-            cons.append(C("serious-wound", f"{name(state, seat)} suffers a serious wound"
+            cons.append(C("serious-wound", f"{who(state, seat)} suffers a serious wound"
                           + (f" ({card})" if card else "") + f" — {len(c.serious) + 1} of 3.", seat=seat,
                           serious=len(c.serious) + 1))
     return state
@@ -115,7 +159,7 @@ def die(state: LockdownState, seat: int, cause: str, cons: list[Consequence], ro
         return state
     place = room or c.room
     was = {IN_BASE: "base", IN_POD: "pod", LOCKED_IN: "isolation"}.get(c.status, c.status)
-    cons.append(C("character-died", f"{name(state, seat)} dies ({cause.replace('_', ' ')})"
+    cons.append(C("character-died", f"{who(state, seat)} dies ({cause.replace('_', ' ')})"
                   + (f" in {state.room_label(place)}." if place else "."), seat=seat, cause=cause, room=place))
     state = with_character(state, seat, status=DEAD, room=None, pod=None, cause=cause, objects=(), items=(),
                            contingency=(), was=was, passed=True)
@@ -131,7 +175,7 @@ def die(state: LockdownState, seat: int, cause: str, cons: list[Consequence], ro
             cons.append(C("objects-dropped", f"Heavy objects dropped in {state.room_label(place)}: "
                           f"{', '.join(c.objects)}.", room=place, objects=list(c.objects)))
     if c.items:
-        cons.append(C("items-lost", f"{len(c.items)} item(s) of {name(state, seat)} leave the game.", seat=seat))
+        cons.append(C("items-lost", f"{len(c.items)} item(s) of {who(state, seat)} leave the game.", seat=seat))
     if c.contingency:
         state = replace(state, pool=state.pool + c.contingency)
         cons.append(C("contingency-to-pool", f"{len(c.contingency)} contingency token(s) go to the neutral pool.",
@@ -180,7 +224,7 @@ def contaminate(state: LockdownState, seat: int, cons: list[Consequence], n: int
     c = state.characters[seat]
     if c.status not in (IN_BASE, IN_POD):
         return state
-    cons.append(C("contamination", f"{name(state, seat)} receives {n} contamination card{'s' if n != 1 else ''} "
+    cons.append(C("contamination", f"{who(state, seat)} receives {n} contamination card{'s' if n != 1 else ''} "
                   f"(onto the discard pile).", seat=seat, count=n))
     return with_character(state, seat, contamination=c.contamination + n, discard=c.discard + n)
 
@@ -192,14 +236,14 @@ def infest(state: LockdownState, seat: int, cons: list[Consequence], creeper_roo
     if c.status not in (IN_BASE, IN_POD):
         return state
     if c.larva:
-        cons.append(C("infection-kills", f"{name(state, seat)} already carries a larva: {why} kills; a creeper "
+        cons.append(C("infection-kills", f"{who(state, seat)} already carries a larva: {why} kills; a creeper "
                       f"bursts out.", seat=seat))
         room = c.room
         state = die(state, seat, "infection", cons)
         if room and not state.ended:
             state = place_intruder(state, "creeper", room, cons, from_bag=False)[0]
         return state
-    cons.append(C("larva", f"{name(state, seat)} is infested: a larva goes on the character board.", seat=seat))
+    cons.append(C("larva", f"{who(state, seat)} is infested: a larva goes on the character board.", seat=seat))
     return with_character(state, seat, larva=True)
 
 
@@ -259,10 +303,6 @@ def place_intruder(state: LockdownState, kind: str, place: str, cons: list[Conse
                       "and discards the other (record ObjectiveChosen).", milestone="first_encounter"))
         state = replace(state, first_encounter=True)
     return state, iid
-
-
-def intruder(state: LockdownState, iid: str | None) -> Intruder | None:
-    return next((i for i in state.intruders if i.id == iid), None)
 
 
 def remove_intruder(state: LockdownState, iid: str, cons: list[Consequence], to_bag: bool = False,
@@ -379,11 +419,11 @@ def attack_effect(state: LockdownState, it: Intruder, seat: int, card_id: str, d
 
 def larva_attack(state: LockdownState, it: Intruder, seat: int, cons: list[Consequence]) -> LockdownState:
     """A larva attacks without a card: it leaves the board and infests (lockdown.md §7.6, L3192–3200)."""
-    cons.append(C("larva-attack", f"The larva ({it.id}) crawls onto {name(state, seat)}.", seat=seat))
+    cons.append(C("larva-attack", f"The larva ({it.id}) crawls onto {who(state, seat)}.", seat=seat))
     state = remove_intruder(state, it.id, cons, why="gone from the board")
     if not state.characters[seat].larva:
         state = with_character(state, seat, larva=True)
-        cons.append(C("larva", f"{name(state, seat)} is infested: a larva goes on the character board.", seat=seat))
+        cons.append(C("larva", f"{who(state, seat)} is infested: a larva goes on the character board.", seat=seat))
     return contaminate(state, seat, cons)
 
 
@@ -399,7 +439,7 @@ def attack_target(state: LockdownState, place: str) -> int | None:
 def slime(state: LockdownState, seat: int, cons: list[Consequence]) -> LockdownState:
     if state.characters[seat].slime:
         return state
-    cons.append(C("slime", f"{name(state, seat)} gets a slime marker.", seat=seat))
+    cons.append(C("slime", f"{who(state, seat)} gets a slime marker.", seat=seat))
     return with_character(state, seat, slime=True)
 
 
@@ -418,11 +458,9 @@ def place_fire(state: LockdownState, place: str, cons: list[Consequence]) -> Loc
         cons.append(C("fire-supply-empty", "A 13th fire marker is needed but all 12 are on the board: the base "
                       "explodes.", room=place))
         return end_game(state, "base_destroyed", cons)
-    rooms = dict(state.rooms)
-    rooms[place] = replace(r, fire=True)
     cons.append(C("fire", f"Fire marker placed in {state.room_label(place)} ({FIRE_MARKERS - state.fires() - 1} "
                   f"left).", room=place))
-    return replace(state, rooms=MappingProxyType(rooms))
+    return with_room(state, place, fire=True)
 
 
 def place_malfunction(state: LockdownState, place: str, cons: list[Consequence]) -> LockdownState:
@@ -445,11 +483,9 @@ def place_malfunction(state: LockdownState, place: str, cons: list[Consequence])
         cons.append(C("malfunction-supply-empty", "An 11th malfunction marker is needed but all 10 are on the "
                       "board: the base is destroyed.", room=place))
         return end_game(state, "base_destroyed", cons)
-    rooms = dict(state.rooms)
-    rooms[place] = replace(r, malfunction=True)
     cons.append(C("malfunction", f"Malfunction marker placed in {state.room_label(place)} "
                   f"({MALFUNCTION_MARKERS - state.malfunctions() - 1} left).", room=place))
-    return replace(state, rooms=MappingProxyType(rooms))
+    return with_room(state, place, malfunction=True)
 
 
 # --- the end --------------------------------------------------------------------------------------------
@@ -487,7 +523,7 @@ def end_game(state: LockdownState, ending: str, cons: list[Consequence], reason:
             continue
         if c.status in (IN_BASE, IN_POD) or (destroyed and c.status == LOCKED_IN):
             why = "the base explodes" if destroyed else "the rapid response team purges the base"
-            cons.append(C("end-death", f"{name(state, seat)} dies at the end: {why}.", seat=seat))
+            cons.append(C("end-death", f"{who(state, seat)} dies at the end: {why}.", seat=seat))
             state = die(state, seat, ending, cons, end_effect=True)
     if destroyed:
         if state.intruders:

@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from service.rules.base import Setup
 from service.rules.lockdown.board import Board
-from service.rules.lockdown.components import COLONY, ROOMS, board as load_board
+from service.rules.lockdown.components import CHARACTERS as CHARACTER_CARDS, COLONY, ROOMS, board as load_board
 
 MODES = ("standard", "solo", "coop")
 MIN_PLAYERS, MAX_PLAYERS = 1, 5
@@ -359,6 +359,25 @@ def initial_state(setup: Setup) -> LockdownState:
         # Nemesis intruders: "3 losowe zakryte karty słabości" — the first one is face down too (seed 000 L4777, L4794–4795)
         weaknesses=(False, False, False) if opts.get("intruders") == "nemesis" else (True, False, False),
     )
+
+
+def who(state: LockdownState, seat: int | None) -> str:
+    """A seat as messages name it: ``seat 2 (Ann, Scientist)``; None is the table."""
+    if seat is None:
+        return "the table"
+    c = state.characters.get(seat)
+    name = next((p.name for p in state.setup.players if p.seat == seat), "")
+    char = f", {CHARACTER_CARDS[c.character].en}" if c and c.character else ""
+    return f"seat {seat} ({name}{char})" if name else f"seat {seat}{char}"
+
+
+def find_object(objects: tuple[str, ...], kind: Any) -> str | None:
+    """The first heavy object of that kind (``corpse`` matches ``corpse:<seat>``) among ``objects``."""
+    return next((o for o in objects if o.split(":")[0] == kind), None)
+
+
+def intruder(state: LockdownState, iid: str | None) -> Intruder | None:
+    return next((i for i in state.intruders if i.id == iid), None)
 
 
 def with_room(state: LockdownState, place: str, **changes: Any) -> LockdownState:
