@@ -8,6 +8,7 @@ names that the ruleset does not catalogue, and are not covered.
 import pytest
 
 from service.rules.base import Seat, Setup
+from service.rules.lockdown import LOCKDOWN
 from service.rules.lockdown.fold import Game, new_game
 from tests.unit.test_lockdown_examples import all_pass, due, next_round, ok, rules, types
 
@@ -380,6 +381,8 @@ def test_faq15_repository_everyone_in_the_room_may_craft():
     ok(g.push("ItemGained", 3, item="Battery"))
     assert rules(g.check("ItemCrafted", 3, item="Taser", ingredients=["Battery"], free=True)) == ["free-craft-not-due"]
     ok(g.push("ItemCrafted", 2, item="Flamethrower", ingredients=["Lighter"]))  # the Janitor's Repository action
+    offered = [e for e in LOCKDOWN.next_inputs(g.state) if e.type == "ItemCrafted" and e.options.get("free")]
+    assert [(e.actor, e.options["ingredients"]) for e in offered] == [(3, [["Battery"]])]  # the guided recorder offers it
     hand = g.state.characters[3].hand
     ok(g.push("ItemCrafted", 3, item="Taser", ingredients=["Battery"], free=True))
     assert g.state.characters[3].hand == hand and any(i.name == "Taser" for i in g.state.characters[3].items)

@@ -79,6 +79,7 @@ def _pick(rng: random.Random, state: LockdownState, expected: list[Expected]) ->
 
 
 def _choose(rng: random.Random, state: LockdownState, expected: list[Expected]) -> Expected:
+    expected = [e for e in expected if not e.options.get("free")] or expected  # optional free crafts: never taken
     first = [e for e in expected if e.type in PRIORITY]
     if first and (state.phase != "setup" or rng.random() < 0.9):
         return first[0]

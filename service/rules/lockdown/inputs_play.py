@@ -168,7 +168,8 @@ def _computer_options(state: LockdownState, seat: int, option: str, n: int) -> d
 
 
 def due(state: LockdownState) -> list[Expected]:
-    """Facts that became due outside the pending queue: objective choice, the next computer card."""
+    """Facts that became due outside the pending queue: objective choice, the next computer card,
+    and the optional free crafts of the Repository."""
     out = []
     if state.first_encounter and state.setup.mode != "coop":
         for s in state.seats:
@@ -179,6 +180,12 @@ def due(state: LockdownState) -> list[Expected]:
     if state.computer_card is None and state.phase != "setup":
         out.append(Expected("ComputerCardRevealed", None, {"card": list(COMPUTER_DECK[:-1])},
                             "reveal the next computer action card"))
+    for s in state.free_crafts:  # optional, before the next action (faq_lockdown.md 15)
+        items = [i.name for i in state.characters[s].items]
+        if items:
+            out.append(Expected("ItemCrafted", s, {"free": [True], "ingredients": [[i] for i in items], "item": None,
+                                                   "where": ["hand", "backpack"]},
+                                "may craft once for free in the Repository before the next action"))
     return out
 
 
