@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from service.rules.base import Seat, Setup
 from service.rules.registry import RULESETS
 
 
@@ -39,6 +40,16 @@ class GameHeaderSchema(Schema):
         ruleset = RULESETS.get(data.get("ruleset"))
         if ruleset and data.get("mode") not in ruleset.modes:
             raise ValidationError(f"mode must be one of {', '.join(ruleset.modes)}", "mode")
+        if ruleset and data.get("players"):
+            setup = Setup(
+                players=tuple(Seat(p["seat"], p["name"]) for p in data["players"]),
+                mode=data.get("mode", "standard"),
+                options=data.get("options") or {},
+            )
+            try:  # the ruleset has the last word on players, mode and options (board side, figures, scoring)
+                ruleset.initial_state(setup)
+            except ValueError as e:
+                raise ValidationError(str(e), "options" if data.get("options") else "players") from None
 
 
 class FactSchema(Schema):

@@ -78,8 +78,7 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | N
             _load_demo(archive)
         in_process = worker if worker is not None else archive.db.embedded
         w = Worker(archive.db) if in_process else None
-        if w:
-            w.start_thread()
+        worker_thread = w.start_thread() if w else None
         server = make_server(host, port, create_app({"ARCHIVE": archive}), threaded=True)
         stop = threading.Event()
         signal.signal(signal.SIGTERM, lambda *a: stop.set())
@@ -91,8 +90,9 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | N
             pass
         finally:
             server.shutdown()
-            if w:
+            if w:  # stop the worker before the embedded server goes away under it
                 w.stop()
+                worker_thread.join(timeout=15)
 
 
 @main.command()
@@ -118,18 +118,26 @@ def import_(ctx: click.Context, files: tuple[Path, ...]) -> None:
     """Import games from notation files; each file is stored whole or not at all."""
     from service.notation import NotationError, import_parsed, read_file
 
-    failed = 0
+    parsed, failed = [], 0
+    for path in files:  # read every file first: a bad one is reported before anything is stored
+        try:
+            parsed.append(read_file(path))
+        except NotationError as e:
+            failed += 1
+            click.secho(f"rejected {e.message}; nothing of it was stored", fg="red", err=True)
     with _Open(ctx) as archive:
-        with click.progressbar(files, label="importing", show_pos=True, file=sys.stderr) as bar:
-            for path in bar:
+        total = sum(len(p.facts) for p in parsed)
+        with click.progressbar(length=max(total, 1), label="importing facts", show_pos=True, file=sys.stderr) as bar:
+            for game in parsed:
                 try:
-                    game, created = import_parsed(archive.games, read_file(path))
+                    stored, created = import_parsed(archive.games, game)
                 except NotationError as e:
                     failed += 1
                     click.secho(f"\nrejected {e.message}; nothing of it was stored", fg="red", err=True)
-                    continue
-                if not created:
-                    click.echo(f"\n{path}: game {game.id} is already in the archive; skipped", err=True)
+                else:
+                    if not created:
+                        click.echo(f"\n{game.file}: game {stored.id} is already in the archive; skipped", err=True)
+                bar.update(len(game.facts))
     click.echo(f"imported {len(files) - failed} of {len(files)} file(s)")
     if failed:
         sys.exit(1)

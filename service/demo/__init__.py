@@ -42,17 +42,24 @@ def build(name, seed, names, mode, rounds, played_on, title, lenient) -> Game:
         title=title,
     )
     start = datetime.fromisoformat(played_on + "T19:00:00+00:00").astimezone(timezone.utc)
+    clock = (start + timedelta(seconds=25 * i) for i in range(10**6))
+    mistake_done = not lenient
     for i, (ftype, actor, data) in enumerate(facts):
-        at = (start + timedelta(seconds=25 * i)).isoformat(timespec="milliseconds")
-        game.record([{"type": ftype, "actor": actor, "data": data}], command_id=f"{name}-{i + 1}", recorder="demo", recorded_at=[at])
-    if lenient:  # show a correction: the recorder re-states an earlier fact as it really was
-        target = next(r.fact for r in game.recorded if r.fact.type == "NoiseRolled")
-        at = (start + timedelta(seconds=25 * len(facts))).isoformat(timespec="milliseconds")
-        game.record(
-            [{"type": "FactReplaced", "data": {"seq": target.seq, "replacement": {"type": target.type, "actor": target.actor, "data": dict(target.data)}, "reason": "checked the die again: same result"}}],
-            command_id=f"{name}-fix", recorder="demo", recorded_at=[at],
-        )
+        fact = {"type": ftype, "actor": actor, "data": data}
+        game.record([fact], command_id=f"{name}-{i + 1}", recorder="demo", recorded_at=[_at(next(clock))])
+        if not mistake_done and ftype == "NoiseRolled":
+            # a lenient table: the roll is recorded twice by mistake (stored with its flag), then voided
+            game.record([fact], command_id=f"{name}-{i + 1}-again", recorder="demo", recorded_at=[_at(next(clock))])
+            game.record(
+                [{"type": "FactVoided", "data": {"seqs": [game.position], "reason": "the same roll entered twice"}}],
+                command_id=f"{name}-{i + 1}-fix", recorder="demo", recorded_at=[_at(next(clock))],
+            )
+            mistake_done = True
     return game
+
+
+def _at(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds")
 
 
 def main() -> None:

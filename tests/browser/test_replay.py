@@ -88,17 +88,23 @@ def test_a_shared_step_url_opens_that_step_after_reload(served, browser, page):
     other.context.close()
 
 
-def test_as_played_view_shows_the_correction(served, page):
+def test_as_played_view_shows_the_mistake_and_its_correction(served, page):
     base, games = served
     game = games["Club night (lenient, with a correction)"]
+    void = next(r.fact for r in game.recorded if r.fact.type == "FactVoided")
+    mistake = void.data["seqs"][0]
     page.goto(f"{base}/games/{game.id}/step/0")
-    assert page.locator("#facts li.corrected").count() == 1
+    assert page.locator(f'#facts li[data-seq="{mistake}"]').count() == 0  # as corrected: it never happened
     page.click("text=as played")
     at(page, 0, "?view=played")
     page.wait_for_load_state()
-    page.keyboard.press("End")
-    at(page, game.position, "?view=played")
-    assert "FactReplaced" in page.locator("#step-panel").inner_text()
+    assert "flagged" in page.locator(f'#facts li[data-seq="{mistake}"]').get_attribute("class")  # lenient: stored, flagged
+    page.click(f'#facts li[data-seq="{void.seq}"] a')
+    at(page, void.seq, "?view=played")
+    assert "FactVoided" in page.locator("#step-panel").inner_text()
+    page.click(f'#facts li[data-seq="{mistake}"] a')
+    at(page, mistake, "?view=played")
+    assert "⚠" in page.locator("#step-panel .violations").inner_text()
 
 
 @pytest.mark.parametrize("title, players", [

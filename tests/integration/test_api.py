@@ -169,6 +169,11 @@ def test_corrections_void_and_replace_without_changing_history(client, archive):
         ({"ruleset": "lockdown", "players": []}, "players"),
         ({"ruleset": "lockdown", "mode": "chaos", "players": [{"seat": 1, "name": "A"}]}, "mode"),
         ({"ruleset": "lockdown", "players": [{"seat": "one", "name": "A"}]}, "players.0.seat"),
+        ({"ruleset": "lockdown", "players": [{"seat": 1, "name": "A"}], "options": {"board": "moon"}}, "options"),
+        ({"ruleset": "lockdown", "players": [{"seat": 1, "name": "A"}], "options": {"characters": "klingon"}}, "options"),
+        ({"ruleset": "lockdown", "mode": "solo", "players": [{"seat": 1, "name": "A"}, {"seat": 2, "name": "B"}]}, "players"),
+        ({"ruleset": "lockdown", "players": [{"seat": 1, "name": "A"}], "options": {"scoring": {"knowledge_plan_threshold": "x"}}}, "options"),
+        ({"ruleset": "lockdown", "players": [{"seat": 1, "name": "A"}], "options": {"scoring": {"nonsense": 1}}}, "options"),
     ],
 )
 def test_a_bad_header_is_a_400_naming_the_field(client, body, field):

@@ -149,3 +149,30 @@ def test_cli_rebuild_reports_progress_and_rate(fresh_archive):
         assert re.search(rf"rebuilt {view} as generation 2: \d+ events in [\d.]+ s \([\d,]+ events/s\)", result.output)
     result = CliRunner().invoke(cli, ["--database-url", fresh_archive.db.url, "rebuild", "nonsense"])
     assert result.exit_code == 1 and "unknown view 'nonsense'" in result.output
+
+
+def test_player_results_record_verdict_survival_death_and_objective(fresh_archive):
+    from service.demo import HERE as DEMO_DIR
+    from service.notation import import_parsed, read_file
+
+    games = [import_parsed(fresh_archive.games, read_file(p))[0] for p in sorted(DEMO_DIR.glob("*.jsonl"))]
+    rebuild_views(fresh_archive.db, list(VIEWS))
+    with fresh_archive.db.connect() as conn:
+        active = generations(conn)["playerresults"][0]
+        stored = {
+            (str(r[0]), r[1]): r[2:]
+            for r in conn.execute(
+                sql.SQL("SELECT game_id, seat, finished, outcome, survival, death_cause, objective FROM {}").format(
+                    sql.Identifier(f"playerresults_g{active}_results")
+                )
+            )
+        }
+    expected_won = 0
+    for game in games:
+        result = game.ruleset.score(game.head_state)
+        for p in result.players:
+            assert stored[(str(game.id), p.seat)] == (True, p.outcome, p.survival, p.death_cause, p.objective)
+            expected_won += p.outcome == "won"
+    table = queries.player_table(fresh_archive.db)
+    assert sum(p["won"] for p in table) == expected_won > 0
+    assert sum(p["lost"] for p in table) == sum(1 for v in stored.values() if v[1] == "lost")

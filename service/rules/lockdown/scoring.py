@@ -220,6 +220,27 @@ class ScoringSettings:
 DEFAULT = ScoringSettings()
 
 
+def settings_from(options: Mapping | None) -> ScoringSettings:
+    """The game's scoring settings: header option ``scoring`` overrides the defaults, e.g.
+    ``{"scoring": {"knowledge_plan_threshold": 5}}``. Raises ValueError naming a bad key or value.
+
+    >>> settings_from({"scoring": {"knowledge_plan_threshold": 5}}).knowledge_plan_threshold
+    5
+    """
+    given = (options or {}).get("scoring") or {}
+    if not isinstance(given, Mapping):
+        raise ValueError("option 'scoring' must be an object of scoring settings")
+    known = {f: type(getattr(DEFAULT, f)) for f in DEFAULT.__dataclass_fields__}
+    for key, value in given.items():
+        if key not in known:
+            raise ValueError(f"unknown scoring setting {key!r}; known: {', '.join(sorted(known))}")
+        if type(value) is not known[key]:
+            raise ValueError(f"scoring setting {key!r} must be a {known[key].__name__}, not {value!r}")
+    if given.get("knowledge_plan_rule", DEFAULT.knowledge_plan_rule) not in ("at_most_dies", "above_dies"):
+        raise ValueError("scoring setting 'knowledge_plan_rule' must be 'at_most_dies' or 'above_dies'")
+    return ScoringSettings(**given)
+
+
 # --------------------------------------------------------------------------------------------
 # three-valued values: (value, needs) — value None means unknown, ``needs`` says what would decide
 # --------------------------------------------------------------------------------------------

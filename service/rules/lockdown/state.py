@@ -330,6 +330,8 @@ def initial_state(setup: Setup) -> LockdownState:
     if setup.mode == "solo" and len(seats) != 1:
         raise ValueError("Solo mode has exactly 1 player.")
     opts = setup.options or {}
+    from service.rules.lockdown.scoring import settings_from
+    settings_from(opts)  # a bad scoring setting is refused with the game, not at its end
     for key, allowed in VARIANTS.items():
         if opts.get(key, allowed[0]) not in allowed:
             raise ValueError(f"Unknown {key} option {opts[key]!r}; expected one of {', '.join(allowed)}.")

@@ -37,14 +37,9 @@ def score(state: LockdownState) -> Result | None:
         return Result(ending="abandoned", players=tuple(
             PlayerResult(seat=s, outcome="undetermined", reasons=("the game was abandoned before its end",))
             for s in state.seats))
-    try:
-        from service.rules.lockdown.scoring import victory_check
-    except ImportError:  # the victory check is written separately; until it exists every seat is undetermined
-        return Result(ending=state.ending or "abandoned", players=tuple(
-            PlayerResult(seat=s, outcome="undetermined", reasons=("the victory check is not available",))
-            for s in state.seats))
     from service.rules.lockdown.endgame import scoring_view
-    return victory_check(scoring_view(state))
+    from service.rules.lockdown.scoring import settings_from, victory_check
+    return victory_check(scoring_view(state), settings_from(state.setup.options))
 
 
 def _noise_at(state: LockdownState, place: str) -> list[Any]:
