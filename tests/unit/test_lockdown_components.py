@@ -80,3 +80,17 @@ def test_rules_package_imports_no_infrastructure():
         text = path.read_text(encoding="utf-8")
         for name in ("flask", "sqlalchemy", "psycopg", "eventsourcing"):
             assert f"import {name}" not in text and f"from {name}" not in text, (path, name)
+
+
+def test_the_basic_board_file_names_every_element_of_its_legend():
+    """lockdown.md §2.1 (seed 000 L1158–1200): each element is in the file, with a source, or null with a note."""
+    from service.rules.lockdown.components import board
+
+    elements = board("basic").elements
+    for name in ("evacuation_routes", "elevator_shafts", "technical_entrances", "technical_space", "exit_space",
+                 "css_pods", "main_gate", "bunker", "rover", "active_contingency_space", "neutral_pool"):
+        assert name in elements and elements[name].get("source"), name
+    places = board("basic").places
+    assert all(p in places for p in elements["evacuation_routes"]["places"] + elements["elevator_shafts"]["places"])
+    assert elements["css_pods"]["spaces"] == ["A", "B", "C"] and elements["exit_space"]["room_number"] == "001"
+    assert board("basic").corridors is None or not board("basic").has_graph  # never invented

@@ -67,6 +67,8 @@ class Board:
         self.about: str = data.get("about", "")
         self.sectors: tuple[str, ...] = tuple(data.get("sectors", ()))
         self.exit_space: str | None = data.get("exit_space")  # the place on space 001 (None: unknown)
+        # what else the board shows (pods, gate, Bunker, rover, technical space ...): data with sources
+        self.elements: Mapping[str, Any] = MappingProxyType(dict(data.get("elements") or {}))
         self.places: Mapping[str, Place] = MappingProxyType({
             p["id"]: Place(id=p["id"], kind=p["kind"], sector=p.get("sector"), room=p.get("room"), zone=p.get("zone"))
             for p in data["places"]
