@@ -21,9 +21,9 @@ HERE = Path(__file__).resolve().parent
 # name, seed, players, mode, rounds, played_on, title, lenient: seeds chosen so that each game
 # plays to a real ending with every verdict decided (at least one winner each)
 DEMOS = (
-    ("friday-four-players", 85, ("Ada", "Bartek", "Chiara", "Dmitri"), "standard", 20, "2026-11-20", "Friday night, four players", False),
-    ("solo-evening", 26, ("Ewa",), "solo", 20, "2026-11-22", "Solo evening", False),
-    ("club-three-players", 29, ("Ada", "Filip", "Greta"), "standard", 20, "2026-11-23", "Club night (lenient, with a correction)", True),
+    ("friday-four-players", 64, ("Ada", "Bartek", "Chiara", "Dmitri"), "standard", 20, "2026-11-20", "Friday night, four players", False),
+    ("solo-evening", 74, ("Ewa",), "solo", 20, "2026-11-22", "Solo evening", False),
+    ("club-three-players", 13, ("Ada", "Filip", "Greta"), "standard", 20, "2026-11-23", "Club night (lenient, with a correction)", True),
 )
 
 

@@ -7,6 +7,7 @@ are not the rulebook illustration's, only the relations are); the basic board (n
 
 from service.rules.lockdown import LOCKDOWN
 from service.rules.lockdown.fold import new_game
+from service.rules.lockdown.inputs_play import is_table_effect
 from service.rules.lockdown.view import describe
 
 
@@ -23,8 +24,9 @@ def ok(violations):
 
 
 def due(g):
-    """The fact types next_inputs() offers (GameEnded left out)."""
-    return [(e.type, e.actor) for e in LOCKDOWN.next_inputs(g.state) if e.type != "GameEnded"]
+    """The fact types next_inputs() offers (GameEnded and the table effects left out)."""
+    return [(e.type, e.actor) for e in LOCKDOWN.next_inputs(g.state) if e.type != "GameEnded"
+            and not is_table_effect(e)]
 
 
 def noise_at(g, place):

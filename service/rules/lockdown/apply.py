@@ -372,7 +372,7 @@ def _room_explored(state: LockdownState, fact: Fact, cons: list[Consequence]) ->
                       + (f", item counter {items}." if items is not None else "."), room=p.room, tile=room.id,
                       effect=effect, items=items))
     if room is not None and room.extra.get("discovery_knowledge"):
-        k = state.characters[seat].knowledge + room.extra["discovery_knowledge"]
+        k = min(8, state.characters[seat].knowledge + room.extra["discovery_knowledge"])  # capped 0–8
         state = with_character(state, seat, knowledge=k)
         cons.append(C("knowledge", f"{who(state, seat)} discovers the Nest: knowledge +1 (now {k}).", seat=seat))
     roll = p.empty and not p.careful

@@ -327,6 +327,9 @@ def _move(state: LockdownState, fact: Fact) -> list[Violation]:
         if key in state.doors:
             out.append(V("closed-door", f"Corridor {n} into {state.room_label(dest)} has a closed door; closed doors "
                          f"block movement.", S.DOORS, "corridor"))
+    elif b.corridor_key(dest, n) in state.doors:  # no graph: the door's key is the move's key (room entered, number)
+        out.append(V("closed-door", f"Corridor {n} into {state.room_label(dest)} has a closed door; closed doors "
+                     f"block movement.", S.DOORS, "corridor"))
     if fact.type == "CharacterMovedCarefully":
         if state.in_combat(seat):
             out.append(V("careful-in-combat", f"{who(state, seat)} is in combat and cannot move carefully; a normal "

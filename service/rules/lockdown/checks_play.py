@@ -303,6 +303,8 @@ def _card_move(state, fact) -> list[Violation]:
                          f"{state.room_label(dest)}.", S.MOVE, "to_room"))
         elif key_ in state.doors:
             out.append(V("closed-door", "Closed doors block movement.", S.DOORS, "corridor"))
+    elif b.corridor_key(dest, d["corridor"]) in state.doors:  # no graph: the door's key is the move's key
+        out.append(V("closed-door", "Closed doors block movement.", S.DOORS, "corridor"))
     return out
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from service.rules.base import Expected, Fact, Seat, Setup
 from service.rules.lockdown.components import COLONY, EVENT_CARDS, EXPLORATION, NOISE_DIE, ROOMS
+from service.rules.lockdown.inputs_play import SEARCH_ITEMS, is_table_effect
 from service.rules.lockdown.ruleset import LOCKDOWN
 from service.rules.lockdown.state import FIRST_PLAYER, LockdownState
 
@@ -47,11 +48,13 @@ def generate_game(seed: int, players: int = 4, mode: str = "standard",
             push(("GameEnded", None, {"ending": "abandoned", "note": f"generated game stopped after "
                                       f"{state.round - 1} round(s)"}))
             break
-        effect = _table_effect(rng, state)
+        offered = LOCKDOWN.next_inputs(state)
+        effects = [e for e in offered if is_table_effect(e)]
+        expected = [e for e in offered if e.type != "GameEnded" and not is_table_effect(e)]
+        effect = _table_effect(rng, state, effects) if expected else rng.choice(effects)
         if effect is not None:
-            push(effect)
+            push((effect.type, effect.actor, _fill(rng, state, effect)))
             continue
-        expected = [e for e in LOCKDOWN.next_inputs(state) if e.type != "GameEnded"]
         push(_pick(rng, state, expected))
     while True:  # the victory check's hidden information
         expected = LOCKDOWN.next_inputs(state)
@@ -100,6 +103,7 @@ def _choose(rng: random.Random, state: LockdownState, expected: list[Expected]) 
     if useful and rng.random() < 0.35:
         return rng.choice(useful)
     other = [e for e in expected if e.type in ("RoomSearched", "HeavyObjectPickedUp", "ItemCrafted", "ItemsTraded",
+                                                "ActionCardPlayed", "ItemUsed",
                                                 "ComputerActionUsed")] + rooms
     if other and rng.random() < 0.2:
         return rng.choice(other)
@@ -140,38 +144,33 @@ def _toward_safety(state: LockdownState, moves: list[Expected]) -> list[Expected
     return [m for m in moves if dist.get(m.options["to_room"][0], 99) < here]
 
 
-TABLE_EFFECTS = (
-    ("WoundSuffered", {"kind": "light"}), ("WoundSuffered", {"kind": "serious"}),
-    ("ContaminationCardReceived", {}), ("WoundDressed", {}), ("WoundHealed", {"kind": "light"}),
-    ("SlimeChanged", {"slime": True}), ("SlimeChanged", {"slime": False}),
-    ("ContaminationScanned", None), ("KnowledgeGained", {"amount": 1}),
-)
+# how often the generator records each table effect, relative to the others (0: offered, never generated)
+EFFECT_WEIGHTS = {
+    "WoundSuffered": 6, "ContaminationCardReceived": 4, "NoiseMarkerPlaced": 3, "FirePlaced": 3,
+    "MalfunctionPlaced": 3, "IntruderMoved": 2, "WoundDressed": 2, "WoundHealed": 2, "SlimeChanged": 2,
+    "ContaminationScanned": 2, "KnowledgeGained": 2, "FireRemoved": 2, "DoorChanged": 2, "MalfunctionRemoved": 1,
+    "NoiseMarkerRemoved": 1, "IntruderPlaced": 1, "IntruderInjured": 1, "IntruderRemoved": 1, "PowerChanged": 1,
+    "ItemGained": 1, "ItemUsed": 1, "ActionCardPlayed": 1, "LarvaRemoved": 1, "WeaknessRevealed": 1,
+    "ContingencyTokenPeeked": 1, "ContingencyTokenTaken": 0.5, "ContingencyTokenRevealed": 0.5,
+    "ObjectiveRevealed": 0.3, "ObjectivesDealt": 1, "ContingencyTokensDealt": 1, "SelfDestructStarted": 0.1,
+    "CharacterDied": 0.1,
+}
 
 
-def _table_effect(rng: random.Random, state: LockdownState) -> GeneratedFact | None:
-    """Now and then, right after an event card, the table resolves its effect with facts (checked)."""
-    if state.phase != "event" or state.step != "colony" or state.pending or rng.random() > 0.6:
+def _table_effect(rng: random.Random, state: LockdownState, effects: list[Expected]) -> Expected | None:
+    """Now and then, right after an event card, the table resolves its effect with facts — always one that
+    ``next_inputs`` offers (``effects``), picked by type with ``EFFECT_WEIGHTS``."""
+    if not effects or state.phase != "event" or state.step != "colony" or state.pending or rng.random() > 0.6:
         return None
-    if state.facts and rng.random() < 0.5:
-        board_effects = [("FirePlaced", None), ("MalfunctionPlaced", None), ("FireRemoved", None)]
-        t, _ = rng.choice(board_effects)
-        room = rng.choice([p for p, r in state.rooms.items() if r.explored])
-        data: dict[str, Any] = {"room": room}
-        actor = None
-    else:
-        seats = [s for s in state.seats if state.characters[s].status == "base"]
-        if not seats:
-            return None
-        actor = rng.choice(seats)
-        t, data = rng.choice(TABLE_EFFECTS)
-        if data is None:
-            n = state.characters[actor].contamination
-            infected = 1 if n and rng.random() < 0.3 else 0
-            data = {"infected": infected, "clean": max(0, n - infected) if n else 0, "scope": "all"}
-        data = dict(data)
-    if LOCKDOWN.check(state, Fact(0, t, data, actor)):
+    by_type: dict[str, list[Expected]] = {}
+    for e in effects:
+        if EFFECT_WEIGHTS.get(e.type, 0) > 0:
+            by_type.setdefault(e.type, []).append(e)
+    if not by_type:
         return None
-    return t, actor, data
+    types = list(by_type)
+    t = rng.choices(types, weights=[EFFECT_WEIGHTS[x] for x in types])[0]
+    return rng.choice(by_type[t])
 
 
 def _fill(rng: random.Random, state: LockdownState, e: Expected) -> dict[str, Any]:
@@ -271,7 +270,31 @@ def _first_player(rng, state, e, options, data):
     return options[0] if rng.random() < 0.5 else rng.choice(options)
 
 
+ACTION_CARD_NAMES = ("Adrenaline", "Interruption", "Repair")  # example names; not cards with modelled rules
+
+
+def _action_card(rng, state, e, options, data):
+    return rng.choice(ACTION_CARD_NAMES)
+
+
+def _gained_item(rng, state, e, options, data):
+    if options:
+        return rng.choice(options)
+    return rng.choice(SEARCH_ITEMS[rng.choice(list(SEARCH_ITEMS))])
+
+
+def _objective(rng, state, e, options, data):
+    if options:
+        return rng.choice(options)
+    if state.setup.mode in ("solo", "coop"):
+        return rng.choice(["send_signal", "knowledge_at_least:5", "nest_destroyed"])
+    return rng.choice(["send_signal", "knowledge_at_least:5", "nest_destroyed", "sole_survivor"])
+
+
 FILLERS = {
+    ("ActionCardPlayed", "card"): _action_card,
+    ("ItemGained", "item"): _gained_item,
+    ("ObjectiveRevealed", "objective"): _objective,
     ("BoardPrepared", "tiles"): _tiles,
     ("RoomExplored", "token"): _token,
     ("NoiseRolled", "result"): _noise,

@@ -4,6 +4,11 @@ Linked choices (a destination and the corridor leading to it) are offered as one
 per combination, so every combination of listed options is legal. ``None`` marks a free
 value (a drawn token's face, a card the table turned over).
 
+The game's own next steps come first; then the *table effects* (``inputs_play.table_effects``): every fact a
+card, event or item may make the table record at any moment of play (wounds, fire, doors, stalkers, …), each
+with its legal options and a note starting "table effect". Offers are immutable and may be shared between
+calls: copy ``options`` before changing it.
+
     >>> from service.rules.base import Seat, Setup
     >>> from service.rules.lockdown.state import initial_state
     >>> [e.type for e in next_inputs(initial_state(Setup(players=(Seat(1, "A"),))))]
@@ -32,6 +37,8 @@ def next_inputs(state: LockdownState) -> list[Expected]:
         out = _regular(state)
         if state.phase != SETUP:
             out = inputs_play.due(state) + out
+    if state.phase != SETUP:  # effects the table resolves at any moment, after the game's own next steps
+        out += inputs_play.table_effects(state)
     out.append(Expected("GameEnded", None, {"ending": list(ENDINGS), "note": None},
                         "the table may end the game at any time (e.g. abandoned)"))
     return out
@@ -88,11 +95,7 @@ def _regular(state: LockdownState) -> list[Expected]:
             return _actions(state, state.turn)
         return []
     if state.phase == EVENT:
-        out = _event(state)
-        if not state.board.has_graph and state.intruders:
-            out.append(Expected("IntruderMoved", None, {"intruder": [i.id for i in state.intruders], "to_room": None},
-                                "record stalker movement the table resolved (board graph unknown)"))
-        return out
+        return _event(state)
     return []
 
 
@@ -111,11 +114,10 @@ def _actions(state: LockdownState, seat: int) -> list[Expected]:
                 out.append(Expected("CharacterMoved", seat, {"to_room": [other], "corridor": [number]},
                                     f"{who_} moves to {state.room_label(other)}"))
         else:
-            rooms = [p for p in state.rooms if p != c.room]
-            out.append(Expected("CharacterMoved", seat, {"to_room": rooms, "corridor": [1, 2, 3, 4] + (
-                                    ["path"] if b.surface else [])},
-                                f"{who_} moves; this board's corridors are unknown, so any room and corridor "
-                                f"number is accepted"))
+            for rooms, numbers, _ in _open_groups(state, c.room, False):
+                out.append(Expected("CharacterMoved", seat, {"to_room": rooms, "corridor": numbers},
+                                    f"{who_} moves; this board's corridors are unknown, so any room and corridor "
+                                    f"number is accepted (but not through a closed door)"))
     if c.room is not None and c.hand >= MOVE_COST["CharacterMovedCarefully"] and not state.in_combat(seat):
         if b.has_graph:
             for key, number, other in b.exits(c.room):
@@ -127,11 +129,12 @@ def _actions(state: LockdownState, seat: int) -> list[Expected]:
                                         {"to_room": [other], "corridor": [number], "noise_corridor": free},
                                         f"{who_} moves carefully to {state.room_label(other)}"))
         else:
-            rooms = [p for p in state.rooms if p != c.room]
-            out.append(Expected("CharacterMovedCarefully", seat,
-                                {"to_room": rooms, "corridor": [1, 2, 3, 4] + (["path"] if b.surface else []),
-                                 "noise_corridor": [1, 2, 3, 4]},
-                                f"{who_} moves carefully; the noise corridor must not already hold a marker"))
+            for rooms, numbers, free in _open_groups(state, c.room, True):
+                if free:
+                    out.append(Expected("CharacterMovedCarefully", seat,
+                                        {"to_room": rooms, "corridor": numbers, "noise_corridor": free},
+                                        f"{who_} moves carefully; the noise corridor must not already hold a "
+                                        f"marker"))
     if out and knee_surcharge_due(state, seat):  # faq_lockdown.md 7: the amount is the table's (card not in sources)
         out = [Expected(e.type, seat, {**e.options, "surcharge": list(range(1, c.hand - MOVE_COST[e.type] + 1))},
                         f"{e.note} (+ the Knee wound's surcharge, recorded as 'surcharge')")
@@ -141,6 +144,23 @@ def _actions(state: LockdownState, seat: int) -> list[Expected]:
     out.append(Expected("Passed", seat, {"discarded": list(range(c.hand + 1))},
                         f"{who_} passes (counts as an action; no more actions this round)"))
     return out
+
+
+def _open_groups(state: LockdownState, here: str, careful: bool) -> list[tuple[list[str], list, list[int]]]:
+    """Board without a corridor graph: the rooms a move may enter, grouped so that every listed corridor is open
+    (no closed door: lockdown.md §2.8) and, for a careful move, every listed noise corridor is free."""
+    b = state.board
+    numbers: list = [1, 2, 3, 4] + (["path"] if b.surface else [])
+    rooms = [p for p in state.rooms if p != here]
+    doors, noise = state.doors, state.noise if careful else frozenset()
+    if not doors and not noise:
+        return [(rooms, numbers, [1, 2, 3, 4])]
+    groups: dict[tuple, list[str]] = {}
+    for p in rooms:
+        open_ = tuple(n for n in numbers if b.corridor_key(p, n) not in doors) if doors else tuple(numbers)
+        free = tuple(n for n in (1, 2, 3, 4) if b.corridor_key(p, n) not in noise) if noise else (1, 2, 3, 4)
+        groups.setdefault((open_, free), []).append(p)
+    return [(rs, list(o), list(f)) for (o, f), rs in groups.items() if o]
 
 
 def _event(state: LockdownState) -> list[Expected]:

@@ -10,11 +10,16 @@ every offered combination is legal.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from service.rules.base import Expected, Fact
-from service.rules.lockdown.components import ATTACK_CARDS, EVENT_CARDS, ROOMS
-from service.rules.lockdown.facts import COMPUTER_CARDS, COMPUTER_DECK, DIE_FACES, ROOM_ACTIONS
+from service.rules.lockdown.board import TECHNICAL
+from service.rules.lockdown.components import ATTACK_CARDS, COLONY, EVENT_CARDS, ROOMS
+from service.rules.lockdown.facts import (
+    COMPUTER_CARDS, COMPUTER_DECK, CONTINGENCY_PLANS, DEATH_CAUSES, DIE_FACES, ITEM_COLOURS, OBJECT_KINDS,
+    POWER_LOCATIONS, ROOM_ACTIONS, SCAN_SCOPES,
+)
 from service.rules.lockdown.state import IN_BASE, LockdownState
 
 BASIC_FACES = ("blank", "creeper", "adult", "hit", "double")
@@ -59,7 +64,10 @@ def actions(state: LockdownState, seat: int) -> list[Expected]:
     r = state.rooms[place]
     out: list[Expected] = []
     here = state.intruders_in(place)
-    weapons = [i for i in c.items if i.where == "hand" and (i.ammo is None or i.ammo > 0)]
+    first: dict[str, Any] = {}
+    for i in c.items:  # the check finds a weapon by name: its first item of that name must be the one in hand
+        first.setdefault(i.name.casefold(), i)
+    weapons = [i for i in first.values() if i.where == "hand" and (i.ammo is None or i.ammo > 0)]
     powered = state.powered(state.sector_of(place)) is not False
     faces = list(DIE_FACES) if powered else list(BASIC_FACES)
     targets = [i.id for i in here]
@@ -100,6 +108,13 @@ def actions(state: LockdownState, seat: int) -> list[Expected]:
             if _legal(state, "RoomActionUsed", seat, data):
                 out.append(Expected("RoomActionUsed", seat, {k: [v] for k, v in data.items()},
                                     f"room action: {action.replace('_', ' ')}"))
+    out.append(Expected("ActionCardPlayed", seat, {"card": None}, "play an action card (its effect follows as facts)"))
+    if c.items:
+        out.append(Expected("ItemUsed", seat, {"item": list(dict.fromkeys(i.name for i in c.items)), "cost": [1]},
+                            "use an item's action (1 card; its effect follows as facts)"))
+    held = list(dict.fromkeys([i.name for i in c.items] + [o.split(":")[0] for o in c.objects]))
+    if held:
+        out.append(Expected("ItemDropped", seat, {"item": held}, "drop an item or a heavy object (free)"))
     if state.computer_card in COMPUTER_CARDS:
         for option in (1, 2, 3):
             data = _computer_options(state, seat, COMPUTER_CARDS[state.computer_card][option - 1], option)
@@ -206,4 +221,221 @@ def after_end(state: LockdownState) -> list[Expected]:
         if c.objective in (None, "unknown") and c.objectives and "unknown" not in c.objectives:
             out.append(Expected("ObjectiveRevealed", s, {"objective": list(dict.fromkeys(c.objectives))},
                                 "reveal the objective"))
+    return out
+
+
+# --- table effects ---------------------------------------------------------------------------------------
+# Facts a card, an event or an item resolves at the table at any moment of play (checks.ANYTIME and reactions).
+# They come after the regular inputs, the most frequent first; ``is_table_effect`` tells them apart.
+
+TABLE_EFFECT = "table effect (card/event resolved at the table)"
+WOUND_OPTIONS = ["light", "serious"]
+KNOWLEDGE_AMOUNTS = list(range(1, 9)) + list(range(-1, -9, -1)) + [0]
+DOOR_STATES_OFFERED = ["closed", "open", "destroyed"]
+DEATH_CAUSES_OFFERED = ["event"] + [c for c in DEATH_CAUSES if c != "event"]
+_CORNERS: dict[int, tuple[Any, dict[str, tuple[tuple[int, str], ...]]]] = {}
+
+
+def is_table_effect(e: Expected) -> bool:
+    """Is this offer a table effect (a card/event resolved at the table) rather than the game's next step?"""
+    return e.note.startswith(TABLE_EFFECT)
+
+
+_OFFERS: dict[tuple, Expected] = {}  # value-keyed: the same offer (type, actor, options) is built once
+
+
+@lru_cache(maxsize=None)
+def _corners(board) -> dict[str, tuple[tuple[int, str], ...]]:
+    """Per place of the board: (number, key) of every corridor leading there."""
+    out = {}
+    for place in board.places:
+        pairs = []
+        for n in board.numbers_of(place):
+            key = board.corridor_key(place, n)
+            if key is not None:
+                pairs.append((n, key))
+        out[place] = tuple(pairs)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _adjacent(board, place: str) -> list[str]:
+    return list(board.adjacent(place))
+
+
+def _groups(board, keep) -> dict[tuple, list[str]]:
+    """The board's places grouped by the corridor numbers ``keep(key)`` accepts (so every pair is legal)."""
+    groups: dict[tuple, list[str]] = {}
+    for place, pairs in _corners(board).items():
+        groups.setdefault(tuple(n for n, k in pairs if keep(k)), []).append(place)
+    return groups
+
+
+@lru_cache(maxsize=4096)
+def _noise_offers(board, noise: frozenset) -> tuple[tuple[Expected, ...], tuple[Expected, ...]]:
+    """NoiseMarkerPlaced (free corridors) and NoiseMarkerRemoved (corridors with a marker), by value of ``noise``."""
+    placed = _grouped("NoiseMarkerPlaced", _groups(board, lambda k: k not in noise), {}, TABLE_EFFECT)
+    removed = _grouped("NoiseMarkerRemoved", _groups(board, lambda k: k in noise), {}, TABLE_EFFECT) if noise else []
+    return tuple(placed), tuple(removed)
+
+
+@lru_cache(maxsize=1024)
+def _door_offers(board, destroyed: frozenset) -> tuple[Expected, ...]:
+    """DoorChanged: every corridor but the technical ones and destroyed doors."""
+    return tuple(_grouped("DoorChanged", _groups(board, lambda k: k != TECHNICAL and k not in destroyed),
+                          {"state": DOOR_STATES_OFFERED}, TABLE_EFFECT))
+
+
+def _offer(type_: str, actor: int | None, key: Any, build) -> Expected:
+    """The offer for (type, actor, key), built by ``build()`` on first use; offers are immutable and shared."""
+    k = (type_, actor, key)
+    e = _OFFERS.get(k)
+    if e is None:
+        if len(_OFFERS) > 20_000:
+            _OFFERS.clear()
+        e = _OFFERS[k] = build()
+    return e
+
+
+def _grouped(type_: str, groups: dict[tuple, list[str]], extra: dict[str, Any], note: str) -> list[Expected]:
+    return [Expected(type_, None, {"room": rooms, "corridor": list(nums), **extra}, note)
+            for nums, rooms in groups.items() if nums]
+
+
+def table_effects(state: LockdownState) -> list[Expected]:
+    """Every table effect that may legally be recorded now, with its legal options."""
+    b = state.board
+    note = TABLE_EFFECT
+    first = state.pending[0].seat if state.pending and state.pending[0].seat is not None else state.turn
+    seats = [s for s in state.seats if state.characters[s].status in ("base", "pod")]
+    if first in seats:
+        seats.remove(first)
+        seats.insert(0, first)
+    out: list[Expected] = []
+    rooms = list(state.rooms)
+    ids = [i.id for i in state.intruders]
+    # the most frequent: wounds and contamination, noise, stalkers, fire and malfunctions
+    out += [_offer("WoundSuffered", s, None, lambda: Expected("WoundSuffered", s, {"kind": WOUND_OPTIONS}, note))
+            for s in seats]
+    out += [_offer("ContaminationCardReceived", s, None, lambda: Expected("ContaminationCardReceived", s, {}, note))
+            for s in seats]
+    out += _noise_offers(b, state.noise)[0]
+    if ids:
+        if b.has_graph:
+            for i in state.intruders:
+                near = _adjacent(b, i.room)
+                if near:
+                    out.append(Expected("IntruderMoved", None, {"intruder": [i.id], "to_room": near}, note))
+        else:
+            out.append(Expected("IntruderMoved", None, {"intruder": ids, "to_room": rooms},
+                                f"{note}; this board's corridors are unknown: any room"))
+    caps = COLONY["figures"]
+    on_board: dict[str, int] = {}
+    for i in state.intruders:
+        on_board[i.kind] = on_board.get(i.kind, 0) + 1
+    kinds = [k for k in ("adult", "creeper", "larva", "breeder", "queen") if on_board.get(k, 0) < caps.get(k, 1)]
+    if kinds:
+        out.append(Expected("IntruderPlaced", None, {"kind": kinds, "room": rooms}, note))
+    fire_free, malf_free, fires, malfs = [], [], [], []
+    for p, r in state.rooms.items():
+        if r.fire:
+            fires.append(p)
+        elif r.explored:
+            fire_free.append(p)
+        if r.malfunction:
+            malfs.append(p)
+        elif r.explored and r.tile not in ("nest", "contaminated_room"):
+            malf_free.append(p)
+    if fire_free:
+        out.append(Expected("FirePlaced", None, {"room": fire_free}, note))
+    if malf_free:
+        out.append(Expected("MalfunctionPlaced", None, {"room": malf_free}, note))
+    chars = state.characters
+    for s in seats:  # cards and items played outside the own actions
+        c = chars[s]
+        if c.hand >= 1:
+            out.append(_offer("ActionCardPlayed", s, None, lambda: Expected(
+                "ActionCardPlayed", s, {"card": None, "reaction": [True]}, f"{note}: a reaction card, played out of "
+                f"turn")))
+        if c.items:
+            names = tuple(dict.fromkeys(i.name for i in c.items))
+            out.append(_offer("ItemUsed", s, names, lambda: Expected("ItemUsed", s, {"item": list(names)},
+                                                                      f"{note}: a free item use (no card)")))
+    if ids:
+        out.append(Expected("IntruderInjured", None, {"intruder": ids}, note))
+        out.append(Expected("IntruderRemoved", None, {"intruder": ids, "to_bag": [True, False]}, note))
+    out += _door_offers(b, state.destroyed_doors)
+    # character condition
+    for s in seats:
+        c = chars[s]
+        open_ = sum(1 for w in c.serious if not w.dressed)
+        if open_:
+            out.append(_offer("WoundDressed", s, open_, lambda: Expected(
+                "WoundDressed", s, {"count": list(range(1, open_ + 1))}, note)))
+        healable = (["light"] if c.light else []) + (["serious"] if any(w.dressed for w in c.serious) else [])
+        if healable:
+            out.append(_offer("WoundHealed", s, tuple(healable), lambda: Expected(
+                "WoundHealed", s, {"kind": healable}, note)))
+    for s in seats:
+        c = chars[s]
+        n = c.contamination
+        out.append(_offer("ContaminationScanned", s, n, lambda: Expected(
+            "ContaminationScanned", s, {"infected": list(range(n + 1)), "scope": list(SCAN_SCOPES)}, note)))
+        slime = c.slime
+        out.append(_offer("SlimeChanged", s, slime, lambda: Expected(
+            "SlimeChanged", s, {"slime": [False, True] if slime else [True]}, note)))
+        out.append(_offer("KnowledgeGained", s, None, lambda: Expected(
+            "KnowledgeGained", s, {"amount": KNOWLEDGE_AMOUNTS}, note)))
+        free_hand = c.hands_used < 2
+        out.append(_offer("ItemGained", s, free_hand, lambda: Expected(
+            "ItemGained", s, {"item": None, "colour": list(ITEM_COLOURS),
+                              "where": ["backpack", "hand"] if free_hand else ["backpack"]}, note)))
+    # removals and systems
+    if fires:
+        out.append(Expected("FireRemoved", None, {"room": fires}, note))
+    if malfs:
+        out.append(Expected("MalfunctionRemoved", None, {"room": malfs}, note))
+    out += _noise_offers(b, state.noise)[1]
+    locations = [loc for loc in POWER_LOCATIONS if loc in state.power]
+    if locations:
+        out.append(Expected("PowerChanged", None, {"location": locations, "on": [False, True]}, note))
+    out.append(Expected("PowerChanged", None, {"on": [True, False], "emergency": [True]},
+                        f"{note}: the time token (emergency power)"))
+    out += [_offer("LarvaRemoved", s, None, lambda: Expected("LarvaRemoved", s, {}, note))
+            for s in seats if chars[s].larva]
+    slots = [i + 1 for i, up in enumerate(state.weaknesses) if not up]
+    if slots:
+        out.append(Expected("WeaknessRevealed", None, {"slot": slots, "object": list(OBJECT_KINDS)}, note))
+    # hidden information: contingency tokens and objectives
+    plans = list(CONTINGENCY_PLANS)
+    holders = [s for s in state.seats if chars[s].contingency]
+    for s in seats:
+        owners = [o for o in holders if o != s] + (["pool"] if state.pool else [])
+        if owners:
+            out.append(_offer("ContingencyTokenPeeked", s, tuple(owners), lambda: Expected(
+                "ContingencyTokenPeeked", s, {"owner": owners, "token": plans}, note)))
+    if state.pool:
+        out += [_offer("ContingencyTokenTaken", s, None, lambda: Expected(
+            "ContingencyTokenTaken", s, {"token": plans}, note)) for s in seats]
+    hidden = (["pool"] if "unknown" in state.pool else []) + [s for s in holders if "unknown" in chars[s].contingency]
+    if hidden:
+        out.append(Expected("ContingencyTokenRevealed", None, {"owner": hidden, "token": plans[:-1]}, note))
+    for s in seats:
+        c = chars[s]
+        if c.objective not in (None, "unknown"):
+            objective: list[str] | None = [c.objective]
+        else:
+            known = [o for o in dict.fromkeys(c.objectives) if o != "unknown"]
+            objective = known if known and "unknown" not in c.objectives else None
+        out.append(_offer("ObjectiveRevealed", s, tuple(objective) if objective else None, lambda: Expected(
+            "ObjectiveRevealed", s, {"objective": objective}, note)))
+        if not c.objectives:
+            out.append(Expected("ObjectivesDealt", s, {"objectives": None}, note))
+        if not c.contingency and state.setup.mode != "coop":
+            out.append(Expected("ContingencyTokensDealt", s, {"tokens": None}, note))
+    # rare and final
+    if state.self_destruct is None:
+        out.append(Expected("SelfDestructStarted", None, {}, note))
+    out += [_offer("CharacterDied", s, None, lambda: Expected("CharacterDied", s, {"cause": DEATH_CAUSES_OFFERED},
+                                                               note)) for s in seats]
     return out
