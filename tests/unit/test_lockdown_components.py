@@ -94,3 +94,17 @@ def test_the_basic_board_file_names_every_element_of_its_legend():
     assert all(p in places for p in elements["evacuation_routes"]["places"] + elements["elevator_shafts"]["places"])
     assert elements["css_pods"]["spaces"] == ["A", "B", "C"] and elements["exit_space"]["room_number"] == "001"
     assert board("basic").corridors is None or not board("basic").has_graph  # never invented
+
+
+def test_room_actions_and_costs_come_from_the_room_data():
+    """Each room action is a field of the room that offers it (rooms.json), with its cost in cards."""
+    from service.rules.lockdown.checks import ROOM_ACTION_COST
+    from service.rules.lockdown.components import ROOMS
+    from service.rules.lockdown.facts import ROOM_ACTIONS
+
+    assert ROOM_ACTIONS["heal"] == ("emergency_room",)
+    assert ROOM_ACTIONS["enter_pod"] == ("css_a", "css_b", "css_c")
+    assert ROOM_ACTION_COST["use_elevator"] == 1 and ROOM_ACTION_COST["read_archive"] == 2
+    for action, rooms in ROOM_ACTIONS.items():
+        for room in rooms:
+            assert action in [a["id"] for a in ROOMS[room].extra["actions"]]

@@ -30,7 +30,8 @@ ACTIONS = ("CharacterMoved", "CharacterMovedCarefully", "Passed", "CharacterShot
 MOVE_COST = {"CharacterMoved": 1, "CharacterMovedCarefully": 2}  # gaps_filled.md §2
 BASIC_COST = {"CharacterShot": 1, "MeleeAttacked": 1, "ItemCrafted": 1, "ItemsTraded": 1, "HeavyObjectPickedUp": 1,
               "ComputerActionUsed": 1}  # gaps_filled.md §2
-ROOM_ACTION_COST = {"call_elevator": 1, "use_elevator": 1}  # every other room action costs 2 (gaps_filled.md §2)
+# action cards paid per room action, from rooms.json (gaps_filled.md §2: 2, the elevator 1)
+ROOM_ACTION_COST = {a["id"]: a["cost"] for room in ROOMS for a in room.extra.get("actions", ())}
 PENDING_FACT = {"explore": "RoomExplored", "noise": "NoiseRolled", "encounter": "EncounterTokenDrawn",
                 "attack": "IntruderAttacked", "injury_check": "InjuryCheckDrawn", "retreat": "IntruderRetreated"}
 # facts the table may record at any moment of play (effects it resolved, corrections of hidden information)

@@ -356,33 +356,20 @@ ITEM_PLACES = ("hand", "backpack")
 DOOR_STATES = ("closed", "open", "destroyed")
 POWER_LOCATIONS = ("S-01", "S-02", "S-03", "elevator")
 HEAL_CHOICES = ("dress_all", "heal_dressed", "heal_light")
-ROOM_ACTIONS: dict[str, tuple[str, ...]] = {  # action → rooms (tile ids) where it is done
-    "read_archive": ("archive",),
-    "technical_move": ("cave_entrance",),
-    "start_self_destruct": ("cooling_system",),
-    "decontaminate": ("decon_room",),
-    "heal": ("emergency_room",),
-    "research": ("laboratory",),
-    "enter_pod": ("css_a", "css_b", "css_c"),
-    "take_egg": ("nest",),
-    "stop_self_destruct": ("power_generator",),
-    "toggle_power": ("power_generator",),
-    "send_signal": ("transmitter_control_room",),
-    "check_objective": ("transmitter_control_room",),
-    "schedule_css": ("css_control_room",),
-    "eliminate_threat": ("defense_control_room",),
-    "take_item": ("guard_room",),
-    "surgery": ("surgery",),
-    "take_neutralizer": ("testing_lab",),
-    "vent": ("vent_control_room",),
-    "alarm": ("alert_room",),
-    "gather_information": ("alert_room",),
-    "restore_power": ("backup_power_supply",),
-    "call_elevator": ("elevator_room_s01", "elevator_room_s02", "elevator_room_s03"),
-    "use_elevator": ("elevator_room_s01", "elevator_room_s02", "elevator_room_s03"),
-    "lock_in": ("isolation_room",),
-    "escape_bunker": (),  # the room on the exit space (001); unknown on the basic board
-}
+def _room_actions() -> dict[str, tuple[str, ...]]:
+    """Room action → the rooms (tile ids) where it is done, from the rooms' ``actions`` in rooms.json.
+
+    ``escape_bunker`` belongs to no tile: it is done on the exit space (001), unknown on the basic board.
+    """
+    out: dict[str, list[str]] = {}
+    for room in ROOMS:
+        for action in room.extra.get("actions", ()):
+            out.setdefault(action["id"], []).append(room.id)
+    out["escape_bunker"] = []
+    return {action: tuple(rooms) for action, rooms in out.items()}
+
+
+ROOM_ACTIONS: dict[str, tuple[str, ...]] = _room_actions()
 COMPUTER_CARDS: dict[str, tuple[str, ...]] = {  # gaps_filled.md §5 (C1, card photos)
     "A": ("move_rover", "peek_css", "peek_contingency"),
     "B": ("gain_knowledge", "peek_css", "swap_power"),
