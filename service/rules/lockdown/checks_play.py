@@ -54,7 +54,8 @@ def _out_of_combat(state: LockdownState, fact: Fact, what: str, section: str) ->
 
 # --- condition ------------------------------------------------------------------------------------
 
-def _wound(state, fact):
+def _in_play(state, fact):
+    """Facts whose only rule is that their character is still in the game."""
     return _in_game(state, fact.actor, S.SERIOUS_WOUNDS)
 
 
@@ -850,12 +851,12 @@ def _final_scan(state, fact):
 
 
 RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
-    "WoundSuffered": _wound, "WoundDressed": _dressed, "WoundHealed": _healed,
-    "ContaminationCardReceived": _wound, "ContaminationScanned": _scanned, "LarvaRemoved": _larva,
-    "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _wound,
+    "WoundSuffered": _in_play, "WoundDressed": _dressed, "WoundHealed": _healed,
+    "ContaminationCardReceived": _in_play, "ContaminationScanned": _scanned, "LarvaRemoved": _larva,
+    "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _in_play,
     "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
     "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated,
-    "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _wound, "ItemCrafted": _crafted,
+    "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _in_play, "ItemCrafted": _crafted,
     "ItemUsed": _used, "ItemsTraded": _traded, "ItemDropped": _dropped, "HeavyObjectPickedUp": _picked,
     "FireRemoved": _fire_removed, "MalfunctionPlaced": _malfunction, "MalfunctionRemoved": _malfunction_removed,
     "DoorChanged": _door, "NoiseMarkerPlaced": _noise_placed, "NoiseMarkerRemoved": _noise_removed,

@@ -59,18 +59,6 @@ class Game:
         return LOCKDOWN.position(self.state)
 
 
-def fold(setup: Setup, facts: Iterable[Fact]) -> tuple[LockdownState, list[tuple[Fact, list[Violation]]]]:
-    """The state after ``facts`` and the violations of each fact that had any."""
-    state = LOCKDOWN.initial_state(setup)
-    flagged = []
-    for fact in facts:
-        violations = LOCKDOWN.check(state, fact)
-        if violations:
-            flagged.append((fact, violations))
-        state, _ = LOCKDOWN.apply(state, fact)
-    return state, flagged
-
-
 def new_game(players: int = 2, board: str = "basic", characters: Iterable[str] | None = None,
              mode: str = "standard", tiles: dict[str, Any] | None = None) -> Game:
     """A game through setup: board prepared, characters chosen in seat order, round 1 begun.
