@@ -1,7 +1,8 @@
 """Everything a door (web, CLI, worker) needs, opened once per process."""
 from __future__ import annotations
 
-from contextlib import contextmanager
+import os
+from contextlib import ExitStack, contextmanager
 from typing import Iterator
 
 from service.archive import Games
@@ -29,23 +30,14 @@ def open_archive(url: str | None = None, migrate: bool | None = None) -> Iterato
     The embedded default migrates itself; a named server must be migrated explicitly
     (``migrate=True`` forces it, as ``nemesis-archive migrate`` does).
     """
-    import os
-
     url = url or os.environ.get("DATABASE_URL")
-    if url:
-        db = Database(url)
-        ensure_schema(db, migrate=bool(migrate))
+    with ExitStack() as stack:
+        if url:
+            db = Database(url)
+            ensure_schema(db, migrate=bool(migrate))
+        else:
+            db = ensure_database(stack.enter_context(embedded_server()), EMBEDDED_DBNAME)
+            ensure_schema(db, migrate=True if migrate is None else migrate)
         archive = Archive(db)
-        try:
-            yield archive
-        finally:
-            archive.close()
-        return
-    with embedded_server() as server:
-        db = ensure_database(server, EMBEDDED_DBNAME)
-        ensure_schema(db, migrate=True if migrate is None else migrate)
-        archive = Archive(db)
-        try:
-            yield archive
-        finally:
-            archive.close()
+        stack.callback(archive.close)  # closed before the embedded server stops
+        yield archive
