@@ -169,8 +169,12 @@ def served_process(fresh_database):
             proc.wait()
 
 
-@pytest.mark.parametrize("options, server", [((), "waitress"), (("--dev",), "werkzeug")])
-def test_serve_answers_with_the_posture_and_stops_cleanly_on_sigterm(served_process, options, server):
+@pytest.mark.parametrize("options, server, stop", [
+    ((), "waitress", signal.SIGTERM),
+    pytest.param((), "waitress", signal.SIGINT, marks=pytest.mark.slow),
+    pytest.param(("--dev",), "werkzeug", signal.SIGTERM, marks=pytest.mark.slow),
+])
+def test_serve_answers_with_the_posture_and_stops_cleanly(served_process, options, server, stop):
     base, proc = served_process(*options, "--write-limit", "2/minute")
     with requests.Session() as http:
         page = http.get(base + "/")
@@ -185,7 +189,7 @@ def test_serve_answers_with_the_posture_and_stops_cleanly_on_sigterm(served_proc
                            json={"expected_position": i, "command_id": f"s{i}", "facts": [facts[i]]}).status_code
                  for i in range(3)]
         assert codes == [201, 201, 429]
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(stop)  # SIGINT is Ctrl+C
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 0, out
     assert "Traceback" not in out, out
