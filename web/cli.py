@@ -79,6 +79,8 @@ def _write_limit(ctx, param, value: str) -> str | None:
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 10), envvar="NEMESIS_THREADS",
               help="Request threads of the server (at most the 10 pooled event-store connections).")
 @click.option("--dev", is_flag=True, help="Werkzeug's development server instead of waitress.")
+@click.option("--trusted-proxy", envvar="NEMESIS_TRUSTED_PROXY", metavar="ADDRESS",
+              help="The reverse proxy's address: take client, host and scheme from its X-Forwarded-* headers.")
 @click.option("--trusted-host", "trusted_hosts", multiple=True, envvar="NEMESIS_TRUSTED_HOSTS", metavar="NAME",
               help="A Host name to answer to (repeatable; '*' for any; env: space-separated). "
                    "Always: localhost, 127.0.0.1 and --host.")
@@ -86,20 +88,22 @@ def _write_limit(ctx, param, value: str) -> str | None:
               callback=_write_limit, help="Writes per client address and game ('off' for none).")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | None, threads: int, dev: bool,
-          trusted_hosts: tuple[str, ...], write_limit: str | None) -> None:
+          trusted_proxy: str | None, trusted_hosts: tuple[str, ...], write_limit: str | None) -> None:
     """Serve the replay viewer and the JSON API (waitress; --dev for Werkzeug's development server)."""
     from projections.runner import Worker
     from web import create_app
     from web.posture import LOCAL_HOSTS
     from web.serving import DevelopmentServer, ProductionServer
 
+    if dev and trusted_proxy:
+        _fail("--trusted-proxy needs the production server (drop --dev)")
     hosts = None if "*" in trusted_hosts else list(dict.fromkeys(
         [*LOCAL_HOSTS, *([host] if host not in ("0.0.0.0", "::", "") else []), *trusted_hosts]))
     with _Open(ctx) as archive:
         if demo:
             _load_demo(archive)
         app = create_app({"ARCHIVE": archive, "TRUSTED_HOSTS": hosts, "WRITE_LIMIT": write_limit})
-        server = DevelopmentServer(app, host, port) if dev else ProductionServer(app, host, port, threads)
+        server = DevelopmentServer(app, host, port) if dev else ProductionServer(app, host, port, threads, trusted_proxy)
         in_process = worker if worker is not None else archive.db.embedded
         w = Worker(archive.db) if in_process else None
         worker_thread = w.start_thread() if w else None

@@ -13,12 +13,21 @@ from web.posture import SERVER_NAME
 
 
 class ProductionServer:
-    """waitress with ``threads`` worker threads; the Server header names the product only."""
+    """waitress with ``threads`` worker threads; the Server header names the product only.
 
-    def __init__(self, app: Flask, host: str, port: int, threads: int) -> None:
+    Behind a reverse proxy at ``trusted_proxy`` (an address), the client address, host and
+    scheme come from its X-Forwarded-* headers (so write limits count each client, and the
+    trusted-host check sees the public name); from anyone else those headers are dropped.
+    """
+
+    def __init__(self, app: Flask, host: str, port: int, threads: int, trusted_proxy: str | None = None) -> None:
         from waitress import create_server
 
-        self._server = create_server(app, host=host, port=port, threads=threads, ident=SERVER_NAME)
+        proxy = {}
+        if trusted_proxy:
+            proxy = {"trusted_proxy": trusted_proxy, "trusted_proxy_count": 1,
+                     "trusted_proxy_headers": {"x-forwarded-for", "x-forwarded-host", "x-forwarded-proto"}}
+        self._server = create_server(app, host=host, port=port, threads=threads, ident=SERVER_NAME, **proxy)
         self.port = self._server.effective_port
 
     def run(self) -> None:

@@ -170,12 +170,13 @@ def served_process(fresh_database):
 
 
 @pytest.mark.parametrize("options, server, stop", [
-    ((), "waitress", signal.SIGTERM),
+    (("--trusted-proxy", "127.0.0.1"), "waitress", signal.SIGTERM),
     pytest.param((), "waitress", signal.SIGINT, marks=pytest.mark.slow),
     pytest.param(("--dev",), "werkzeug", signal.SIGTERM, marks=pytest.mark.slow),
 ])
 def test_serve_answers_with_the_posture_and_stops_cleanly(served_process, options, server, stop):
     base, proc = served_process(*options, "--write-limit", "2/minute")
+    behind_proxy = "--trusted-proxy" in options
     with requests.Session() as http:
         page = http.get(base + "/")
         assert page.status_code == 200
@@ -185,10 +186,16 @@ def test_serve_answers_with_the_posture_and_stops_cleanly(served_process, option
         assert http.get(base + "/api/games", headers={"Host": "evil.example"}).status_code == 400
         header, facts = generated(5)
         gid = http.post(base + "/api/games", json=header).json()["id"]
-        codes = [http.post(f"{base}/api/games/{gid}/facts",
-                           json={"expected_position": i, "command_id": f"s{i}", "facts": [facts[i]]}).status_code
-                 for i in range(3)]
-        assert codes == [201, 201, 429]
+
+        def write(i, **headers):
+            body = {"expected_position": i, "command_id": f"s{i}", "facts": [facts[i]]}
+            return http.post(f"{base}/api/games/{gid}/facts", json=body, headers=headers).status_code
+
+        assert [write(0), write(1), write(2)] == [201, 201, 429]
+        # another table behind the proxy has its own budget; without a trusted proxy the header is ignored
+        assert write(2, **{"X-Forwarded-For": "203.0.113.9"}) == (201 if behind_proxy else 429)
+        if behind_proxy:  # the trusted-host check sees the public name the proxy forwards
+            assert http.get(base + "/", headers={"X-Forwarded-Host": "evil.example"}).status_code == 400
     proc.send_signal(stop)  # SIGINT is Ctrl+C
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 0, out
