@@ -23,21 +23,15 @@ CHAIN_FIELD = "chain"
 _NOT_FIELDS = frozenset({CHAIN_FIELD, "originator_id", "originator_version"})
 
 
-def plain(value: Any) -> Any:
-    """The JSON shape of a stored value (UUIDs and times as the text the transcoder keeps)."""
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, UUID):
-        return str(value)
-    if isinstance(value, (datetime, date)):
-        return value.isoformat()
-    return value
+def _text(value: Any) -> str:
+    """UUIDs and times as the text the transcoder keeps; anything else is not storable."""
+    if isinstance(value, (UUID, datetime, date)):
+        return str(value) if isinstance(value, UUID) else value.isoformat()
+    raise TypeError(f"cannot hash a {type(value).__name__}: {value!r}")
 
 
 def canonical(content: Mapping[str, Any]) -> str:
-    return json.dumps(plain(content), sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=_text)
 
 
 def link(previous: str, game_id: UUID | str, version: int, topic: str, fields: Mapping[str, Any]) -> str:
