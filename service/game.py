@@ -21,7 +21,6 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.utils import get_topic
 
 from service import chain as hash_chain
-
 from service.errors import CommandIdReused, FactsRefused, InvalidInput, StalePosition
 from service.rules import Fact, Seat, Setup, Violation, get_ruleset
 from service.rules.replay import CORRECTION_TYPES, check_correction, fold

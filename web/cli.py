@@ -40,12 +40,20 @@ class _Open:
         self.cm = open_archive(ctx.obj["url"], migrate=migrate, migrate_url=migrate_url)
 
     def __enter__(self):
+        import psycopg
+        import sqlalchemy.exc
+
         from service.schema import SchemaOutOfDate
 
         try:
             return self.cm.__enter__()
         except SchemaOutOfDate as e:
             _fail(str(e))
+        except (psycopg.OperationalError, sqlalchemy.exc.OperationalError) as e:
+            reason = str(getattr(e, "orig", None) or e).strip().splitlines()[-1]
+            _fail(f"cannot open the database: {reason}"
+                  + (" (run `nemesis-archive migrate` with an owner URL first; it creates the roles)"
+                     if "does not exist" in reason and "role" in reason else ""))
 
     def __exit__(self, *exc):
         return self.cm.__exit__(*exc)

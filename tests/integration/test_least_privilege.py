@@ -154,3 +154,33 @@ def test_no_downgrade_drops_the_stored_events(fresh_archive, fresh_database):
     current, head = current_and_head(fresh_database)
     assert current == head
     fresh_archive.games.record(game.id, [{"type": "BoardPrepared", "data": {"board": "basic"}}])
+
+
+def test_migrate_through_the_owner_url_and_serve_as_the_app(pg_server, database):  # database: the roles exist
+    from click.testing import CliRunner
+
+    from service.db import drop_database, ensure_database
+    from web.cli import main as cli
+
+    db = ensure_database(pg_server, f"nemesis_test_{os.getpid()}_owner_url")
+    app = app_database(db)
+    try:
+        refused = CliRunner().invoke(cli, ["--database-url", app.url, "demo"])
+        assert refused.exit_code == 1 and "nemesis-archive migrate" in refused.stderr
+        done = CliRunner().invoke(cli, ["--database-url", app.url, "migrate", "--owner-url", db.url])
+        assert done.exit_code == 0, done.stderr
+        assert CliRunner().invoke(cli, ["--database-url", app.url, "demo"]).exit_code == 0
+        assert "3 intact" in CliRunner().invoke(cli, ["--database-url", app.url, "verify"]).output
+    finally:
+        drop_database(pg_server, db.name)
+
+
+def test_a_login_that_does_not_exist_is_a_clear_error(pg_server):
+    from click.testing import CliRunner
+    from psycopg.conninfo import make_conninfo
+
+    from web.cli import main as cli
+
+    url = make_conninfo(pg_server.url, user="nemesis_nobody")
+    result = CliRunner().invoke(cli, ["--database-url", url, "verify"])
+    assert result.exit_code == 1 and "cannot open the database" in result.stderr and 'role "nemesis_nobody"' in result.stderr
