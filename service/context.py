@@ -8,6 +8,7 @@ from typing import Iterator
 from service.archive import Games
 from service.db import Database, embedded_server, ensure_database
 from service.recorder import fail_fast_env
+from service.roles import app_database
 from service.schema import ensure_schema
 
 EMBEDDED_DBNAME = "nemesis"
@@ -25,20 +26,23 @@ class Archive:
 
 
 @contextmanager
-def open_archive(url: str | None = None, migrate: bool | None = None) -> Iterator[Archive]:
+def open_archive(url: str | None = None, migrate: bool | None = None, migrate_url: str | None = None) -> Iterator[Archive]:
     """Open DATABASE_URL (or ``url``), or the embedded server with its ``nemesis`` database.
 
-    The embedded default migrates itself; a named server must be migrated explicitly
-    (``migrate=True`` forces it, as ``nemesis-archive migrate`` does).
+    The embedded default migrates itself as the server's superuser (which becomes the owner
+    role) and then serves as ``nemesis_app``, which may only append events. A named server
+    must be migrated explicitly (``migrate=True`` forces it, as ``nemesis-archive migrate``
+    does), through ``migrate_url`` (MIGRATE_DATABASE_URL) when one is given.
     """
     url = url or os.environ.get("DATABASE_URL")
     with ExitStack() as stack:
         if url:
             db = Database(url)
-            ensure_schema(db, migrate=bool(migrate))
+            ensure_schema(Database(migrate_url) if migrate and migrate_url else db, migrate=bool(migrate))
         else:
-            db = ensure_database(stack.enter_context(embedded_server()), EMBEDDED_DBNAME)
-            ensure_schema(db, migrate=True if migrate is None else migrate)
+            admin = ensure_database(stack.enter_context(embedded_server()), EMBEDDED_DBNAME)
+            ensure_schema(admin, migrate=True if migrate is None else migrate)
+            db = app_database(admin)
         archive = Archive(db)
         stack.callback(archive.close)  # closed before the embedded server stops
         yield archive

@@ -33,28 +33,41 @@ def main(ctx: click.Context, database_url: str | None, verbose: bool) -> None:
 class _Open:
     """``with _Open(ctx) as archive`` with friendly errors for an out-of-date schema."""
 
-    def __init__(self, ctx, migrate=None):
+    def __init__(self, ctx, migrate=None, migrate_url=None):
         from service.context import open_archive
 
-        self.cm = open_archive(ctx.obj["url"], migrate=migrate)
+        self.cm = open_archive(ctx.obj["url"], migrate=migrate, migrate_url=migrate_url)
 
     def __enter__(self):
+        import psycopg
+        import sqlalchemy.exc
+
         from service.schema import SchemaOutOfDate
 
         try:
             return self.cm.__enter__()
         except SchemaOutOfDate as e:
             _fail(str(e))
+        except (psycopg.OperationalError, sqlalchemy.exc.OperationalError) as e:
+            reason = str(getattr(e, "orig", None) or e).strip().splitlines()[-1]
+            _fail(f"cannot open the database: {reason}"
+                  + (" (run `nemesis-archive migrate` with an owner URL first; it creates the roles)"
+                     if "does not exist" in reason and "role" in reason else ""))
 
     def __exit__(self, *exc):
         return self.cm.__exit__(*exc)
 
 
 @main.command()
+@click.option("--owner-url", envvar="MIGRATE_DATABASE_URL", default=None,
+              help="Migrate through this login (default: MIGRATE_DATABASE_URL, else the database URL); "
+                   "it becomes nemesis_owner, while the service logs in as nemesis_app.")
 @click.pass_context
-def migrate(ctx: click.Context) -> None:
+def migrate(ctx: click.Context, owner_url: str | None) -> None:
     """Bring the database schema to the head revision (alembic upgrade head)."""
-    with _Open(ctx, migrate=True) as archive:
+    if owner_url and not ctx.obj["url"]:
+        ctx.obj["url"] = owner_url  # only the owner's URL given: migrate through it
+    with _Open(ctx, migrate=True, migrate_url=owner_url) as archive:
         click.echo(f"schema is up to date on database {archive.db.name!r}")
 
 
@@ -100,6 +113,7 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | N
     hosts = None if "*" in trusted_hosts else list(dict.fromkeys(
         [*LOCAL_HOSTS, *([host] if host not in ("0.0.0.0", "::", "") else []), *trusted_hosts]))
     with _Open(ctx) as archive:
+        _warn_history_risk(archive)
         if demo:
             _load_demo(archive)
         app = create_app({"ARCHIVE": archive, "TRUSTED_HOSTS": hosts, "WRITE_LIMIT": write_limit})
@@ -134,6 +148,7 @@ def worker(ctx: click.Context) -> None:
     from projections.runner import Worker
 
     with _Open(ctx) as archive:
+        _warn_history_risk(archive)
         w = Worker(archive.db)
         signal.signal(signal.SIGTERM, lambda *a: w.stop())
         click.echo("projection worker running (Ctrl+C to stop)")
@@ -225,6 +240,49 @@ def rebuild(ctx: click.Context, view: str | None, batch: int, pause: float) -> N
                 f"rebuilt {report.view} as generation {report.generation}: {report.events} events in "
                 f"{report.seconds:.2f} s ({report.rate:,.0f} events/s)"
             )
+
+
+@main.command()
+@click.argument("game_id", type=click.UUID, required=False)
+@click.option("--heads", is_flag=True, help="Print each game's head hash (keep them elsewhere to detect a cut tail).")
+@click.pass_context
+def verify(ctx: click.Context, game_id: UUID | None, heads: bool) -> None:
+    """Recompute the hash chain of GAME (default: every game) from the stored events; exit 1 on a break or gap."""
+    from service.verify import verify as verify_chains
+
+    games = events = unchained = 0
+    broken: list[str] = []
+    with _Open(ctx) as archive:
+        for report in verify_chains(archive.db, archive.games.mapper, game_id):
+            games += 1
+            events += report.events
+            unchained += report.unchained == report.events
+            for problem in report.problems:
+                click.secho(str(problem), fg="red", err=True)
+            if report.problems:
+                broken.append(str(report.game))
+            if heads:
+                click.echo(f"{report.game} {report.events} events {report.status}: head {report.head or '-'}")
+    if game_id is not None and games == 0:
+        _fail(f"no game {game_id} in the archive")
+    click.echo(
+        f"verified {games} game(s), {events} events: {games - len(broken)} intact"
+        + (f" ({unchained} recorded before hash chains, unchained)" if unchained else "")
+        + (f", {len(broken)} BROKEN: {', '.join(broken)}" if broken else "")
+    )
+    if broken:
+        sys.exit(1)
+
+
+def _warn_history_risk(archive) -> None:
+    from service.roles import history_risk
+
+    risk = history_risk(archive.db)
+    if risk:
+        click.secho(
+            f"warning: {risk}, so this process could change stored events; serve as nemesis_app"
+            " (README, \"Least privilege\")", fg="yellow", err=True,
+        )
 
 
 def _load_demo(archive) -> None:
