@@ -4,7 +4,9 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from markupsafe import Markup
 from marshmallow import ValidationError
+from werkzeug.exceptions import NotFound
 
 from projections import queries
 from service.rules.lockdown.components import BOARDS
@@ -80,7 +82,16 @@ def _context(game_id: str, step: int) -> dict:
         "recorded": recorded,
         "view": "played" if not corrected else "corrected",
         "view_args": _view_args(),
+        "board_svg": Markup(svg) if (svg := _board(rp, index)) else None,
     }
+
+
+def _board(rp, index: int) -> str | None:
+    """The ruleset's drawing of step ``index``, highlighting what its fact changed (decision 0012)."""
+    db = _archive().db
+    before = rp.steps[index - 1].state if index > 0 else None
+    return rp.ruleset.draw(rp.steps[index].state, before=before,
+                           learned=lambda board: queries.corridor_proposals(db, board)["proposals"])
 
 
 @replay.get("/games/<game_id>/step/<int:step>")
@@ -91,3 +102,14 @@ def game_step(game_id: str, step: int):
 @replay.get("/games/<game_id>/step/<int:step>/panel")
 def game_step_panel(game_id: str, step: int):
     return render_template("_step.html", **_context(game_id, step))
+
+
+@replay.get("/games/<game_id>/step/<int:step>/board.svg")
+def game_step_board(game_id: str, step: int):
+    """The board of one step alone, to share (``?view=played`` as on the replay page)."""
+    corrected = request.args.get("view") != "played"
+    _, rp = replay_of(_archive().games, _game_id(game_id), corrected=corrected)
+    svg = _board(rp, rp.steps.index(rp.at(step)))
+    if svg is None:
+        raise NotFound(f"the {rp.ruleset.title} ruleset draws no board")
+    return Response(svg, mimetype="image/svg+xml")
