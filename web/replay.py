@@ -82,16 +82,24 @@ def _context(game_id: str, step: int) -> dict:
         "recorded": recorded,
         "view": "played" if not corrected else "corrected",
         "view_args": _view_args(),
-        "board_svg": Markup(svg) if (svg := _board(rp, index)) else None,
+        "board": _boards(rp, index),
     }
 
 
-def _board(rp, index: int) -> str | None:
+def _board(rp, index: int, narrow: bool = False) -> str | None:
     """The ruleset's drawing of step ``index``, highlighting what its fact changed (decision 0012)."""
     db = _archive().db
     before = rp.steps[index - 1].state if index > 0 else None
-    return rp.ruleset.draw(rp.steps[index].state, before=before,
+    return rp.ruleset.draw(rp.steps[index].state, before=before, narrow=narrow,
                            learned=lambda board: queries.corridor_proposals(db, board)["proposals"])
+
+
+def _boards(rp, index: int) -> dict[str, Markup] | None:
+    """The wide and the narrow (phone) drawing; board.css shows the one that fits the screen."""
+    wide = _board(rp, index)
+    if wide is None:
+        return None
+    return {"wide": Markup(wide), "narrow": Markup(_board(rp, index, narrow=True) or wide)}
 
 
 @replay.get("/games/<game_id>/step/<int:step>")
@@ -106,10 +114,10 @@ def game_step_panel(game_id: str, step: int):
 
 @replay.get("/games/<game_id>/step/<int:step>/board.svg")
 def game_step_board(game_id: str, step: int):
-    """The board of one step alone, to share (``?view=played`` as on the replay page)."""
+    """The board of one step alone, to share (``?view=played`` as on the replay page, ``?narrow=1`` for phones)."""
     corrected = request.args.get("view") != "played"
     _, rp = replay_of(_archive().games, _game_id(game_id), corrected=corrected)
-    svg = _board(rp, rp.steps.index(rp.at(step)))
+    svg = _board(rp, rp.steps.index(rp.at(step)), narrow=request.args.get("narrow") in ("1", "true", "yes"))
     if svg is None:
         raise NotFound(f"the {rp.ruleset.title} ruleset draws no board")
     return Response(svg, mimetype="image/svg+xml")

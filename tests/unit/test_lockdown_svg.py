@@ -144,10 +144,17 @@ def test_a_declared_graph_is_drawn_and_the_learned_lookup_is_not_asked(friday):
     assert "SYNTHETIC TEST BOARD" in svg
 
 
-def test_power_off_doors_and_time_tokens_are_drawn():
+def test_power_doors_noise_and_time_tokens_are_drawn_on_the_basic_board():
+    from dataclasses import replace
+
     g = new_game(2)
-    state = g.state
-    root = ET.fromstring(LOCKDOWN.draw(state))
+    before = g.state
+    state = replace(before, doors=frozenset({"slot-04:3"}), noise=frozenset({"slot-09:2", "technical"}))
+    root = ET.fromstring(LOCKDOWN.draw(state, before=before))
+    door = root.find(".//s:g[@data-place='slot-04']/s:rect[@class='door hl']", NS)
+    assert door is not None and door.find("s:title", NS).text.startswith("Closed door in corridor 3")
+    assert room(root, "slot-09").find(".//s:g[@data-corridor='slot-09:2']", NS) is not None
+    assert room(root, "technical").find(".//s:g[@data-corridor='technical']", NS) is not None
     titles = [t.text or "" for t in root.iter(S + "title")]
     assert any(t.startswith("S-01: power on") for t in titles)
     assert any(t.startswith("S-03: power OFF") for t in titles)

@@ -40,8 +40,8 @@ class LockdownRuleset(Ruleset):
         return view.position(state)
 
     def draw(self, state: _state.LockdownState, *, before: _state.LockdownState | None = None,
-             learned: Callable[[str], Iterable[Mapping[str, Any]]] | None = None) -> str:
-        return svg.board(state, before=before, learned=learned)
+             learned: Callable[[str], Iterable[Mapping[str, Any]]] | None = None, narrow: bool = False) -> str:
+        return svg.board(state, before=before, learned=learned, narrow=narrow)
 
 
 LOCKDOWN = LockdownRuleset()

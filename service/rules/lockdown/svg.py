@@ -33,10 +33,9 @@ from service.rules.lockdown.components import CHARACTERS, ROOMS, board as load_b
 from service.rules.lockdown.state import DEAD, IN_BASE, LockdownState, who
 
 # --- geometry (viewBox units; the picture scales to any width) -------------------------
-W = 820
+WIDE, NARROW = 7, 4  # room cards per row: a screen, a phone (decision 0012)
 M = 15  # outer margin
-COLS = 5
-CW, CH = 146, 112  # room card: (W - 2*M - 2*GAP - (COLS-1)*GAP) / COLS wide
+CW, CH = 146, 112  # room card
 GAP = 10
 BAND_HEAD = 28
 PORT_R, NOISE_R = 9, 13
@@ -68,7 +67,6 @@ STYLE = """
 .nb-board .h2{font-size:17px;font-weight:600}
 .nb-board .warn{fill:#ff7a5c;font-weight:700}
 .nb-board .band{fill:#172024;stroke:#2a383e}
-.nb-board .band.off{fill:url(#nb-dark)}
 .nb-board .band-title{font-size:17px;font-weight:700;letter-spacing:.04em}
 .nb-board .pw-on{fill:#ffd95a}.nb-board .pw-off{fill:#3a464b}
 .nb-board .shaft{fill:#10171a;stroke:#3c4b52;stroke-dasharray:6 5}
@@ -112,26 +110,28 @@ STYLE = """
 .nb-board .chip{fill:#1e2a2f;stroke:#3b4c53}
 .nb-board .chip.on{stroke:#5bc08a}
 .nb-board .gone{fill:none;stroke:#c6d0cc;stroke-width:2;stroke-dasharray:4 3;opacity:.8}
-.nb-board .arrow{stroke:#ffd54a;stroke-width:3.5;fill:none;marker-end:url(#nb-arrow);opacity:.95}
-.nb-board .arrow.intruder{stroke:#ff6b57;marker-end:url(#nb-arrow-red)}
+.nb-board .arrow{stroke:#ffd54a;stroke-width:3.5;fill:none;opacity:.95}
+.nb-board .arrow.intruder{stroke:#ff6b57}
 .nb-board .hl>.card,.nb-board .hl.tok,.nb-board .hl>.tok,.nb-board .hl.noise,.nb-board .hl.door,.nb-board .hl.band,
 .nb-board .hl>.chip,.nb-board .hl.time,.nb-board .hl>.sd,.nb-board .hl.fire,.nb-board .hl.malf,.nb-board .hl.egg,
 .nb-board .hl>.space{stroke:#ffd54a;stroke-width:4;stroke-dasharray:none}
 .nb-board .legend{font-size:14px}
 """
 
-DEFS = (
-    '<defs>'
-    '<pattern id="nb-dark" width="12" height="12" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
-    '<rect width="12" height="12" fill="#111719"/><line x1="0" y1="0" x2="0" y2="12" stroke="#182125" stroke-width="4"/></pattern>'
-    '<pattern id="nb-facedown" width="14" height="14" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">'
-    '<rect width="14" height="14" fill="#141d21"/><line x1="0" y1="0" x2="0" y2="14" stroke="#1d2a2f" stroke-width="6"/></pattern>'
-    '<marker id="nb-arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">'
-    '<path d="M0,0L10,5L0,10z" fill="#ffd54a"/></marker>'
-    '<marker id="nb-arrow-red" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">'
-    '<path d="M0,0L10,5L0,10z" fill="#ff6b57"/></marker>'
-    '</defs>'
-)
+@lru_cache(maxsize=None)
+def _defs(ids: str) -> str:
+    """Patterns and arrow heads; ``ids`` prefixes their ids so that two drawings can share a page."""
+    return (
+        '<defs>'
+        f'<pattern id="{ids}-dark" width="12" height="12" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+        '<rect width="12" height="12" fill="#111719"/><line x1="0" y1="0" x2="0" y2="12" stroke="#182125" stroke-width="4"/></pattern>'
+        f'<marker id="{ids}-arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">'
+        '<path d="M0,0L10,5L0,10z" fill="#ffd54a"/></marker>'
+        f'<marker id="{ids}-arrow-red" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">'
+        '<path d="M0,0L10,5L0,10z" fill="#ff6b57"/></marker>'
+        '</defs>'
+    )
+
 
 FLAME = "M0,-9C5,-4 7,0 5,5C3,9 -3,9 -5,5C-7,1 -3,-2 -2,-6C-1,-3 1,-2 0,-9z"
 BOLT = "M2,-9L-5,1L-1,1L-3,9L5,-2L1,-2z"
@@ -162,11 +162,19 @@ class Band:
 @dataclass(frozen=True)
 class Layout:
     board: str
+    columns: int
+    width: float
+    ids: str  # prefix of the drawing's ids (patterns, markers, title)
     cards: Mapping[str, tuple[float, float]]  # place (or "technical", "area-n") -> card top-left
     bands: tuple[Band, ...]
     shaft: tuple[float, float, float, float] | None
     top: float  # where the bands start
     honesty: tuple[str, ...]  # what the legend says is schematic or unknown
+
+
+def _fit(line: str, chars: int = 11, width: int = CW - 18) -> str:
+    """Squeeze a line longer than ``chars`` into ``width`` (no font metrics on the server)."""
+    return f' textLength="{width}" lengthAdjust="spacingAndGlyphs"' if len(line) > chars else ""
 
 
 def _short(text: str) -> str:
@@ -190,14 +198,16 @@ TOP = 168  # header + time track + status chips
 
 
 @lru_cache(maxsize=None)
-def layout(board_id: str) -> Layout:
+def layout(board_id: str, columns: int = WIDE) -> Layout:
+    """Where everything goes on ``board_id`` with ``columns`` room cards per row."""
     b = load_board(board_id)
+    width = 2 * M + 2 * GAP + columns * CW + (columns - 1) * GAP
     elevators = {p.sector: p.id for p in b.places.values() if p.room and p.room.startswith("elevator_room") and p.sector}
     between = [p.id for p in b.places.values() if p.room and p.room.startswith("emergency_staircase")]
     groups: list[tuple[str, str, str, list[str]]] = []
     for sector in b.sectors:
         rest = [p.id for p in b.places.values() if p.sector == sector and p.id not in elevators.values()]
-        groups.append((sector, f"SECTOR {sector}", "", rest))
+        groups.append((sector, f"SECTOR {sector}", "" if rest or sector in elevators else "no space known", rest))
     unknown = [p.id for p in b.places.values()
                if p.sector is None and p.id not in between and p.kind != CROSSROAD]
     if unknown:
@@ -209,28 +219,54 @@ def layout(board_id: str) -> Layout:
     if b.surface:
         groups.append(("surface", "MARS SURFACE", "crossroads and areas; paths not known",
                        list(b.crossroads) + list(b.area_keys())))
+    # rows of bands: small consecutive bands share a row; a band alone in its row may wrap its cards
+    count = {key: max(1, len(places) + (1 if key in elevators else 0)) for key, _, _, places in groups}
+    rows_of: list[list[tuple[str, str, str, list[str]]]] = []
+    for group in groups:
+        row = rows_of[-1] if rows_of else None
+        if row and sum(count[g[0]] for g in row) + count[group[0]] + len(row) <= columns:
+            row.append(group)
+        else:
+            rows_of.append([group])
+    # the elevator rooms stack in a shaft column when every sector band has a row of its own
+    shafted = bool(elevators) and all(len(row) == 1 for row in rows_of if row[0][0] in b.sectors)
     cards: dict[str, tuple[float, float]] = {}
     bands = []
     y = TOP
     shaft_top = shaft_bottom = None
-    for key, title, note, places in groups:
-        lead = elevators.get(key)
-        cols = COLS - 1 if elevators else COLS
-        rows = max(1, -(-len(places) // cols)) if places or lead else 1
-        h = BAND_HEAD + rows * (CH + GAP) + GAP
+    for row in rows_of:
         inner = y + BAND_HEAD + GAP / 2
-        if lead:
-            cards[lead] = (M + GAP, inner)
-            shaft_top = inner - 4 if shaft_top is None else shaft_top
-            shaft_bottom = inner + CH + 4
-        x0 = M + GAP + ((CW + GAP) if elevators else 0)
-        for i, place in enumerate(places):
-            cards[place] = (x0 + (i % cols) * (CW + GAP), inner + (i // cols) * (CH + GAP))
-        bands.append(Band(key, title, note, M, y, W - 2 * M, h))
+        if len(row) == 1:
+            key, title, note, places = row[0]
+            lead = elevators.get(key)
+            in_shaft = shafted and key in b.sectors
+            cols = columns - 1 if in_shaft else columns
+            x0 = M + GAP + ((CW + GAP) if in_shaft else 0)
+            if lead and in_shaft:
+                cards[lead] = (M + GAP, inner)
+                shaft_top = inner - 4 if shaft_top is None else shaft_top
+                shaft_bottom = inner + CH + 4
+            elif lead:
+                places = [lead] + places
+            for k, place in enumerate(places):
+                cards[place] = (x0 + (k % cols) * (CW + GAP), inner + (k // cols) * (CH + GAP))
+            rows = max(1, -(-len(places) // cols))
+            h = BAND_HEAD + rows * (CH + GAP) + GAP
+            bands.append(Band(key, title, note, M, y, width - 2 * M, h))
+        else:
+            h = BAND_HEAD + CH + 2 * GAP
+            x = M
+            for n, (key, title, note, places) in enumerate(row):
+                places = ([elevators[key]] if key in elevators else []) + places
+                for k, place in enumerate(places):
+                    cards[place] = (x + GAP + k * (CW + GAP), inner)
+                w = (width - M - x) if n == len(row) - 1 else max(1, len(places)) * (CW + GAP) + GAP
+                bands.append(Band(key, title, note, x, y, w, h))
+                x += w + GAP
         y += h + GAP
-    shaft = (M + GAP - 4, shaft_top, CW + 8, shaft_bottom - shaft_top) if shaft_top is not None else None
+    shaft = (M + GAP - 4, shaft_top, CW + 8, shaft_bottom - shaft_top) if shafted and shaft_top is not None else None
     honesty = _honesty(b)
-    return Layout(board_id, cards, tuple(bands), shaft, TOP, honesty)
+    return Layout(board_id, columns, width, f"nb{columns}", cards, tuple(bands), shaft, TOP, honesty)
 
 
 def _honesty(b: Board) -> tuple[str, ...]:
@@ -308,30 +344,35 @@ def changes(before: LockdownState | None, after: LockdownState) -> Changes:
 
 
 def board(state: LockdownState, *, before: LockdownState | None = None,
-          learned: Callable[[str], Iterable[Mapping[str, Any]]] | None = None) -> str:
+          learned: Callable[[str], Iterable[Mapping[str, Any]]] | None = None, narrow: bool = False) -> str:
     """The board of ``state`` as an SVG document (a string).
 
     ``before``: the state one step earlier; what changed is highlighted (class ``hl``).
     ``learned``: looks up the corridors learned from recorded moves for a board id (rows with
     ``from_place``, ``to_place``, ``corridor``); asked only for boards without declared corridors.
+    ``narrow``: fewer cards per row, for a phone (a taller picture with larger print).
     """
     b = state.board
-    lay = layout(b.id)
+    lay = layout(b.id, NARROW if narrow else WIDE)
     ch = changes(before, state)
     hl = _hl
     out: list[str] = [""]
-    out.append(_header(state))
-    out.append(_time_track(state, ch))
-    out.append(_status(state, ch))
+    out.append(_header(state, lay.width))
+    out.append(_time_track(state, ch, lay.width))
+    out.append(_status(state, ch, lay.width))
+    labels = []
     for band in lay.bands:
-        out.append(_band(state, band, ch))
+        rect, label = _band(state, band, ch, lay.ids)
+        out.append(rect)
+        labels.append(label)
     if lay.shaft:
         x, y, w, h = lay.shaft
         on = state.powered(ELEVATOR)
         at = f"; the elevator is at {state.elevator}" if state.elevator else ""
         out.append(f'<rect class="shaft" x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="8">'
                    f'<title>Elevator shaft: {"powered" if on else "no power"}{at}</title></rect>')
-    out.append(_corridors(state, lay, learned))
+    out.extend(labels)
+    out.append(_declared_corridors(b.id, lay.columns) if b.has_graph else "")
     marks = _marks(state, ch)
     here: dict[str, list[tuple[str, Any]]] = {}
     for c in state.characters.values():
@@ -343,16 +384,19 @@ def board(state: LockdownState, *, before: LockdownState | None = None,
         if place == TECHNICAL or is_area(place):
             out.append(_special_space(state, place, x, y, ch))
         else:
-            out.append(_card(state, place, x, y, ch, state.eggs, marks.get(place, {}), list(here.get(place, ()))))
+            out.append(_card(state, lay.columns, place, x, y, ch, state.eggs, marks.get(place, {}), list(here.get(place, ()))))
+    if not b.has_graph:
+        out.append(_learned_corridors(state, lay, learned))  # few: drawn over the cards to be seen
     for kind, ident, src, dst in ch.moves:
         if src in lay.cards and dst in lay.cards:
             out.append(_arrow(lay, kind, ident, src, dst, state))
     legend, height = _legend(state, lay)
     out.append(legend)
     out.append("</svg>")
-    out[0] = (f'<svg xmlns="http://www.w3.org/2000/svg" class="nb-board" viewBox="0 0 {W} {_n(height)}" '
-              f'role="img" aria-labelledby="nb-title"><title id="nb-title">{_e(_summary(state))}</title>'
-              f'<style>{STYLE}</style>{DEFS}<rect class="bg" width="{W}" height="{_n(height)}" rx="10"/>')
+    w, ids = lay.width, lay.ids
+    out[0] = (f'<svg xmlns="http://www.w3.org/2000/svg" class="nb-board" viewBox="0 0 {w} {_n(height)}" '
+              f'role="img" aria-labelledby="{ids}-title"><title id="{ids}-title">{_e(_summary(state))}</title>'
+              f'<style>{STYLE}</style>{_defs(ids)}<rect class="bg" width="{w}" height="{_n(height)}" rx="10"/>')
     return "".join(out)
 
 
@@ -366,11 +410,12 @@ def _summary(state: LockdownState) -> str:
     return f"{b.en}: {where}, time {state.time_label}" + (f", ended ({state.ending})" if state.ended else "")
 
 
-def _header(state: LockdownState) -> str:
+def _header(state: LockdownState, W: float) -> str:
     b = state.board
     where = _summary(state).split(": ", 1)[1]
-    out = [f'<text class="h1" x="{M}" y="{M + 20}">{_e(where[0].upper() + where[1:])}</text>',
-           f'<text class="h2 dim" x="{W - M}" y="{M + 20}" text-anchor="end">Nemesis: Lockdown</text>']
+    out = [f'<text class="h1" x="{M}" y="{M + 20}">{_e(where[0].upper() + where[1:])}</text>']
+    if W > 900:
+        out.append(f'<text class="h2 dim" x="{W - M}" y="{M + 20}" text-anchor="end">Nemesis: Lockdown</text>')
     if b.synthetic:
         out.append(f'<text class="small warn" x="{M}" y="{M + 40}">SYNTHETIC TEST BOARD — invented sectors and '
                    f'corridors, not the real board</text>')
@@ -383,7 +428,7 @@ TRACK_Y = 66
 
 
 @lru_cache(maxsize=None)
-def _track_spaces(board_id: str) -> str:
+def _track_spaces(board_id: str, W: float) -> str:
     """The time track's printed spaces and power-threshold flags (the same in every state)."""
     b = load_board(board_id)
     spaces = b.time_spaces
@@ -414,7 +459,7 @@ def _track_spaces(board_id: str) -> str:
     return "".join(out)
 
 
-def _time_track(state: LockdownState, ch: Changes) -> str:
+def _time_track(state: LockdownState, ch: Changes, W: float) -> str:
     b = state.board
     spaces = b.time_spaces
     y = TRACK_Y
@@ -422,7 +467,7 @@ def _time_track(state: LockdownState, ch: Changes) -> str:
     w = step - 6
     now = min(state.time, len(spaces) - 1)
     out = ['<g class="track"><title>Time track: the time token moves one space per round; '
-           'red/blue flags are power thresholds, teal tokens below are CSS tokens</title>', _track_spaces(b.id)]
+           'red/blue flags are power thresholds, teal tokens below are CSS tokens</title>', _track_spaces(b.id, W)]
     for i, space in enumerate(spaces):
         if space in state.css_at:
             x = M + i * step + 3
@@ -456,7 +501,7 @@ def _chip(x: float, y: float, w: float, text: str, tip: str, on: bool = False, h
             f'<text class="small" x="{_n(x + w / 2)}" y="{_n(y + 18)}" text-anchor="middle">{_e(text)}</text></g>')
 
 
-def _status(state: LockdownState, ch: Changes) -> str:
+def _status(state: LockdownState, ch: Changes, W: float) -> str:
     y = 124
     out = []
     x = M
@@ -472,7 +517,7 @@ def _status(state: LockdownState, ch: Changes) -> str:
                      + (f" ({state.gate_reason})" if state.gate_reason else "") + f"; rover: {state.rover}",
                      on=state.gate_open, hl=ch.gate))
     x += 136
-    if state.launches:
+    if state.launches and x + 128 < W - M - 198:
         out.append(_chip(x, y, 120, f"CSS launches {len(state.launches)}",
                          "CSS tokens revealed: " + ", ".join(map(str, state.launches))))
         x += 128
@@ -482,32 +527,38 @@ def _status(state: LockdownState, ch: Changes) -> str:
     return "".join(out)
 
 
-def _band(state: LockdownState, band: Band, ch: Changes) -> str:
+def _band(state: LockdownState, band: Band, ch: Changes, ids: str) -> tuple[str, str]:
+    """A band's background, and its title with the sector's power (drawn over the elevator shaft)."""
     sector = band.key if band.key.startswith("S-") else None
     on = state.powered(sector) if sector else None
     cls = " off" if on is False or band.key == "between" else ""
     hl = bool(sector and sector in ch.power)
-    out = [f'<rect class="band{cls}{_hl(hl)}" x="{_n(band.x)}" y="{_n(band.y)}" width="{_n(band.w)}" '
+    fill = f' fill="url(#{ids}-dark)"' if cls else ""
+    out = [f'<rect class="band{cls}{_hl(hl)}"{fill} x="{_n(band.x)}" y="{_n(band.y)}" width="{_n(band.w)}" '
            f'height="{_n(band.h)}" rx="8"><title>{_e(band.title.title())}'
-           f'{": " + band.note if band.note else ""}</title></rect>',
-           f'<text class="band-title" x="{_n(band.x + 12)}" y="{_n(band.y + 20)}">{_e(band.title)}</text>']
+           f'{": " + band.note if band.note else ""}</title></rect>']
+    title = sector if sector and band.w < 12 * len(band.title) + 50 else band.title
+    label = [f'<text class="band-title" x="{_n(band.x + 12)}" y="{_n(band.y + 20)}">{_e(title)}</text>']
+    if band.note == "no space known":
+        label.append(f'<text class="small dim" x="{_n(band.x + band.w / 2)}" y="{_n(band.y + band.h / 2 + 14)}" '
+                     f'text-anchor="middle">no space known</text>')
     note = band.note
     if sector and sector in state.power:
         token, is_on = state.power[sector]
-        note = f"power {'on' if is_on else 'OFF — dark'} (power token {token})"
+        note = full = f"power {'on' if is_on else 'OFF — dark'} (power token {token})"
+        if band.w < 12 * len(title) + 7 * len(note) + 60:
+            note = "on" if is_on else "dark"
         bx = band.x + band.w - 22
-        out.append(f'<circle class="{"pw-on" if is_on else "pw-off"}" cx="{_n(bx)}" cy="{_n(band.y + 14)}" r="8">'
-                   f'<title>{_e(sector)}: {_e(note)}</title></circle>')
-    if note:
-        out.append(f'<text class="small dim" x="{_n(band.x + band.w - 38)}" y="{_n(band.y + 19)}" '
-                   f'text-anchor="end">{_e(note)}</text>')
-    return "".join(out)
+        label.append(f'<circle class="{"pw-on" if is_on else "pw-off"}" cx="{_n(bx)}" cy="{_n(band.y + 14)}" r="8">'
+                     f'<title>{_e(sector)}: {_e(full)}</title></circle>')
+    if note and band.w >= 12 * len(title) + 7 * len(note) + 60:
+        label.append(f'<text class="small dim" x="{_n(band.x + band.w - 38)}" y="{_n(band.y + 19)}" '
+                     f'text-anchor="end">{_e(note)}</text>')
+    return "".join(out), "".join(label)
 
 
-def _corridors(state: LockdownState, lay: Layout, learned) -> str:
+def _learned_corridors(state: LockdownState, lay: Layout, learned) -> str:
     b = state.board
-    if b.has_graph:
-        return _declared_corridors(b.id)
     out = []
     if learned is not None:
         for row in learned(b.id) or ():
@@ -517,12 +568,13 @@ def _corridors(state: LockdownState, lay: Layout, learned) -> str:
                 tip = (f"Learned corridor: from {a} into {z} through {z}'s corridor {n}"
                        + (f" ({moves} recorded moves)" if moves else "") + "; not printed data")
                 out.append(_line(lay, a, None, z, n, "cor learned", tip))
+                out.append(_port(b.id, lay.columns, z, n))
     return "".join(out)
 
 
 @lru_cache(maxsize=None)
-def _declared_corridors(board_id: str) -> str:
-    b, lay = load_board(board_id), layout(board_id)
+def _declared_corridors(board_id: str, columns: int) -> str:
+    b, lay = load_board(board_id), layout(board_id, columns)
     return "".join(_line(lay, pa, na, pb, nb, "cor", f"Corridor {c.id}: {pa} ({na}) – {pb} ({nb})")
                    for c in b.corridors.values() if len(c.ends) == 2 and all(p in lay.cards for p, _ in c.ends)
                    for (pa, na), (pb, nb) in [c.ends])
@@ -546,7 +598,8 @@ def _arrow(lay: Layout, kind: str, ident: str, src: str, dst: str, state: Lockdo
     x1, y1, x2, y2 = x1 + CW / 2, y1 + CH / 2, x2 + CW / 2, y2 + CH / 2
     mx, my = (x1 + x2) / 2 + (y2 - y1) * 0.15, (y1 + y2) / 2 - (x2 - x1) * 0.15
     name = who(state, int(ident)) if kind == "character" else f"intruder {ident}"
-    return (f'<path class="arrow {kind} hl" d="M{_n(x1)},{_n(y1)}Q{_n(mx)},{_n(my)} {_n(x2)},{_n(y2)}">'
+    marker = f"{lay.ids}-arrow" + ("-red" if kind == "intruder" else "")
+    return (f'<path class="arrow {kind} hl" marker-end="url(#{marker})" d="M{_n(x1)},{_n(y1)}Q{_n(mx)},{_n(my)} {_n(x2)},{_n(y2)}">'
             f'<title>{_e(name)} moved from {_e(state.room_label(src))} to {_e(state.room_label(dst))}</title></path>')
 
 
@@ -619,8 +672,8 @@ def _marks(state: LockdownState, ch: Changes) -> dict[str, dict[int, list[tuple[
 
 
 @lru_cache(maxsize=None)
-def _port(board_id: str, place: str, n: int) -> str:
-    b, (x, y) = load_board(board_id), layout(board_id).cards[place]
+def _port(board_id: str, columns: int, place: str, n: int) -> str:
+    b, (x, y) = load_board(board_id), layout(board_id, columns).cards[place]
     px, py = x + PORT_XY[n][0], y + PORT_XY[n][1]
     tech = " tech" if b.technical.get(place) == n else ""
     tip = f"Corridor {n}" + (" (technical corridor entrance)" if tech else "")
@@ -632,7 +685,7 @@ def _port(board_id: str, place: str, n: int) -> str:
             f'cy="{_n(py)}" r="{PORT_R}"/><text class="pn" x="{_n(px)}" y="{_n(py)}">{n}</text></g>')
 
 
-def _ports(state: LockdownState, place: str, x: float, y: float, ch: Changes,
+def _ports(state: LockdownState, columns: int, place: str, x: float, y: float, ch: Changes,
            marks: Mapping[int, list[tuple[str, str]]]) -> str:
     b = state.board
     out: list[str] = []
@@ -642,7 +695,7 @@ def _ports(state: LockdownState, place: str, x: float, y: float, ch: Changes,
     for n in (b.numbers_of(place) if known else sorted(marks)):
         here = marks.get(n)
         if not here:
-            out.append(_port(b.id, place, n))
+            out.append(_port(b.id, columns, place, n))
             continue
         px, py = x + PORT_XY[n][0], y + PORT_XY[n][1]
         noise = None
@@ -658,7 +711,7 @@ def _ports(state: LockdownState, place: str, x: float, y: float, ch: Changes,
                            f'x="{_n(px - dw / 2)}" y="{_n(py - dh / 2)}" width="{dw}" height="{dh}" rx="2">'
                            f'<title>{_e(tip)}</title></rect>')
         if noise is None:
-            out.append(_port(b.id, place, n))
+            out.append(_port(b.id, columns, place, n))
         elif noise in state.noise:
             tip = f"Noise marker in corridor {n} of {state.room_label(place)}" + (f" ({noise})" if known else "")
             out.append(f'<g class="noise-marker" data-corridor="{_e(noise)}"><title>{_e(tip)}</title>'
@@ -671,9 +724,9 @@ def _ports(state: LockdownState, place: str, x: float, y: float, ch: Changes,
 
 
 @lru_cache(maxsize=None)
-def _card_face(board_id: str, place: str, kind: str, tile_id: str | None, face_up: bool) -> str:
+def _card_face(board_id: str, columns: int, place: str, kind: str, tile_id: str | None, face_up: bool) -> str:
     """The unchanging part of a room card: frame, colour stripe, space label, name or face-down back."""
-    x, y = layout(board_id).cards[place]
+    x, y = layout(board_id, columns).cards[place]
     tile = ROOMS[tile_id] if tile_id and tile_id in ROOMS else None
     if kind == CROSSROAD:
         name, cls = f"Crossroad {place.rsplit('-', 1)[-1]}", "card special"
@@ -692,15 +745,15 @@ def _card_face(board_id: str, place: str, kind: str, tile_id: str | None, face_u
                    f'</text><text class="slot" x="{_n(x + CW / 2)}" y="{_n(y + 80)}" text-anchor="middle">face down</text>')
     else:
         for k, line in enumerate(_wrap(name)):
-            out.append(f'<text class="name" x="{_n(x + 10)}" y="{_n(y + 39 + 20 * k)}">{_e(line)}</text>')
+            out.append(f'<text class="name" x="{_n(x + 10)}" y="{_n(y + 39 + 20 * k)}"{_fit(line)}>{_e(line)}</text>')
     return "".join(out)
 
 
-def _card(state: LockdownState, place: str, x: float, y: float, ch: Changes, eggs: int,
+def _card(state: LockdownState, columns: int, place: str, x: float, y: float, ch: Changes, eggs: int,
           marks: Mapping[int, list[tuple[str, str]]], here: list[tuple[str, Any]]) -> str:
     r = state.rooms[place]
     face_up = r.explored or r.kind == "special"
-    out = [_card_top(state.board.id, place, r.kind, r.tile, face_up, r.items, r.fire, r.malfunction,
+    out = [_card_top(state.board.id, columns, place, r.kind, r.tile, face_up, r.items, r.fire, r.malfunction,
                      state.dark(place), place in ch.rooms, state.room_label(place))]
     # figures, bottom row
     figures = here
@@ -726,16 +779,16 @@ def _card(state: LockdownState, place: str, x: float, y: float, ch: Changes, egg
             kind, n = it
             base, _, seat = kind.partition(":")
             out.append(_object_token(base, seat or None, cx, fy, place in ch.rooms, n if base == "egg" else 1))
-    out.append(_ports(state, place, x, y, ch, marks) if marks else _quiet_ports(state.board.id, place))
+    out.append(_ports(state, columns, place, x, y, ch, marks) if marks else _quiet_ports(state.board.id, columns, place))
     out.append("</g>")
     return "".join(out)
 
 
 @lru_cache(maxsize=4096)
-def _card_top(board_id: str, place: str, kind: str, tile: str | None, face_up: bool, items: int | None,
+def _card_top(board_id: str, columns: int, place: str, kind: str, tile: str | None, face_up: bool, items: int | None,
               fire: bool, malfunction: bool, dark: bool, hl: bool, label: str) -> str:
     """A card's opening, tooltip, face and markers: a function of a few room fields, so cached."""
-    x, y = layout(board_id).cards[place]
+    x, y = layout(board_id, columns).cards[place]
     sector = load_board(board_id).places[place].sector
     tip = [label]
     if sector:
@@ -749,7 +802,7 @@ def _card_top(board_id: str, place: str, kind: str, tile: str | None, face_up: b
     if dark:
         tip.append("in darkness")
     out = [f'<g class="room{_hl(hl)}" data-place="{place}" data-explored="{"true" if face_up else "false"}">'
-           f'<title>{_e("; ".join(tip))}</title>', _card_face(board_id, place, kind, tile, face_up)]
+           f'<title>{_e("; ".join(tip))}</title>', _card_face(board_id, columns, place, kind, tile, face_up)]
     mx = x + CW - 14
     if fire:
         out.append(f'<path class="fire" transform="translate({_n(mx)},{_n(y + 16)})" d="{FLAME}"><title>Fire</title></path>')
@@ -765,12 +818,12 @@ def _card_top(board_id: str, place: str, kind: str, tile: str | None, face_up: b
 
 
 @lru_cache(maxsize=None)
-def _quiet_ports(board_id: str, place: str) -> str:
+def _quiet_ports(board_id: str, columns: int, place: str) -> str:
     """A card's corridor numbers when nothing lies in its corridors (none on a board without a graph)."""
     b = load_board(board_id)
     if not b.has_graph or b.is_crossroad(place):
         return ""
-    return "".join(_port(board_id, place, n) for n in b.numbers_of(place) if n in PORT_XY)
+    return "".join(_port(board_id, columns, place, n) for n in b.numbers_of(place) if n in PORT_XY)
 
 
 def _special_space(state: LockdownState, key: str, x: float, y: float, ch: Changes) -> str:
@@ -786,7 +839,7 @@ def _special_space(state: LockdownState, key: str, x: float, y: float, ch: Chang
         tip = f"Area {number} (a special technical corridor, connected to every crossroad)"
     out = [f'<g class="room{_hl(key in ch.noise_new or key in ch.noise_gone)}" data-place="{_e(key)}">'
            f'<title>{_e(tip)}</title><rect class="card tech" x="{_n(x)}" y="{_n(y)}" width="{CW}" height="{CH}" rx="8"/>'
-           f'<text class="name" x="{_n(x + 10)}" y="{_n(y + 26)}" style="font-size:16px">{_e(title)}</text>']
+           f'<text class="name" x="{_n(x + 10)}" y="{_n(y + 26)}"{_fit(title, 13)}>{_e(title)}</text>']
     for k, line in enumerate(lines):
         out.append(f'<text class="slot" x="{_n(x + 10)}" y="{_n(y + 48 + 16 * k)}">{_e(line)}</text>')
     if key in state.noise:
@@ -812,7 +865,7 @@ def _legend(state: LockdownState, lay: Layout) -> tuple[str, float]:
             where = f" · dead ({c.cause})"
         text = f"{names.get(seat, '')} · {char}{where}"
         width = 40 + 7.6 * len(text)
-        if x + width > W - M:
+        if x + width > lay.width - M:
             x, y = M, y + 30
         out.append(_character_token(state, seat, x + 13, y - 5, 12))
         out.append(f'<text x="{_n(x + 30)}" y="{_n(y)}">{_e(text)}</text>')
@@ -823,7 +876,7 @@ def _legend(state: LockdownState, lay: Layout) -> tuple[str, float]:
     x = M
     for k, text in keys:
         width = 34 + 7.4 * len(text)
-        if x + width > W - M:
+        if x + width > lay.width - M:
             x, y = M, y + 26
         if k == "noise":
             out.append(f'<circle class="noise" cx="{_n(x + 9)}" cy="{_n(y - 5)}" r="9"/>')
@@ -840,7 +893,7 @@ def _legend(state: LockdownState, lay: Layout) -> tuple[str, float]:
         out.append(f'<text x="{_n(x + 24)}" y="{_n(y)}">{_e(text)}</text>')
         x += width
     y += 6
-    for line in _honesty_lines(state.board.id):
+    for line in _honesty_lines(state.board.id, lay.columns):
         y += 20
         out.append(f'<text class="dim" x="{M}" y="{_n(y)}">{line}</text>')
     out.append("</g>")
@@ -848,5 +901,6 @@ def _legend(state: LockdownState, lay: Layout) -> tuple[str, float]:
 
 
 @lru_cache(maxsize=None)
-def _honesty_lines(board_id: str) -> tuple[str, ...]:
-    return tuple(_e(ln) for text in layout(board_id).honesty for ln in wrap(text, 104))
+def _honesty_lines(board_id: str, columns: int) -> tuple[str, ...]:
+    lay = layout(board_id, columns)
+    return tuple(_e(ln) for text in lay.honesty for ln in wrap(text, int((lay.width - 2 * M) / 7.4)))
