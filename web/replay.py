@@ -86,20 +86,30 @@ def _context(game_id: str, step: int) -> dict:
     }
 
 
-def _board(rp, index: int, narrow: bool = False) -> str | None:
+def _board(rp, index: int, narrow: bool = False, learned=None) -> str | None:
     """The ruleset's drawing of step ``index``, highlighting what its fact changed (decision 0012)."""
-    db = _archive().db
     before = rp.steps[index - 1].state if index > 0 else None
-    return rp.ruleset.draw(rp.steps[index].state, before=before, narrow=narrow,
-                           learned=lambda board: queries.corridor_proposals(db, board)["proposals"])
+    return rp.ruleset.draw(rp.steps[index].state, before=before, narrow=narrow, learned=learned or _learned())
+
+
+def _learned():
+    """Corridors learned from recorded moves, by board (read model ``corridors``), looked up once per request."""
+    db, found = _archive().db, {}
+
+    def lookup(board: str):
+        if board not in found:
+            found[board] = queries.corridor_proposals(db, board)["proposals"]
+        return found[board]
+    return lookup
 
 
 def _boards(rp, index: int) -> dict[str, Markup] | None:
     """The wide and the narrow (phone) drawing; board.css shows the one that fits the screen."""
-    wide = _board(rp, index)
+    learned = _learned()
+    wide = _board(rp, index, learned=learned)
     if wide is None:
         return None
-    return {"wide": Markup(wide), "narrow": Markup(_board(rp, index, narrow=True) or wide)}
+    return {"wide": Markup(wide), "narrow": Markup(_board(rp, index, narrow=True, learned=learned) or wide)}
 
 
 @replay.get("/games/<game_id>/step/<int:step>")
