@@ -43,6 +43,15 @@ def test_board_svg_is_served_alone_as_svg_with_the_step_drawn(client, lenient):
     assert token is not None and "hl" in token.get("class").split()
 
 
+def test_board_svg_has_a_phone_layout(client, lenient):
+    wide = ET.fromstring(client.get(f"/games/{lenient.id}/step/30/board.svg").data)
+    narrow = ET.fromstring(client.get(f"/games/{lenient.id}/step/30/board.svg?narrow=1").data)
+    (_, _, ww, wh), (_, _, nw, nh) = (map(float, r.get("viewBox").split()) for r in (wide, narrow))
+    assert nw < ww and nh / nw > wh / ww  # narrower and taller
+    assert {g.get("data-place") for g in wide.iterfind(".//s:g[@data-place]", NS)} == \
+        {g.get("data-place") for g in narrow.iterfind(".//s:g[@data-place]", NS)}
+
+
 def test_board_svg_follows_the_view_as_played_or_corrected(client, lenient):
     void = next(r.fact for r in lenient.recorded if r.fact.type == "FactVoided")
     mistake = void.data["seqs"][0]  # a noise roll recorded twice: as played, its marker is placed again

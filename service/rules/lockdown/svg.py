@@ -10,15 +10,18 @@
 No public source gives the geometry of either real board side (docs/rules-gaps.md): which
 sector a room space is in, its printed number, the corridors. So the picture is an honest
 *schematic*, the same for every side: one band per sector (S-01 at the top, as on the board),
-its room spaces as cards in a grid, the elevator rooms stacked in a shaft column, and bands for
-the spaces outside every sector and those whose sector is not known. Corridor numbers sit at
+its room spaces as cards in a grid, the elevator rooms stacked in a shaft column when every
+sector has a row of its own, and bands for the spaces outside every sector and those whose
+sector is not known; small bands share a row. Corridor numbers sit at
 fixed places on a card's edge (1 top, 2 right, 3 bottom, 4 left), not where the board prints
 them. Corridors are drawn as lines only where the board file declares them (solid) or where
 recorded moves taught them (``learned``, dashed; decision 0005). The legend says all of this.
 
 What changed since ``before`` (the state one step earlier) carries the class ``hl``; figures
 that moved get an arrow from where they were. Every element has a ``<title>`` tooltip.
-The layout of a board is computed once per board id; a draw is string building only.
+There are two layouts, wide (a screen) and ``narrow`` (a phone). A layout and every fragment
+that depends only on the board are computed once per board and layout; a draw is a diff of two
+states and string joins (bench/board_draw.py).
 """
 from __future__ import annotations
 
@@ -406,8 +409,11 @@ def _hl(flag: bool) -> str:
 
 def _summary(state: LockdownState) -> str:
     b = state.board
-    where = "setup" if state.phase == "setup" else f"round {state.round}, {state.phase} phase"
-    return f"{b.en}: {where}, time {state.time_label}" + (f", ended ({state.ending})" if state.ended else "")
+    if state.ended:
+        where = f"round {state.round}, game over ({(state.ending or 'ended').replace('_', ' ')})"
+    else:
+        where = "setup" if state.phase == "setup" else f"round {state.round}, {state.phase} phase"
+    return f"{b.en}: {where}, time {state.time_label}"
 
 
 def _header(state: LockdownState, W: float) -> str:
