@@ -162,6 +162,19 @@ def test_power_doors_noise_and_time_tokens_are_drawn_on_the_basic_board():
     assert sum(1 for t in titles if t.startswith("CSS token under space")) == len(state.board.css_spaces)
 
 
+def test_the_elevator_and_its_power_are_shown_in_its_room_and_a_call_is_highlighted():
+    from dataclasses import replace
+
+    before = new_game(2).state
+    after = replace(before, elevator="S-02")
+    root = ET.fromstring(LOCKDOWN.draw(after, before=before))
+    lifts = {p: g for p in ("elevator_room_s01", "elevator_room_s02")
+             for g in room(root, p).iterfind("s:g", NS) if "elevator" in classes(g)}
+    assert "the elevator is here" in lifts["elevator_room_s02"].find("s:title", NS).text
+    assert "the elevator is here" not in lifts["elevator_room_s01"].find("s:title", NS).text
+    assert "hl" in classes(lifts["elevator_room_s02"])
+
+
 def test_names_are_escaped():
     g = new_game(1)
     from dataclasses import replace

@@ -116,7 +116,7 @@ STYLE = """
 .nb-board .arrow{stroke:#ffd54a;stroke-width:3.5;fill:none;opacity:.95}
 .nb-board .arrow.intruder{stroke:#ff6b57}
 .nb-board .hl>.card,.nb-board .hl.tok,.nb-board .hl>.tok,.nb-board .hl.noise,.nb-board .hl.door,.nb-board .hl.band,
-.nb-board .hl>.chip,.nb-board .hl.time,.nb-board .hl>.sd,.nb-board .hl.fire,.nb-board .hl.malf,.nb-board .hl.egg,
+.nb-board .hl>.chip,.nb-board .hl>.pw-on,.nb-board .hl>.pw-off,.nb-board .hl.time,.nb-board .hl>.sd,.nb-board .hl.fire,.nb-board .hl.malf,.nb-board .hl.egg,
 .nb-board .hl>.space{stroke:#ffd54a;stroke-width:4;stroke-dasharray:none}
 .nb-board .legend{font-size:14px}
 """
@@ -761,6 +761,8 @@ def _card(state: LockdownState, columns: int, place: str, x: float, y: float, ch
     face_up = r.explored or r.kind == "special"
     out = [_card_top(state.board.id, columns, place, r.kind, r.tile, face_up, r.items, r.fire, r.malfunction,
                      state.dark(place), place in ch.rooms, state.room_label(place))]
+    if r.tile and r.tile.startswith("elevator_room"):
+        out.append(_elevator(state, r.sector, x, y, ELEVATOR in ch.power))
     # figures, bottom row
     figures = here
     counted: dict[str, int] = {}
@@ -788,6 +790,21 @@ def _card(state: LockdownState, columns: int, place: str, x: float, y: float, ch
     out.append(_ports(state, columns, place, x, y, ch, marks) if marks else _quiet_ports(state.board.id, columns, place))
     out.append("</g>")
     return "".join(out)
+
+
+def _elevator(state: LockdownState, sector: str | None, x: float, y: float, hl: bool) -> str:
+    """An elevator room's corner: the elevator's power, and the elevator itself when it stands here."""
+    on = state.powered(ELEVATOR)
+    here = sector is not None and state.elevator == sector
+    tip = f"Elevator: {'powered' if on else 'no power'}" + ("; the elevator is here" if here else "")
+    cx, cy = x + CW - 16, y + 16
+    out = f'<g class="elevator{_hl(hl)}"><title>{_e(tip)}</title><circle class="{"pw-on" if on else "pw-off"}" ' \
+          f'cx="{_n(cx)}" cy="{_n(cy)}" r="6"/>'
+    if here:
+        lx, ly = x + CW - 52, y + CH - 40  # bottom right, clear of the name and of the figures
+        out += (f'<rect class="chip on" x="{_n(lx)}" y="{_n(ly)}" width="42" height="22" rx="5"/>'
+                f'<text class="pn" x="{_n(lx + 21)}" y="{_n(ly + 11)}" style="fill:#e6ece9;font-size:12px">lift</text>')
+    return out + "</g>"
 
 
 @lru_cache(maxsize=4096)
