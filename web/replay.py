@@ -4,7 +4,9 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from markupsafe import Markup
 from marshmallow import ValidationError
+from werkzeug.exceptions import NotFound
 
 from projections import queries
 from service.rules.lockdown.components import BOARDS
@@ -80,7 +82,34 @@ def _context(game_id: str, step: int) -> dict:
         "recorded": recorded,
         "view": "played" if not corrected else "corrected",
         "view_args": _view_args(),
+        "board": _boards(rp, index),
     }
+
+
+def _board(rp, index: int, narrow: bool = False, learned=None) -> str | None:
+    """The ruleset's drawing of step ``index``, highlighting what its fact changed (decision 0012)."""
+    before = rp.steps[index - 1].state if index > 0 else None
+    return rp.ruleset.draw(rp.steps[index].state, before=before, narrow=narrow, learned=learned or _learned())
+
+
+def _learned():
+    """Corridors learned from recorded moves, by board (read model ``corridors``), looked up once per request."""
+    db, found = _archive().db, {}
+
+    def lookup(board: str):
+        if board not in found:
+            found[board] = queries.corridor_proposals(db, board)["proposals"]
+        return found[board]
+    return lookup
+
+
+def _boards(rp, index: int) -> dict[str, Markup] | None:
+    """The wide and the narrow (phone) drawing; board.css shows the one that fits the screen."""
+    learned = _learned()
+    wide = _board(rp, index, learned=learned)
+    if wide is None:
+        return None
+    return {"wide": Markup(wide), "narrow": Markup(_board(rp, index, narrow=True, learned=learned) or wide)}
 
 
 @replay.get("/games/<game_id>/step/<int:step>")
@@ -91,3 +120,14 @@ def game_step(game_id: str, step: int):
 @replay.get("/games/<game_id>/step/<int:step>/panel")
 def game_step_panel(game_id: str, step: int):
     return render_template("_step.html", **_context(game_id, step))
+
+
+@replay.get("/games/<game_id>/step/<int:step>/board.svg")
+def game_step_board(game_id: str, step: int):
+    """The board of one step alone, to share (``?view=played`` as on the replay page, ``?narrow=1`` for phones)."""
+    corrected = request.args.get("view") != "played"
+    _, rp = replay_of(_archive().games, _game_id(game_id), corrected=corrected)
+    svg = _board(rp, rp.steps.index(rp.at(step)), narrow=request.args.get("narrow") in ("1", "true", "yes"))
+    if svg is None:
+        raise NotFound(f"the {rp.ruleset.title} ruleset draws no board")
+    return Response(svg, mimetype="image/svg+xml")

@@ -15,12 +15,13 @@ The interface (modelled on python-chess's board/legal_moves/push):
 - ``score(state)``          the final result per player once the game has ended, else None.
 - ``describe(state)``       a JSON-shaped, human-oriented view of the state for replays.
 - ``position(state)``       where the game stands: round, phase, step, who acts, finished.
+- ``draw(state, before=…, learned=…, narrow=…)``  the board as an SVG document, or None without a drawing.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 
 @dataclass(frozen=True)
@@ -170,3 +171,15 @@ class Ruleset(ABC):
     @abstractmethod
     def position(self, state: Any) -> dict[str, Any]:
         """``{"round": int, "phase": str, "step": str, "acting": seat|None, "finished": bool}``."""
+
+    def draw(self, state: Any, *, before: Any = None,
+             learned: Callable[[str], Iterable[Mapping[str, Any]]] | None = None,
+             narrow: bool = False) -> str | None:
+        """The board of ``state`` as a standalone SVG document; None when the ruleset draws no board.
+
+        ``before`` is the state one step earlier: what changed since is highlighted. ``learned``
+        looks up, by board id, the corridors learned from recorded moves (rows with ``from_place``,
+        ``to_place``, ``corridor``; decision 0005); the rules cannot query a database themselves.
+        ``narrow`` asks for a layout for a phone-wide screen (taller, larger print).
+        """
+        return None

@@ -7,10 +7,10 @@
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Iterable, Mapping
 
 from service.rules.base import Consequence, Expected, Fact, Result, Ruleset, Setup, Violation
-from service.rules.lockdown import apply as _apply, checks, inputs, state as _state, view
+from service.rules.lockdown import apply as _apply, checks, inputs, state as _state, svg, view
 
 
 class LockdownRuleset(Ruleset):
@@ -38,6 +38,10 @@ class LockdownRuleset(Ruleset):
 
     def position(self, state: _state.LockdownState) -> dict[str, Any]:
         return view.position(state)
+
+    def draw(self, state: _state.LockdownState, *, before: _state.LockdownState | None = None,
+             learned: Callable[[str], Iterable[Mapping[str, Any]]] | None = None, narrow: bool = False) -> str:
+        return svg.board(state, before=before, learned=learned, narrow=narrow)
 
 
 LOCKDOWN = LockdownRuleset()
