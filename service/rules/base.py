@@ -149,6 +149,8 @@ class Ruleset(ABC):
     name: str
     title: str
     modes: tuple[str, ...]
+    #: the exact texts of the ``<style>`` elements ``draw`` puts in its SVG (pages admit them by hash)
+    drawing_styles: tuple[str, ...] = ()
 
     @abstractmethod
     def initial_state(self, setup: Setup) -> Any: ...

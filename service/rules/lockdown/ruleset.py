@@ -17,6 +17,7 @@ class LockdownRuleset(Ruleset):
     name = "lockdown"
     title = "Nemesis: Lockdown"
     modes = _state.MODES
+    drawing_styles = (svg.STYLE,)
 
     def initial_state(self, setup: Setup) -> _state.LockdownState:
         return _state.initial_state(setup)

@@ -83,6 +83,7 @@ STYLE = """
 .nb-board .port{fill:#0d1214;stroke:#5d7078;stroke-width:1.5}
 .nb-board .port.tech{stroke:#9bb0b8;stroke-dasharray:3 2}
 .nb-board .pn{font-size:11px;fill:#8fa39b;text-anchor:middle;dominant-baseline:central}
+.nb-board .pn.lift{fill:#e6ece9;font-size:12px}
 .nb-board .noise{fill:#ffcc33;stroke:#1a1300;stroke-width:1.5}
 .nb-board .noise+.pn,.nb-board .nn{fill:#1a1300;font-weight:800;font-size:13px}
 .nb-board .door{fill:#b9c7d0;stroke:#10171a;stroke-width:1.5}
@@ -803,7 +804,7 @@ def _elevator(state: LockdownState, sector: str | None, x: float, y: float, hl: 
     if here:
         lx, ly = x + CW - 52, y + CH - 40  # bottom right, clear of the name and of the figures
         out += (f'<rect class="chip on" x="{_n(lx)}" y="{_n(ly)}" width="42" height="22" rx="5"/>'
-                f'<text class="pn" x="{_n(lx + 21)}" y="{_n(ly + 11)}" style="fill:#e6ece9;font-size:12px">lift</text>')
+                f'<text class="pn lift" x="{_n(lx + 21)}" y="{_n(ly + 11)}">lift</text>')
     return out + "</g>"
 
 
