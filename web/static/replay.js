@@ -61,7 +61,7 @@
     const t = document.createElement("template");
     t.innerHTML = html;
     const open = document.getElementById("step-details")?.open;
-    t.content.querySelectorAll(":scope > [id]").forEach(part => {
+    [...t.content.children].filter(part => part.id).forEach(part => {
       const old = document.getElementById(part.id);
       if (old) old.replaceWith(part);
     });

@@ -542,11 +542,13 @@ def narrate(before: LockdownState, fact: Fact, after: LockdownState) -> str:
 
 
 _SEAT = re.compile(r"\bseat (\d+) \(([^,()]+)(?:, ([^()]+))?\)")
+_BARE_SEAT = re.compile(r"\bseat (\d+)\b")
 
 
 def tell_consequence(state: LockdownState, consequence: Consequence) -> str:
     """A derived consequence as a sub-line: ``seat 3 (Greta, Sentry)`` becomes ``Greta (Sentry)``."""
     text = _SEAT.sub(lambda m: f"{m.group(2)} ({m.group(3)})" if m.group(3) else m.group(2), consequence.text)
+    text = _BARE_SEAT.sub(lambda m: player(state, int(m.group(1))), text)
     return text[0].upper() + text[1:] if text else text
 
 
