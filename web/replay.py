@@ -117,7 +117,7 @@ def _context(game_id: str, step: int) -> dict:
         "position": ruleset.position(state),
         "sidebar": ruleset.sidebar(state),
         "result": result,
-        "verdicts": ruleset.verdicts(result) if result else [],
+        "verdicts": ruleset.verdicts(result, state) if result else [],
         "ending_story": ruleset.ending_story(state),
         "view": "played" if not corrected else "corrected",
         "view_args": _query(),

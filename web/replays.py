@@ -27,8 +27,19 @@ class Folded:
     _story: Story | None = None
     seqs: list[int] = field(default_factory=list)
     index: dict[int, int] = field(default_factory=dict)
+    _data: dict | None = None
     log_html: str | None = None  # rendered once by the web layer
     marks_html: str | None = None
+
+    @property
+    def data(self) -> dict[str, str]:
+        """The replay's step, moment and round lists as the page's data attributes (joined once)."""
+        if self._data is None:
+            st = self.story
+            self._data = {"seqs": ",".join(map(str, self.seqs)),
+                          "moments": ",".join(str(seq) for seq, _ in st.moments),
+                          "rounds": ",".join(f"{r}:{seq}" for r, seq in st.rounds)}
+        return self._data
 
     def __iter__(self):  # ``game, replay = replay_of(...)``, as before the story was kept here
         return iter((self.game, self.replay))

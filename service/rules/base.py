@@ -212,7 +212,7 @@ class Ruleset(ABC):
         """A compact state for the replay's sidebar: ``{"characters": [...], "status": [(label, value)]}``."""
         return {"characters": [], "status": []}
 
-    def verdicts(self, result: Result) -> list[dict[str, Any]]:
+    def verdicts(self, result: Result, state: Any = None) -> list[dict[str, Any]]:
         """Each player's verdict with its reasons grouped by the steps of the victory check."""
         return [{"seat": p.seat, "outcome": p.outcome, "steps": {"why": list(p.reasons)}} for p in result.players]
 

@@ -57,8 +57,8 @@ class LockdownRuleset(Ruleset):
     def sidebar(self, state: _state.LockdownState) -> dict[str, Any]:
         return _sidebar.sidebar(state)
 
-    def verdicts(self, result: Result) -> list[dict[str, Any]]:
-        return _sidebar.verdicts(result)
+    def verdicts(self, result: Result, state: _state.LockdownState | None = None) -> list[dict[str, Any]]:
+        return _sidebar.verdicts(result, state)
 
     def mask(self, setup: Setup, fact: Fact, as_: str) -> Fact:
         return perspective.mask(setup, fact, as_)

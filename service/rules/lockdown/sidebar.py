@@ -9,12 +9,13 @@ JSON-shaped and pure, like ``view.describe`` (which stays the full, collapsible 
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from service.rules.base import Result
 from service.rules.lockdown.components import CHARACTERS
 from service.rules.lockdown.state import DEAD, EVACUATED, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, LockdownState
-from service.rules.lockdown.story import DEATH_WORDS, objective_name, plan_name, verdict_steps
+from service.rules.lockdown.story import DEATH_WORDS, objective_name, plan_name, player, verdict_steps
 
 STATUS = {IN_BASE: "in the base", IN_POD: "in pod {pod}", LOCKED_IN: "locked in the Isolation Room",
           IN_BUNKER: "in the Bunker", EVACUATED: "evacuated by pod {pod}", DEAD: "dead"}
@@ -57,8 +58,15 @@ def _character(state: LockdownState, seat: int) -> dict[str, Any]:
         "objectives": [objective_name(o) for o in c.objectives if o != "unknown"],
         "secret_objectives": len(secret),
         "objective": None if c.objective is None else objective_name(c.objective),
-        "contingency": [plan_name(t) for t in c.contingency],
+        "contingency": _tokens(c.contingency),
     }
+
+
+def _tokens(tokens: tuple[str, ...]) -> list[str]:
+    """Contingency tokens as the sidebar lists them: known plans by name, the rest counted face down."""
+    hidden = sum(1 for t in tokens if t == "unknown")
+    shown = [plan_name(t) for t in tokens if t != "unknown"]
+    return shown + ([f"{hidden} face-down token{'s' if hidden != 1 else ''}"] if hidden else [])
 
 
 def sidebar(state: LockdownState) -> dict[str, Any]:
@@ -81,12 +89,23 @@ def sidebar(state: LockdownState) -> dict[str, Any]:
     return {"characters": [_character(state, s) for s in state.seats], "status": status}
 
 
-def verdicts(result: Result) -> list[dict[str, Any]]:
-    """Each verdict with its reasons in the victory check's order (lockdown.md §11.8)."""
+_SEAT_CHARACTER = re.compile(r"\bseat (\d+) \(([^,()]+)\)")
+
+
+def verdicts(result: Result, state: LockdownState | None = None) -> list[dict[str, Any]]:
+    """Each verdict with its reasons in the victory check's order (lockdown.md §11.8).
+
+    With ``state``, a reason's ``seat 3 (Sentry)`` reads ``Greta (Sentry)``.
+    """
+    def tidy(text: str) -> str:
+        if state is None:
+            return text
+        return _SEAT_CHARACTER.sub(lambda m: f"{player(state, int(m.group(1)))} ({m.group(2)})", text)
+
     out = []
     for p in result.players:
         steps: dict[str, list[str]] = {}
-        for label, reason in verdict_steps(p.reasons):
+        for label, reason in verdict_steps(tuple(tidy(r) for r in p.reasons)):
             steps.setdefault(label, []).append(reason)
         out.append({"seat": p.seat, "outcome": p.outcome, "steps": steps, "survival": p.survival,
                     "death_cause": p.death_cause,
