@@ -142,6 +142,17 @@ class Replay:
         return self.steps.index(self.at(seq))
 
 
+def _masked_correction(ruleset: Ruleset, setup: Setup, fact: Fact, as_: str) -> Fact:
+    """A ``FactReplaced`` marker whose replacement is masked like any fact the perspective sees."""
+    rep = fact.data.get("replacement")
+    if fact.type != "FactReplaced" or not isinstance(rep, Mapping):
+        return fact
+    shown = ruleset.mask(setup, Fact(fact.data.get("seq", 0), str(rep.get("type", "")), rep.get("data") or {},
+                                     rep.get("actor"), rep.get("visibility", fact.visibility)), as_)
+    return Fact(fact.seq, fact.type, {**fact.data, "replacement": {**rep, "data": dict(shown.data)}},
+                fact.actor, fact.visibility)
+
+
 def fold(ruleset: Ruleset, setup: Setup, facts: Iterable[Fact], corrected: bool = True, as_: str = "all") -> Replay:
     """Fold ``facts`` into a :class:`Replay`; violations are recorded, never raised.
 
@@ -156,6 +167,8 @@ def fold(ruleset: Ruleset, setup: Setup, facts: Iterable[Fact], corrected: bool 
     replay = Replay(ruleset, setup, [Step(0, None, state, note="setup")])
     for fact, corrected_by, note in effective_facts(facts, corrected):
         if fact.type in CORRECTION_TYPES:  # as played: a marker, the state does not change
+            if seeing:
+                fact = _masked_correction(ruleset, setup, fact, as_)
             replay.steps.append(Step(fact.seq, fact, state, note=note))
             continue
         if seeing:

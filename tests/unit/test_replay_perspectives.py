@@ -127,3 +127,14 @@ def test_perspective_view_is_the_filtered_state_for_the_board_drawing():
     assert perspective_view(setup, upto, "public").rooms["slot-12"].tile is None
     assert perspective_view(setup, upto, "all").rooms["slot-12"].tile == "css_a"
     assert LOCKDOWN.perspective_view(setup, upto, "seat1").characters[1].contingency == ("save_all",)
+
+
+def test_a_replacement_shown_as_played_is_masked_like_the_fact_it_replaces():
+    setup, facts = demo("club-three-players.jsonl")
+    fixed = facts + [Fact(len(facts) + 1, "FactReplaced", {"seq": 5, "replacement": {
+        "type": "ObjectivesDealt", "actor": 1, "data": {"objectives": ["send_signal", "nest_destroyed"]}},
+        "reason": "wrong cards"})]
+    public = tell(fold(LOCKDOWN, setup, fixed, corrected=False, as_="public")).by_seq
+    assert "send" not in public[len(facts) + 1].text.lower() and "2 secret objectives" in public[len(facts) + 1].text
+    own = tell(fold(LOCKDOWN, setup, fixed, corrected=False, as_="seat1")).by_seq
+    assert "Send" in own[len(facts) + 1].text or "signal" in own[len(facts) + 1].text.lower()
