@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import json
-
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from markupsafe import Markup
 from marshmallow import ValidationError
+from werkzeug.exceptions import Forbidden
 
 from projections import queries
 from service.errors import InvalidInput
@@ -71,8 +71,6 @@ def _query(**changes) -> dict:
 
 def _perspective(game) -> tuple[str, list[tuple[str, str]], bool]:
     """The perspective asked for (default: all-seeing once finished, public while in play), the offered ones."""
-    from werkzeug.exceptions import Forbidden
-
     ruleset = game.ruleset
     finished = bool(ruleset.position(game.head_state).get("finished"))
     offered = ruleset.perspectives(game.setup)
@@ -87,6 +85,7 @@ def _perspective(game) -> tuple[str, list[tuple[str, str]], bool]:
 
 
 def _context(game_id: str, step: int) -> dict:
+    """Everything a step's page and parts show: one read of the game, then lookups in its cached replay."""
     corrected = request.args.get("view") != "played"
     archive = _archive()
     gid = _game_id(game_id)
@@ -120,7 +119,6 @@ def _context(game_id: str, step: int) -> dict:
         "verdicts": ruleset.verdicts(result, state) if result else [],
         "ending_story": ruleset.ending_story(state),
         "view": "played" if not corrected else "corrected",
-        "view_args": _query(),
         "query": query,
         "qs": ("?" + urlencode(query)) if query else "",
         "as_": as_,

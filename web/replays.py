@@ -46,6 +46,7 @@ class Folded:
 
     @property
     def story(self) -> Story:
+        """Told on first use (the JSON API never needs it); two racing readers only tell it twice."""
         if self._story is None:
             self._story = tell(self.replay)
         return self._story
@@ -63,7 +64,6 @@ def replay_of(games: Games, game_id: UUID, corrected: bool = True, as_: str = "a
     rp = fold(game.ruleset, game.setup, game.facts, corrected, as_=as_)
     seqs = [s.seq for s in rp.steps]
     value = Folded(game, rp, None, seqs, {s: i for i, s in enumerate(seqs)})
-    value.story  # tell it now, outside the lock, so readers never race to build it
     with _lock:
         _cache[key] = value
         while len(_cache) > MAXSIZE:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from service.rules.base import Moment, Violation
+from service.rules.base import Fact, Moment, Violation
 from service.rules.replay import CORRECTION_TYPES, Replay, correction_targets
 
 PHASES = {"setup": "Setup", "player": "Player phase", "event": "Event phase", "ended": "After the end"}
@@ -74,7 +74,6 @@ def tell(replay: Replay) -> Story:
         if step.fact.type in CORRECTION_TYPES:
             def replacement(fact, state=before.state):
                 rep = fact.data.get("replacement") or {}
-                from service.rules.base import Fact
                 return rs.narrate(state, Fact(fact.data.get("seq", 0), rep.get("type", "?"), rep.get("data") or {},
                                               rep.get("actor")), state).rstrip(".")
             entries.append(Entry(step.seq, i, rnd, phase, _correction_text(step.fact, replacement),
@@ -89,5 +88,5 @@ def tell(replay: Replay) -> Story:
             step.seq, i, rnd, phase, rs.narrate(before.state, step.fact, step.state),
             tuple(rs.details(step.state, step.fact, step.consequences)), ms, step.violations,
             corrected=step.note if step.corrected_by else "", voided_by=voiding.get(step.seq), actor=step.fact.actor))
-    ending = rs.ending_story(steps[-1].state) if hasattr(rs, "ending_story") else ""
-    return Story(tuple(entries), tuple(moments), tuple(rounds), ending, {e.seq: e for e in entries})
+    return Story(tuple(entries), tuple(moments), tuple(rounds), rs.ending_story(steps[-1].state),
+                 {e.seq: e for e in entries})

@@ -5,7 +5,6 @@ import re
 
 import pytest
 
-from service.rules.lockdown.ruleset import LOCKDOWN
 from service.rules.story import tell
 from tests.browser.test_replay import at, current_seq
 
