@@ -5,9 +5,10 @@ facts) is imported; then every step is rendered twice through the Flask app (tes
 network): the full page ``/games/<id>/step/<n>`` and the panel ``…/panel`` that arrow keys fetch,
 in the all-seeing and the public perspective. The replay of each (view, perspective) is folded once
 and cached (web/replays.py); the first request of each is reported apart as "cold".
-Figures: p50 / p99 wall time per step, the p50 CPU time of this process (the server's Python work, which
-a machine shared with other jobs inflates less than wall time; the database's time is not in it), and the ratio of the median of the last tenth of the steps to step 1
-(a render that grew with the step would show it).
+Figures: p50 / p99 wall time per step; the p50 CPU time of this process (the server's Python work,
+which a machine shared with other jobs inflates less than wall time; the database's time is not in
+it); and the median of the last tenth of the steps over that of the first tenth (a render that grew
+with the step would show it).
 
     .venv/bin/python bench/replay_render.py [--database-url URL] [--seeds 30] [--runs 3]
 """
@@ -55,15 +56,16 @@ def main(argv=None) -> None:
                             assert r.status_code == 200, (seq, r.status_code)
                         per_step.append(median(samples))
                         cpu.append(median(cpus))
-                    tail = per_step[-max(1, len(per_step) // 10):]
+                    tenth = max(1, len(per_step) // 10)
+                    head, tail = per_step[1:1 + tenth], per_step[-tenth:]
                     rows.append([f"{kind} ({as_})", len(facts), cold, percentile(per_step, 50),
-                                 percentile(per_step, 99), percentile(cpu, 50), per_step[1],
-                                 median(tail) / per_step[1], len(r.data) // 1024])
+                                 percentile(per_step, 99), percentile(cpu, 50), median(head),
+                                 median(tail) / median(head), len(r.data) // 1024])
                     log(f"{kind} {as_}: p50 {percentile(per_step, 50):.2f} ms (cpu {percentile(cpu, 50):.2f} ms)")
         finally:
             archive.close()
-    print(table(["render", "facts", "cold ms (fold + story)", "p50 ms", "p99 ms", "p50 CPU ms", "step 1 ms",
-                 "last tenth / step 1", "KiB"], rows))
+    print(table(["render", "facts", "cold ms (fold + story)", "p50 ms", "p99 ms", "p50 CPU ms",
+                 "first tenth ms", "last tenth / first tenth", "KiB"], rows))
 
 
 if __name__ == "__main__":
