@@ -53,6 +53,9 @@ def test_steps_of_every_demo_game_are_valid_svg_with_a_title_on_each_figure():
             root = ET.fromstring(LOCKDOWN.draw(step.state, before=replay.steps[i - 1].state if i else None))
             assert root.tag == S + "svg" and root.get("viewBox").startswith("0 0 ")
             assert root.get("width") is None  # scales with its container
+            # the page's Content-Security-Policy admits the one <style> by hash, never a style attribute
+            assert [el.tag for el in root.iter() if "style" in el.attrib] == []
+            assert [el.text for el in root.iter(S + "style")] == list(LOCKDOWN.drawing_styles)
             for g in root.iter(S + "g"):
                 if {"room", "figure", "noise-marker", "port"} & classes(g):
                     assert g.find("s:title", NS) is not None, (path.stem, step.seq, g.attrib)

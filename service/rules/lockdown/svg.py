@@ -84,6 +84,7 @@ STYLE = """
 .nb-board .port.tech{stroke:#9bb0b8;stroke-dasharray:3 2}
 .nb-board .pn{font-size:11px;fill:#8fa39b;text-anchor:middle;dominant-baseline:central}
 .nb-board .pn.lift{fill:#e6ece9;font-size:12px}
+.nb-board .pn.count{fill:#e6ece9;font-size:13px}
 .nb-board .noise{fill:#ffcc33;stroke:#1a1300;stroke-width:1.5}
 .nb-board .noise+.pn,.nb-board .nn{fill:#1a1300;font-weight:800;font-size:13px}
 .nb-board .door{fill:#b9c7d0;stroke:#10171a;stroke-width:1.5}
@@ -836,8 +837,7 @@ def _card_top(board_id: str, columns: int, place: str, kind: str, tile: str | No
         mx -= 20
     if items is not None and face_up:
         out.append(f'<g><title>Item counter: {items}</title><rect class="items" x="{_n(mx - 10)}" y="{_n(y + 6)}" '
-                   f'width="20" height="20" rx="4"/><text class="pn" x="{_n(mx)}" y="{_n(y + 16)}" '
-                   f'style="fill:#e6ece9;font-size:13px">{items}</text></g>')
+                   f'width="20" height="20" rx="4"/><text class="pn count" x="{_n(mx)}" y="{_n(y + 16)}">{items}</text></g>')
     return "".join(out)
 
 
