@@ -51,7 +51,7 @@ def test_stepping_with_the_keys_redraws_the_board(served, page):
     page.locator("#board svg.nb-board:visible").wait_for()
     page.keyboard.press("ArrowRight")
     page.wait_for_url(re.compile(rf"/step/{KEY_STEP + 1}$"))
-    page.wait_for_selector(f'#step-panel[data-seq="{KEY_STEP + 1}"] #board svg.nb-board')
+    page.wait_for_selector(f'#step-board[data-seq="{KEY_STEP + 1}"] #board svg.nb-board')
     board = page.locator("#board svg.nb-board:visible")
     assert board.locator("path.arrow").count() == 0  # a noise roll moves nobody
     lit = board.locator("g.noise-marker:has(circle.hl)")

@@ -71,7 +71,7 @@ def test_r_and_a_number_or_the_select_jump_to_a_round(served, page):
     page.select_option("#round", str(rounds[5]))
     at(page, rounds[5])
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("document.querySelector('#round').value === '%d'" % rounds[5])
+    page.wait_for_function("() => document.querySelector('#round').value === '%d'" % rounds[5])
 
 
 def test_space_plays_and_pauses_and_the_speed_can_change(served, page):
@@ -80,17 +80,17 @@ def test_space_plays_and_pauses_and_the_speed_can_change(served, page):
     page.goto(f"{base}/games/{game.id}/step/0")
     page.select_option("#speed", "8")
     page.keyboard.press(" ")
-    page.wait_for_function("Number(document.querySelector('#step-panel').dataset.seq) >= 5")
+    page.wait_for_function("() => Number(document.querySelector('#step-panel').dataset.seq) >= 5")
     assert page.locator("#play").get_attribute("aria-pressed") == "true"
     page.keyboard.press(" ")
-    page.wait_for_function("document.querySelector('#play').getAttribute('aria-pressed') === 'false'")
+    page.wait_for_function("() => document.querySelector('#play').getAttribute('aria-pressed') === 'false'")
     page.wait_for_timeout(400)
     stopped = current_seq(page)
     page.wait_for_timeout(700)
     assert current_seq(page) == stopped
     assert page.url.endswith(f"/step/{stopped}")  # the URL followed
     page.locator("#play").click()  # the button too
-    page.wait_for_function(f"Number(document.querySelector('#step-panel').dataset.seq) > {stopped}")
+    page.wait_for_function(f"() => Number(document.querySelector('#step-panel').dataset.seq) > {stopped}")
     page.keyboard.press("ArrowLeft")  # stepping by hand pauses
     assert page.locator("#play").get_attribute("aria-pressed") == "false"
 
