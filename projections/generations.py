@@ -2,7 +2,7 @@
 
 A view's tables are ``{view}_g{N}_{table}``. The active generation serves readers and the
 live worker; a rebuild fills generation N+1 beside it, then switches ``read_models.active``
-in one transaction and drops generation N.
+in one transaction and drops generation N (and the events parked by it).
 """
 from __future__ import annotations
 
@@ -52,6 +52,7 @@ def start_building(conn: Connection, view: str) -> int:
     conn.execute(
         sql.SQL("INSERT INTO {} VALUES ('__migration__', 1)").format(sql.Identifier(f"{new_p}_tracking"))
     )
+    conn.execute("DELETE FROM parked_events WHERE view = %s AND generation = %s", (view, new))
     conn.execute(
         "UPDATE read_models SET building = %s, building_started = now() WHERE view = %s", (new, view)
     )
@@ -68,3 +69,4 @@ def switch(conn: Connection, view: str, new: int) -> None:
     )
     for table in ("tracking",) + VIEW_TABLES[view]:
         conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(f"{prefix(view, active)}_{table}")))
+    conn.execute("DELETE FROM parked_events WHERE view = %s AND generation = %s", (view, active))

@@ -1,0 +1,123 @@
+"""How the read side is doing, per view: what ``nemesis-archive status``, /healthz and /admin/status show."""
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg.rows import dict_row
+
+from projections.generations import prefix
+from service.db import Database
+
+LAG_CAP = 100_000  # counting further would make a health check slow; more is reported as "at least"
+ALIVE_WITHIN = 10.0  # seconds: a worker beats every 2 s (longer while it backs off from an outage)
+
+
+class DatabaseUnavailable(RuntimeError):
+    pass
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def projection_status(db: Database, worker=None, timeout: float = 3.0) -> dict[str, Any]:
+    """Per view: active generation, tracking position, head, lag, parked count, last error, worker.
+
+    Raises DatabaseUnavailable within about ``timeout`` seconds when the database does not answer.
+    ``worker``: the in-process Worker, if any (its thread's liveness is added).
+    """
+    try:
+        conn = db.connect(
+            autocommit=True, row_factory=dict_row, connect_timeout=max(2, int(timeout)),
+            options=f"-c statement_timeout={int(timeout * 1000)}",
+        )
+    except psycopg.Error as e:
+        raise DatabaseUnavailable(f"the database does not answer: {str(e).strip()}") from e
+    try:
+        with conn:
+            head = conn.execute("SELECT coalesce(max(notification_id), 0) AS head FROM public.games_events").fetchone()["head"]
+            gens = conn.execute("SELECT view, active, building FROM public.read_models ORDER BY view").fetchall()
+            parked = {
+                (r["view"], r["generation"]): r
+                for r in conn.execute(
+                    "SELECT DISTINCT ON (view, generation) view, generation, count(*) OVER w AS n, error, last_failed"
+                    " FROM public.parked_events WINDOW w AS (PARTITION BY view, generation)"
+                    " ORDER BY view, generation, last_failed DESC"
+                )
+            }
+            beats = {
+                r["view"]: r
+                for r in conn.execute(
+                    "SELECT *, extract(epoch FROM now() - beat_at)::float AS age FROM public.projection_heartbeats"
+                )
+            }
+            views = {}
+            for g in gens:
+                view, active = g["view"], g["active"]
+                row = conn.execute(
+                    sql.SQL("SELECT notification_id FROM {} WHERE application_name = 'Games'").format(
+                        sql.Identifier(f"{prefix(view, active)}_tracking")
+                    )
+                ).fetchone()
+                position = row["notification_id"] if row else 0
+                lag = conn.execute(
+                    "SELECT count(*) AS n FROM (SELECT 1 FROM public.games_events WHERE notification_id > %s LIMIT %s) s",
+                    (position, LAG_CAP),
+                ).fetchone()["n"]
+                p = parked.get((view, active))
+                beat = beats.get(view)
+                errors = [e for e in (
+                    (p["last_failed"], f"parked event: {p['error']}") if p else None,
+                    (beat["last_error_at"], beat["last_error"]) if beat and beat["last_error"] else None,
+                ) if e]
+                last = max(errors, key=lambda e: e[0]) if errors else None
+                views[view] = {
+                    "generation": active,
+                    "building": g["building"],
+                    "position": position,
+                    "lag": lag,
+                    "lag_at_least": lag >= LAG_CAP,
+                    "parked": p["n"] if p else 0,
+                    "parked_while_building": (parked.get((view, g["building"])) or {}).get("n", 0) if g["building"] else 0,
+                    "last_error": {"at": _iso(last[0]), "error": last[1]} if last else None,
+                    "worker": {
+                        "alive": bool(beat) and beat["age"] <= ALIVE_WITHIN and beat["generation"] == active,
+                        "id": beat["worker"] if beat else None,
+                        "heartbeat_at": _iso(beat["beat_at"]) if beat else None,
+                        "seconds_since_heartbeat": round(beat["age"], 1) if beat else None,
+                    },
+                }
+    except psycopg.OperationalError as e:
+        raise DatabaseUnavailable(f"the database does not answer: {str(e).strip()}") from e
+    out: dict[str, Any] = {
+        "database": "ok",
+        "checked_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "head": head,
+        "views": views,
+    }
+    if worker is not None:
+        out["in_process_worker"] = {
+            "alive": worker.alive(),
+            "seconds_since_beat": round(time.monotonic() - worker.beat, 1) if worker.beat else None,
+            "restarts": getattr(worker, "restarts", 0),
+            "errors": worker.errors,
+        }
+    healthy = all(v["parked"] == 0 and v["worker"]["alive"] for v in views.values())
+    out["status"] = "ok" if healthy else "degraded"
+    return out
+
+
+def parked_events(db: Database, view: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+    """The parked events of the active generations (newest failure first)."""
+    with db.connect(row_factory=dict_row) as conn:
+        return conn.execute(
+            "SELECT p.view, p.generation, p.notification_id, p.game_id, p.error, p.first_failed, p.last_failed,"
+            " p.attempts FROM public.parked_events p JOIN public.read_models r"
+            " ON r.view = p.view AND r.active = p.generation"
+            " WHERE %s::text IS NULL OR p.view = %s ORDER BY p.last_failed DESC, p.notification_id LIMIT %s",
+            (view, view, limit),
+        ).fetchall()
