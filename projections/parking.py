@@ -56,7 +56,7 @@ def describe(error: BaseException) -> str:
     if frames:
         f = frames[-1]
         text += f" (at {Path(f.filename).name}:{f.lineno} in {f.name})"
-    text = text.replace("\x00", "\\x00")
+    text = " ".join(text.replace("\x00", "\\x00").split())
     return text if len(text) <= ERROR_MAX else text[: ERROR_MAX - 1] + "…"
 
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from projections.generations import generations
-from projections.parking import code_version, describe, is_infrastructure
+from projections import parking
+from projections.parking import describe, is_infrastructure
 from projections.views import VIEWS, GameView
 from service.archive import Games
 from service.db import Database
@@ -45,7 +46,7 @@ def retry_parked(db: Database, view: str | None = None, changed_code_only: bool 
         rows = conn.execute(
             "SELECT view, generation, game_id, bool_or(code <> %s) FROM parked_events"
             " WHERE %s::text IS NULL OR view = %s GROUP BY view, generation, game_id ORDER BY 1, 2, 3",
-            (code_version(), view, view),
+            (parking.code_version(), view, view),
         ).fetchall()
         for v, g in {(v, g) for v, g, _, _ in rows} - live:
             conn.execute("DELETE FROM parked_events WHERE view = %s AND generation = %s", (v, g))
@@ -111,7 +112,7 @@ def _retry_game(games: Games, target: GameView, game_id: UUID) -> int:
                 curs.execute(
                     "UPDATE public.parked_events SET attempts = attempts + 1, last_failed = now(), error = %s, code = %s"
                     " WHERE view = %s AND generation = %s AND game_id = %s",
-                    (describe(error), code_version(), target.view, target.generation, game_id),
+                    (describe(error), parking.code_version(), target.view, target.generation, game_id),
                 )
             return 0
     return 0

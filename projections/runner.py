@@ -106,8 +106,10 @@ class ViewRunner(ProjectionRunner):
 
     def __exit__(self, exc_type, exc_val, exc_tb) -> None:
         self.stop()
-        # the subscription's threads may be retrying a dead server: closing their pool ends that now
+        # Threads of a runner may be retrying a dead server: closing the pools ends that now.
+        # Safe at any moment: an event's rows and tracking commit together or not at all.
         self.app.close()
+        self.view.datastore.close()
         try:
             super().__exit__(exc_type, exc_val, exc_tb)
         except Exception as error:  # noqa: BLE001
@@ -230,6 +232,8 @@ class Worker:
                 )
                 for view, active in sorted(gens.items())
             ]
+            stack.callback(games.close)  # on the way out, first stop every runner, then close the folder's pool
+            stack.callback(lambda: [runner.stop() for runner in runners])
             started_at, last_beat = time.time(), 0.0
             while not self.stopping.is_set():
                 for runner in runners:
