@@ -22,6 +22,7 @@ import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError
 
 APPLICATION = "Games"
+ROOT = Path(__file__).resolve().parents[1]
 ERROR_MAX = 2000
 
 # SQLSTATE classes and codes that say "the database cannot do it now", whatever the event.
@@ -33,6 +34,7 @@ _INFRASTRUCTURE_CODES = ("42501", "42P01", "42883", "3D000", "3F000")
 class Parked:
     notification_id: int
     game_id: UUID
+    version: int  # of the game's stream: 1 is its Created event, n + 1 its fact #n
     error: str
 
 
@@ -49,13 +51,22 @@ def is_infrastructure(error: BaseException) -> bool:
     return False
 
 
+def _ours(filename: str) -> bool:
+    return filename.startswith(str(ROOT)) and "site-packages" not in filename
+
+
 def describe(error: BaseException) -> str:
-    """One line naming the error and where it was raised (no NUL, bounded length)."""
+    """One line naming the error and where in our code it was raised (no NUL, bounded length)."""
     text = f"{type(error).__name__}: {error}".strip()
-    frames = traceback.extract_tb(error.__traceback__)
-    if frames:
-        f = frames[-1]
-        text += f" (at {Path(f.filename).name}:{f.lineno} in {f.name})"
+    where = None
+    seen: BaseException | None = error
+    while seen is not None:  # the deepest cause that passed through our code says where
+        ours = [f for f in traceback.extract_tb(seen.__traceback__) if _ours(f.filename)]
+        if ours:
+            where = ours[-1]
+        seen = seen.__cause__
+    if where is not None:
+        text += f" (at {Path(where.filename).relative_to(ROOT)}:{where.lineno} in {where.name})"
     text = " ".join(text.replace("\x00", "\\x00").split())
     return text if len(text) <= ERROR_MAX else text[: ERROR_MAX - 1] + "…"
 
@@ -63,7 +74,7 @@ def describe(error: BaseException) -> str:
 @lru_cache(maxsize=1)
 def code_version() -> str:
     """A fingerprint of the code that projects events: parked events are retried when it changes."""
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     digest = hashlib.sha256()
     for package in ("projections", "service"):
         for path in sorted((root / package).rglob("*")):
@@ -76,9 +87,9 @@ def code_version() -> str:
 def park(curs, view: str, generation: int, parked: Parked) -> None:
     """Record (or count again) a parked event; run inside the tracking transaction."""
     curs.execute(
-        "INSERT INTO public.parked_events (view, generation, notification_id, game_id, error, code)"
-        " VALUES (%s, %s, %s, %s, %s, %s)"
+        "INSERT INTO public.parked_events (view, generation, notification_id, game_id, version, error, code)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s)"
         " ON CONFLICT (view, generation, notification_id) DO UPDATE SET error = EXCLUDED.error,"
         " code = EXCLUDED.code, last_failed = now(), attempts = public.parked_events.attempts + 1",
-        (view, generation, parked.notification_id, parked.game_id, parked.error, code_version()),
+        (view, generation, parked.notification_id, parked.game_id, parked.version, parked.error, code_version()),
     )

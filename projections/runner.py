@@ -74,8 +74,9 @@ class GameProjection(Projection[GameView]):
                 raise
             if self.view.has_tracking_id(APPLICATION, tracking.notification_id):
                 return  # another worker got there first
-            parked = Parked(tracking.notification_id, domain_event.originator_id, describe(error))
-            log.warning("%s: parked event %s of game %s: %s", self.name, parked.notification_id, parked.game_id, parked.error)
+            parked = Parked(tracking.notification_id, domain_event.originator_id, domain_event.originator_version, describe(error))
+            log.warning("%s: parked event %s (game %s, version %s): %s", self.name, parked.notification_id, parked.game_id,
+                        parked.version, parked.error)
             self.view.park(parked, tracking)
 
 
@@ -316,8 +317,8 @@ def _apply_page(games: Games, target: GameView, page: list[Folded], tracking: Tr
                 if is_infrastructure(e):
                     raise
                 error = describe(e)
-        log.warning("%s: parked event %s of game %s: %s", target.prefix, f.notification_id, f.game_id, error)
-        target.park(Parked(f.notification_id, f.game_id, error), Tracking(APPLICATION, f.notification_id))
+        log.warning("%s: parked event %s (game %s, version %s): %s", target.prefix, f.notification_id, f.game_id, f.version, error)
+        target.park(Parked(f.notification_id, f.game_id, f.version, error), Tracking(APPLICATION, f.notification_id))
 
 
 @dataclass

@@ -115,7 +115,7 @@ def parked_events(db: Database, view: str | None = None, limit: int = 100) -> li
     """The parked events of the active generations (newest failure first)."""
     with db.connect(row_factory=dict_row) as conn:
         return conn.execute(
-            "SELECT p.view, p.generation, p.notification_id, p.game_id, p.error, p.first_failed, p.last_failed,"
+            "SELECT p.view, p.generation, p.notification_id, p.game_id, p.version, p.error, p.first_failed, p.last_failed,"
             " p.attempts FROM public.parked_events p JOIN public.read_models r"
             " ON r.view = p.view AND r.active = p.generation"
             " WHERE %s::text IS NULL OR p.view = %s ORDER BY p.last_failed DESC, p.notification_id LIMIT %s",

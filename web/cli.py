@@ -172,7 +172,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
     if parked:
         click.echo("\nparked events (retry with `nemesis-archive retry-parked [VIEW]` after a fix):")
         for p in parked:
-            click.echo(f"  {p['view']} #{p['notification_id']} game {p['game_id']}: {p['attempts']} attempt(s), "
+            click.echo(f"  {p['view']} #{p['notification_id']} game {p['game_id']} v{p['version']}: {p['attempts']} attempt(s), "
                        f"last {p['last_failed'].isoformat(timespec='seconds')}: {p['error']}")
 
 

@@ -30,6 +30,7 @@ def upgrade() -> None:
     op.execute(
         "CREATE TABLE public.parked_events ("
         " view text NOT NULL, generation int NOT NULL, notification_id bigint NOT NULL, game_id uuid NOT NULL,"
+        " version bigint NOT NULL,"
         " error text NOT NULL, code text NOT NULL, first_failed timestamptz NOT NULL DEFAULT now(),"
         " last_failed timestamptz NOT NULL DEFAULT now(), attempts int NOT NULL DEFAULT 1,"
         " PRIMARY KEY (view, generation, notification_id))"

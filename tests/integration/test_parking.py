@@ -1,6 +1,8 @@
 """A view never stops on one event: what it cannot process is parked, counted, retried after a fix."""
 from __future__ import annotations
 
+import json
+import re
 from uuid import uuid4
 
 from click.testing import CliRunner
@@ -221,3 +223,32 @@ def test_a_worker_on_changed_code_retries_parked_events(fresh_archive, monkeypat
 def _without_nul(game):
     game.players = [{**p, "name": p["name"].replace("\x00", "")} for p in game.players]
     return game
+
+
+def test_status_command_and_operator_page_show_parked_events(fresh_archive):
+    from web import create_app
+
+    db = fresh_archive.db
+    poison = store_raw(fresh_archive, seed=75, facts=2, mark=MARK)
+    store_raw(fresh_archive, seed=76, facts=2)
+    rebuild_views(db, list(VIEWS))
+    result = CliRunner().invoke(_cli(), ["--database-url", db.url, "status"])
+    assert result.exit_code == 0, result.output
+    assert "event store head at 6 (degraded)" in result.output
+    assert re.search(r"gameindex\s+2\s+6\s+0\s+3\s+NOT RUNNING \(never seen\)", result.output)
+    assert f"gameindex #1 game {poison.id} v1: 1 attempt(s)" in result.output
+    report = json.loads(CliRunner().invoke(_cli(), ["--database-url", db.url, "status", "--json"]).output)
+    assert report["views"]["gameindex"]["parked"] == 3 and report["head"] == 6
+    assert {p["notification_id"] for p in report["parked_events"] if p["view"] == "gameindex"} == {1, 2, 3}
+
+    page = create_app({"ARCHIVE": fresh_archive}).test_client().get("/admin/status")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert str(poison.id) in html and "PostgreSQL text fields cannot contain NUL" in html
+    assert "nemesis-archive retry-parked" in html
+
+
+def test_status_command_says_when_the_database_is_unreachable():
+    result = CliRunner().invoke(_cli(), ["--database-url", "postgresql://nobody@127.0.0.1:1/none", "status", "--json"])
+    assert result.exit_code == 2
+    assert json.loads(result.output)["database"] == "unreachable"
