@@ -10,7 +10,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Callable
 
-from eventsourcing.persistence import InfrastructureFactory, Mapper, Tracking
+from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Mapper, Tracking
 from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.utils import Environment, get_topic
 
@@ -77,7 +77,11 @@ class GameProjection(Projection[GameView]):
             parked = Parked(tracking.notification_id, domain_event.originator_id, domain_event.originator_version, describe(error))
             log.warning("%s: parked event %s (game %s, version %s): %s", self.name, parked.notification_id, parked.game_id,
                         parked.version, parked.error)
-            self.view.park(parked, tracking)
+            try:
+                self.view.park(parked, tracking)
+            except IntegrityError:
+                if not self.view.has_tracking_id(APPLICATION, tracking.notification_id):
+                    raise
 
 
 def projection_class(view: str, generation: int, folder: GameFolder) -> type[GameProjection]:
@@ -183,10 +187,14 @@ class Worker:
             return
         from projections.retry import retry_parked
 
-        for report in retry_parked(self.db, changed_code_only=True):
-            if report.retried:
+        try:
+            for report in retry_parked(self.db, changed_code_only=True):
                 log.warning("retried %d parked game(s) of %s after a code change: %d fixed, %d still parked",
                             report.retried, report.view, report.fixed, report.retried - report.fixed)
+        except Exception as error:  # noqa: BLE001 - a failing retry must not keep the views from running
+            if is_infrastructure(error):
+                raise
+            log.error("retrying parked events failed: %s", describe(error))
         self._retried = True
 
     def _active(self, conn) -> dict[str, int]:

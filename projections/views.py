@@ -35,15 +35,13 @@ class GameView(PostgresTrackingRecorder):
     def generation(self) -> int:
         return int(self.prefix.rsplit("_g", 1)[1])
 
-    def process(self, games: Iterable[Game], tracking: Tracking, parked: Iterable[Parked] = ()) -> None:
-        """Write the rows of ``games``, park ``parked`` and advance tracking, atomically."""
+    def process(self, games: Iterable[Game], tracking: Tracking) -> None:
+        """Write the rows of ``games`` and advance tracking, atomically."""
         latest = {g.id: g for g in games}
         with self.datastore.transaction(commit=True) as curs:
             self._insert_tracking(curs, tracking)
             for game in latest.values():
                 self.write(curs, game)
-            for p in parked:
-                park(curs, self.view, self.generation, p)
 
     def park(self, parked: Parked, tracking: Tracking) -> None:
         """Set an event aside and advance tracking past it, atomically (exactly once)."""
