@@ -24,26 +24,33 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def projection_status(db: Database, worker=None, timeout: float = 3.0) -> dict[str, Any]:
+def projection_status(db: Database, worker=None, timeout: float = 4.0) -> dict[str, Any]:
     """Per view: active generation, tracking position, head, lag, parked count, last error, worker.
 
-    Raises DatabaseUnavailable within about ``timeout`` seconds when the database does not answer.
+    Raises DatabaseUnavailable when the database does not answer within about ``timeout``
+    seconds (2 s to connect, then five statements of at most 1 s each, while time is left).
     ``worker``: the in-process Worker, if any (its thread's liveness is added).
     """
+    deadline = time.monotonic() + timeout
     try:
         conn = db.connect(
-            autocommit=True, row_factory=dict_row, connect_timeout=max(2, int(timeout)),
-            options=f"-c statement_timeout={int(timeout * 1000)}",
+            autocommit=True, row_factory=dict_row, connect_timeout=2, options="-c statement_timeout=1000"
         )
     except psycopg.Error as e:
-        raise DatabaseUnavailable(f"the database does not answer: {str(e).strip()}") from e
+        raise DatabaseUnavailable(f"the database does not answer: {' '.join(str(e).split())}") from e
+
+    def query(statement, params=()):
+        if time.monotonic() > deadline:
+            raise DatabaseUnavailable(f"the database did not answer within {timeout:.0f} s")
+        return conn.execute(statement, params).fetchall()
+
     try:
         with conn:
-            head = conn.execute("SELECT coalesce(max(notification_id), 0) AS head FROM public.games_events").fetchone()["head"]
-            gens = conn.execute("SELECT view, active, building FROM public.read_models ORDER BY view").fetchall()
+            head = query("SELECT coalesce(max(notification_id), 0) AS head FROM public.games_events")[0]["head"]
+            gens = query("SELECT view, active, building FROM public.read_models ORDER BY view")
             parked = {
                 (r["view"], r["generation"]): r
-                for r in conn.execute(
+                for r in query(
                     "SELECT DISTINCT ON (view, generation) view, generation, count(*) OVER w AS n, error, last_failed"
                     " FROM public.parked_events WINDOW w AS (PARTITION BY view, generation)"
                     " ORDER BY view, generation, last_failed DESC"
@@ -51,48 +58,55 @@ def projection_status(db: Database, worker=None, timeout: float = 3.0) -> dict[s
             }
             beats = {
                 r["view"]: r
-                for r in conn.execute(
-                    "SELECT *, extract(epoch FROM now() - beat_at)::float AS age FROM public.projection_heartbeats"
-                )
+                for r in query("SELECT *, extract(epoch FROM now() - beat_at)::float AS age FROM public.projection_heartbeats")
             }
-            views = {}
-            for g in gens:
-                view, active = g["view"], g["active"]
-                row = conn.execute(
-                    sql.SQL("SELECT notification_id FROM {} WHERE application_name = 'Games'").format(
-                        sql.Identifier(f"{prefix(view, active)}_tracking")
+            positions = {
+                r["view"]: r
+                for r in query(
+                    sql.SQL(
+                        "SELECT v.view, v.position, (SELECT count(*) FROM (SELECT 1 FROM public.games_events e"
+                        " WHERE e.notification_id > v.position LIMIT {cap}) s) AS lag FROM ({views}) v"
+                    ).format(
+                        cap=sql.Literal(LAG_CAP),
+                        views=sql.SQL(" UNION ALL ").join(
+                            sql.SQL(
+                                "SELECT {name} AS view, coalesce((SELECT notification_id FROM {tracking}"
+                                " WHERE application_name = 'Games'), 0) AS position"
+                            ).format(name=sql.Literal(g["view"]), tracking=sql.Identifier(f"{prefix(g['view'], g['active'])}_tracking"))
+                            for g in gens
+                        ),
                     )
-                ).fetchone()
-                position = row["notification_id"] if row else 0
-                lag = conn.execute(
-                    "SELECT count(*) AS n FROM (SELECT 1 FROM public.games_events WHERE notification_id > %s LIMIT %s) s",
-                    (position, LAG_CAP),
-                ).fetchone()["n"]
-                p = parked.get((view, active))
-                beat = beats.get(view)
-                errors = [e for e in (
-                    (p["last_failed"], f"parked event: {p['error']}") if p else None,
-                    (beat["last_error_at"], beat["last_error"]) if beat and beat["last_error"] else None,
-                ) if e]
-                last = max(errors, key=lambda e: e[0]) if errors else None
-                views[view] = {
-                    "generation": active,
-                    "building": g["building"],
-                    "position": position,
-                    "lag": lag,
-                    "lag_at_least": lag >= LAG_CAP,
-                    "parked": p["n"] if p else 0,
-                    "parked_while_building": (parked.get((view, g["building"])) or {}).get("n", 0) if g["building"] else 0,
-                    "last_error": {"at": _iso(last[0]), "error": last[1]} if last else None,
-                    "worker": {
-                        "alive": bool(beat) and beat["age"] <= ALIVE_WITHIN and beat["generation"] == active,
-                        "id": beat["worker"] if beat else None,
-                        "heartbeat_at": _iso(beat["beat_at"]) if beat else None,
-                        "seconds_since_heartbeat": round(beat["age"], 1) if beat else None,
-                    },
-                }
-    except psycopg.OperationalError as e:
-        raise DatabaseUnavailable(f"the database does not answer: {str(e).strip()}") from e
+                )
+            } if gens else {}
+    except psycopg.OperationalError as e:  # lost, or a statement cancelled by its timeout
+        raise DatabaseUnavailable(f"the database does not answer: {' '.join(str(e).split())}") from e
+    views = {}
+    for g in gens:
+        view, active = g["view"], g["active"]
+        position, lag = positions[view]["position"], positions[view]["lag"]
+        p = parked.get((view, active))
+        beat = beats.get(view)
+        errors = [e for e in (
+            (p["last_failed"], f"parked event: {p['error']}") if p else None,
+            (beat["last_error_at"], beat["last_error"]) if beat and beat["last_error"] else None,
+        ) if e]
+        last = max(errors, key=lambda e: e[0]) if errors else None
+        views[view] = {
+            "generation": active,
+            "building": g["building"],
+            "position": position,
+            "lag": lag,
+            "lag_at_least": lag >= LAG_CAP,
+            "parked": p["n"] if p else 0,
+            "parked_while_building": (parked.get((view, g["building"])) or {}).get("n", 0) if g["building"] else 0,
+            "last_error": {"at": _iso(last[0]), "error": last[1]} if last else None,
+            "worker": {
+                "alive": bool(beat) and beat["age"] <= ALIVE_WITHIN and beat["generation"] == active,
+                "id": beat["worker"] if beat else None,
+                "heartbeat_at": _iso(beat["beat_at"]) if beat else None,
+                "seconds_since_heartbeat": round(beat["age"], 1) if beat else None,
+            },
+        }
     out: dict[str, Any] = {
         "database": "ok",
         "checked_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -103,7 +117,7 @@ def projection_status(db: Database, worker=None, timeout: float = 3.0) -> dict[s
         out["in_process_worker"] = {
             "alive": worker.alive(),
             "seconds_since_beat": round(time.monotonic() - worker.beat, 1) if worker.beat else None,
-            "restarts": getattr(worker, "restarts", 0),
+            "restarts": worker.restarts,
             "errors": worker.errors,
         }
     healthy = all(v["parked"] == 0 and v["worker"]["alive"] for v in views.values())
