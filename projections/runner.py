@@ -335,6 +335,7 @@ class RebuildReport:
     generation: int
     events: int
     seconds: float
+    parked: int = 0  # events of the new generation set aside (see ``nemesis-archive status``)
 
     @property
     def rate(self) -> float:
@@ -398,9 +399,13 @@ def rebuild_views(
         with db.connect() as conn:
             for v in views:
                 switch(conn, v, generation[v])
+            parked = dict(conn.execute(
+                "SELECT view, count(*) FROM parked_events WHERE view = ANY(%s) AND generation = ANY(%s) GROUP BY view",
+                (views, [generation[v] for v in views]),
+            ).fetchall())
     finally:
         for target in targets.values():
             target.datastore.close()
         games.close()
     seconds = time.perf_counter() - started
-    return [RebuildReport(v, generation[v], counted[v], seconds) for v in views]
+    return [RebuildReport(v, generation[v], counted[v], seconds, parked.get(v, 0)) for v in views]

@@ -281,6 +281,7 @@ def rebuild(ctx: click.Context, view: str | None, batch: int, pause: float) -> N
             click.echo(
                 f"rebuilt {report.view} as generation {report.generation}: {report.events} events in "
                 f"{report.seconds:.2f} s ({report.rate:,.0f} events/s)"
+                + (f"; {report.parked} event(s) parked (see `nemesis-archive status`)" if report.parked else "")
             )
 
 
