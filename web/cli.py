@@ -122,7 +122,11 @@ def worker(ctx: click.Context) -> None:
 
             if not is_infrastructure(e):
                 raise
-            click.secho(f"database unavailable ({str(e).strip()}); trying again in {delay:.1f} s", fg="yellow", err=True)
+            cause = e
+            while cause.__cause__ is not None:
+                cause = cause.__cause__
+            click.secho(f"database unavailable ({' '.join(str(cause).split())}); trying again in {delay:.1f} s",
+                        fg="yellow", err=True)
             stopping.wait(delay)
             delay = min(delay * 2, 10.0)
 
