@@ -2,7 +2,7 @@
 
 A view's tables are ``{view}_g{N}_{table}``. The active generation serves readers and the
 live worker; a rebuild fills generation N+1 beside it, then switches ``read_models.active``
-in one transaction and drops generation N.
+in one transaction and drops generation N (and the events parked by it).
 """
 from __future__ import annotations
 
@@ -42,11 +42,17 @@ def start_building(conn: Connection, view: str) -> int:
     """Create (or resume) the next generation of ``view``; return its number.
 
     The tables are made by the owner role (migration 0005): the app role runs no DDL itself.
+    A fresh generation starts with no parked events; a resumed one keeps those it parked.
     """
+    (resuming,) = conn.execute("SELECT building FROM read_models WHERE view = %s", (view,)).fetchone()
     (new,) = conn.execute("SELECT public.nemesis_start_building(%s, %s)", (view, _tables(view))).fetchone()
+    if resuming is None:
+        conn.execute("DELETE FROM parked_events WHERE view = %s AND generation = %s", (view, new))
     return new
 
 
 def switch(conn: Connection, view: str, new: int) -> None:
     """Make generation ``new`` the active one and drop the old tables (one transaction)."""
+    (active,) = conn.execute("SELECT active FROM read_models WHERE view = %s", (view,)).fetchone()
     conn.execute("SELECT public.nemesis_switch_generation(%s, %s, %s)", (view, new, _tables(view)))
+    conn.execute("DELETE FROM parked_events WHERE view = %s AND generation = %s", (view, active))

@@ -2,18 +2,21 @@
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import threading
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Callable
 
-from eventsourcing.persistence import InfrastructureFactory, Tracking
+from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Mapper, Tracking
 from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.utils import Environment, get_topic
 
 from projections.folding import GameFolder
 from projections.generations import generations, prefix, start_building, switch
+from projections.parking import APPLICATION, Parked, describe, is_infrastructure
 from projections.views import VIEWS, GameView
 from service.archive import Games
 from service.db import Database
@@ -24,14 +27,61 @@ log = logging.getLogger(__name__)
 TOPICS = (get_topic(Game.Created), get_topic(Game.FactRecorded))
 
 
+class Undecodable:
+    """Stands in for a stored event the mapper could not turn into a domain event."""
+
+    def __init__(self, notification, error: Exception) -> None:
+        self.originator_id = notification.originator_id
+        self.originator_version = notification.originator_version
+        self.error = error
+
+
+class TolerantMapper(Mapper):
+    """The worker's mapper: an event that cannot be decoded is handed on (and parked), not raised."""
+
+    def to_domain_event(self, stored):  # type: ignore[override]
+        try:
+            return super().to_domain_event(stored)
+        except Exception as error:  # noqa: BLE001 - any decoding failure of one event
+            return Undecodable(stored, error)
+
+
+class WorkerGames(Games):
+    name = "Games"
+    made: list  # set per runner: every application it constructs, so none is left open
+
+    def __init__(self, env=None) -> None:
+        type(self).made.append(self)
+        super().__init__(env)
+
+    def construct_mapper(self) -> Mapper:
+        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=TolerantMapper)
+
+
 class GameProjection(Projection[GameView]):
-    """Feeds each event's folded game to the view. Subclassed per view generation."""
+    """Feeds each event's folded game to the view; parks an event the view cannot process."""
 
     topics = TOPICS
     folder: GameFolder
 
     def process_event(self, domain_event, tracking: Tracking) -> None:  # type: ignore[override]
-        self.view.process([self.folder.advance(domain_event)], tracking)
+        try:
+            if isinstance(domain_event, Undecodable):
+                raise domain_event.error
+            self.view.process([self.folder.advance(domain_event)], tracking)
+        except Exception as error:  # noqa: BLE001 - one event must not stop the view
+            if is_infrastructure(error):
+                raise
+            if self.view.has_tracking_id(APPLICATION, tracking.notification_id):
+                return  # another worker got there first
+            parked = Parked(tracking.notification_id, domain_event.originator_id, domain_event.originator_version, describe(error))
+            log.warning("%s: parked event %s (game %s, version %s): %s", self.name, parked.notification_id, parked.game_id,
+                        parked.version, parked.error)
+            try:
+                self.view.park(parked, tracking)
+            except IntegrityError:
+                if not self.view.has_tracking_id(APPLICATION, tracking.notification_id):
+                    raise
 
 
 def projection_class(view: str, generation: int, folder: GameFolder) -> type[GameProjection]:
@@ -44,75 +94,239 @@ def open_view(db: Database, view: str, generation: int) -> GameView:
     return InfrastructureFactory.construct(env=env).tracking_recorder(VIEWS[view])
 
 
+class ViewRunner(ProjectionRunner):
+    """A ProjectionRunner that never leaves a connection pool open, however it ends."""
+
+    def __init__(self, **kwargs) -> None:
+        made: list = []
+        kwargs["application_class"] = type("WorkerGames", (WorkerGames,), {"name": "Games", "made": made})
+        try:
+            super().__init__(**kwargs)
+        except BaseException:
+            if getattr(self, "view", None) is not None:
+                self.view.datastore.close()
+            for app in made:
+                app.close()
+            raise
+
+    def __exit__(self, exc_type, exc_val, exc_tb) -> None:
+        self.stop()
+        # Threads of a runner may be retrying a dead server: closing the pools ends that now.
+        # Safe at any moment: an event's rows and tracking commit together or not at all.
+        self.app.close()
+        self.view.datastore.close()
+        try:
+            super().__exit__(exc_type, exc_val, exc_tb)
+        except Exception as error:  # noqa: BLE001
+            if not is_infrastructure(error):
+                raise
+            log.debug("%s stopped on %s", self.projection.name, error)  # a side effect of closing its pool
+        finally:
+            self.view.datastore.close()
+
+
+def _new_worker_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident() % 10**6}"
+
+
 class Worker:
     """Keeps every view's active generation up to date; follows switches made by rebuilds.
 
-    A processing error stops a runner; the worker logs it and starts again from the
-    view's tracking position (the library's exactly-once tracking makes that safe).
+    Never stops on an event (a view parks what it cannot process) nor on the database: on any
+    error it closes every connection it holds, waits (0.5 s doubling to 10 s), and starts
+    again from the views' tracking positions (the library's exactly-once tracking makes that
+    safe). It writes a heartbeat per view to ``projection_heartbeats``.
     """
 
-    def __init__(self, db: Database, poll: float = 1.0) -> None:
+    def __init__(
+        self, db: Database, poll: float = 1.0, backoff: tuple[float, float] = (0.5, 10.0), heartbeat: float = 2.0
+    ) -> None:
         self.db = db
         self.poll = poll
+        self.backoff = backoff
+        self.heartbeat = heartbeat
         self.stopping = threading.Event()
-        self._games: Games | None = None
+        self.id = _new_worker_id()
+        self.last_error: tuple[float, str] | None = None  # (unix time, text), until written to the database
+        self.errors = 0
+        self.beat = 0.0  # monotonic time of the last loop round: the in-process liveness signal
+        self.restarts = 0  # of the worker thread, by its supervisor
         self._running: dict[str, int] | None = None  # the generation of each view being run
+        self._retried = False
+        self._thread: threading.Thread | None = None
 
-    def games(self) -> Games:
-        if self._games is None:
-            self._games = Games(env=self.db.eventsourcing_env())
-        return self._games
+    def env(self) -> dict[str, str]:
+        return self.db.eventsourcing_env(POSTGRES_CONNECT_TIMEOUT="5")
 
     def run(self) -> None:
+        delay = self.backoff[0]
         while not self.stopping.is_set():
+            started = time.monotonic()
             try:
+                self._retry_after_code_change()
                 self._run_generation()
-            except Exception:  # noqa: BLE001 - supervise: log and restart from tracking
-                if self._switched():
-                    # a rebuild dropped the generation a runner was writing to: follow it
+                delay = self.backoff[0]
+            except Exception as error:  # noqa: BLE001 - supervise: log, back off, restart from tracking
+                if self._switched_quietly():
                     log.info("a view switched generation under a runner; following it")
                     continue
-                log.exception("projection worker failed; restarting from the views' tracking positions")
-                self.stopping.wait(1.0)
-        if self._games is not None:
-            self._games.close()
+                self.errors += 1
+                self.last_error = (time.time(), describe(error))
+                if time.monotonic() - started > self.backoff[1]:
+                    delay = self.backoff[0]  # it ran for a while: this is a new failure, not the same one
+                log.warning("projection worker stopped (%s); starting again in %.1f s", self.last_error[1], delay)
+                self.beat = time.monotonic()
+                self.stopping.wait(delay)
+                delay = min(delay * 2, self.backoff[1])
 
-    def _active(self) -> dict[str, int]:
-        with self.db.connect() as conn:
-            return {view: active for view, (active, _) in generations(conn).items()}
+    def _connect(self):
+        return self.db.connect(autocommit=True, connect_timeout=5)
 
-    def _switched(self) -> bool:
-        return self._running is not None and self._active() != self._running
+    def _retry_after_code_change(self) -> None:
+        if self._retried:
+            return
+        from projections.retry import retry_parked
+
+        try:
+            for report in retry_parked(self.db, changed_code_only=True):
+                log.warning("retried %d parked game(s) of %s after a code change: %d fixed, %d still parked",
+                            report.retried, report.view, report.fixed, report.retried - report.fixed)
+        except Exception as error:  # noqa: BLE001 - a failing retry must not keep the views from running
+            if is_infrastructure(error):
+                raise
+            log.error("retrying parked events failed: %s", describe(error))
+        self._retried = True
+
+    def _active(self, conn) -> dict[str, int]:
+        return {view: active for view, (active, _) in generations(conn).items()}
+
+    def _switched_quietly(self) -> bool:
+        if self._running is None:
+            return False
+        try:
+            with self._connect() as conn:
+                return self._active(conn) != self._running
+        except Exception:  # noqa: BLE001 - the database is away: not a switch
+            return False
+
+    def _write_heartbeat(self, conn, started_at: float) -> None:
+        error = self.last_error
+        conn.execute(
+            "INSERT INTO public.projection_heartbeats AS h (view, generation, worker, started_at, beat_at,"
+            " last_error, last_error_at)"
+            " SELECT v, g, %s, to_timestamp(%s), now(), %s, to_timestamp(%s)"
+            " FROM unnest(%s::text[], %s::int[]) AS u(v, g)"
+            " ON CONFLICT (view) DO UPDATE SET generation = EXCLUDED.generation, worker = EXCLUDED.worker,"
+            " started_at = EXCLUDED.started_at, beat_at = now(),"
+            " last_error = COALESCE(EXCLUDED.last_error, h.last_error),"
+            " last_error_at = COALESCE(EXCLUDED.last_error_at, h.last_error_at)",
+            (self.id, started_at, error[1] if error else None, error[0] if error else None,
+             list(self._running), list(self._running.values())),
+        )
+        self.last_error = None
 
     def _run_generation(self) -> None:
-        self._running = gens = self._active()
-        env = self.db.eventsourcing_env()
-        with ExitStack() as stack:  # leaving it stops every runner, re-raising a runner's error
+        env = self.env()
+        with ExitStack() as stack:  # leaving it stops every runner and closes every connection
+            control = stack.enter_context(self._connect())
+            self._running = gens = self._active(control)
+            games = stack.enter_context(Games(env=env))
             runners = [
                 stack.enter_context(
-                    ProjectionRunner(
-                        application_class=Games,
-                        projection_class=projection_class(view, active, GameFolder(self.games)),
+                    ViewRunner(
+                        projection_class=projection_class(view, active, GameFolder(lambda: games)),
                         view_class=VIEWS[view],
                         env=env,
                     )
                 )
                 for view, active in sorted(gens.items())
             ]
+            stack.callback(games.close)  # on the way out, first stop every runner, then close the folder's pool
+            stack.callback(lambda: [runner.stop() for runner in runners])
+            started_at, last_beat = time.time(), 0.0
             while not self.stopping.is_set():
                 for runner in runners:
                     runner.run_forever(timeout=self.poll / len(runners))
-                if self._switched():
+                self.beat = time.monotonic()
+                if self.beat - last_beat >= self.heartbeat:
+                    self._write_heartbeat(control, started_at)
+                    last_beat = self.beat
+                if self._active(control) != gens:
                     log.info("a view switched generation; following it")
                     return
 
     def start_thread(self) -> threading.Thread:
-        thread = threading.Thread(target=self.run, name="projection-worker", daemon=True)
+        """Run in a supervised thread: if the worker's thread ever dies, a new one is started."""
+        thread = threading.Thread(target=self._supervise, name="projection-supervisor", daemon=True)
         thread.start()
         return thread
 
+    def alive(self) -> bool:
+        """True while the worker's thread runs (in-process worker)."""
+        return self._thread is not None and self._thread.is_alive() and not self.stopping.is_set()
+
+    def _supervise(self) -> None:
+        while not self.stopping.is_set():
+            self._thread = thread = threading.Thread(target=self.run, name="projection-worker", daemon=True)
+            thread.start()
+            thread.join()
+            if self.stopping.is_set():
+                return
+            self.restarts += 1
+            self.last_error = (time.time(), "the projection worker thread died; started a new one")
+            log.error("the projection worker thread died; starting a new one")
+            self.stopping.wait(self.backoff[0])
+
     def stop(self) -> None:
         self.stopping.set()
+
+
+@dataclass(frozen=True)
+class Folded:
+    """One event of a rebuild page: the game after it, or why it could not be folded."""
+
+    notification_id: int
+    game_id: object
+    version: int
+    game: Game | None
+    error: str | None
+
+
+def _fold_page(games: Games, folder: GameFolder, notes) -> list[Folded]:
+    out = []
+    for n in notes:
+        try:
+            game, error = folder.advance(games.mapper.to_domain_event(n)), None
+        except Exception as e:  # noqa: BLE001 - one event must not stop the rebuild
+            if is_infrastructure(e):
+                raise
+            game, error = None, describe(e)
+        out.append(Folded(n.id, n.originator_id, n.originator_version, game, error))
+    return out
+
+
+def _apply_page(games: Games, target: GameView, page: list[Folded], tracking: Tracking) -> None:
+    """One transaction for the page; if anything in it fails, one per event, parking the failures."""
+    if not any(f.error for f in page):
+        try:
+            target.process([f.game for f in page], tracking)
+            return
+        except Exception as e:  # noqa: BLE001
+            if is_infrastructure(e):
+                raise
+    for f in page:
+        # each event alone, its game folded exactly to it (the page's fold may be past it)
+        error = f.error
+        if error is None:
+            try:
+                target.process([games.get_game(f.game_id, version=f.version)], Tracking(APPLICATION, f.notification_id))
+                continue
+            except Exception as e:  # noqa: BLE001
+                if is_infrastructure(e):
+                    raise
+                error = describe(e)
+        log.warning("%s: parked event %s (game %s, version %s): %s", target.prefix, f.notification_id, f.game_id, f.version, error)
+        target.park(Parked(f.notification_id, f.game_id, f.version, error), Tracking(APPLICATION, f.notification_id))
 
 
 @dataclass
@@ -121,6 +335,7 @@ class RebuildReport:
     generation: int
     events: int
     seconds: float
+    parked: int = 0  # events of the new generation set aside (see ``nemesis-archive status``)
 
     @property
     def rate(self) -> float:
@@ -168,12 +383,12 @@ def rebuild_views(
             notes = games.recorder.select_notifications(start=start, limit=batch, topics=TOPICS, inclusive_of_start=False)
             if not notes:
                 break
-            folded = [(n.id, folder.advance(games.mapper.to_domain_event(n))) for n in notes]
+            folded = _fold_page(games, folder, notes)
             tracking = Tracking(games.name, notes[-1].id)
             for v, target in targets.items():
-                fresh = [g for nid, g in folded if nid > begun[v]]
+                fresh = [f for f in folded if f.notification_id > begun[v]]
                 if fresh:
-                    target.process(fresh, tracking)
+                    _apply_page(games, target, fresh, tracking)
                     counted[v] += len(fresh)
             start = notes[-1].id
             done += len(notes)
@@ -184,9 +399,13 @@ def rebuild_views(
         with db.connect() as conn:
             for v in views:
                 switch(conn, v, generation[v])
+            parked = dict(conn.execute(
+                "SELECT view, count(*) FROM parked_events WHERE view = ANY(%s) AND generation = ANY(%s) GROUP BY view",
+                (views, [generation[v] for v in views]),
+            ).fetchall())
     finally:
         for target in targets.values():
             target.datastore.close()
         games.close()
     seconds = time.perf_counter() - started
-    return [RebuildReport(v, generation[v], counted[v], seconds) for v in views]
+    return [RebuildReport(v, generation[v], counted[v], seconds, parked.get(v, 0)) for v in views]

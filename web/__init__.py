@@ -16,12 +16,14 @@ def create_app(config: dict[str, Any]) -> Flask:
     app.json.sort_keys = False
 
     from web import posture
+    from web.admin import admin
     from web.api import api
     from web.errors import register_error_handlers
     from web.replay import replay
 
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(replay)
+    app.register_blueprint(admin)
     register_error_handlers(app)
     posture.install(app, config)
     return app

@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import signal
 import sys
+import threading
 from pathlib import Path
 from uuid import UUID
 
@@ -33,10 +34,11 @@ def main(ctx: click.Context, database_url: str | None, verbose: bool) -> None:
 class _Open:
     """``with _Open(ctx) as archive`` with friendly errors for an out-of-date schema."""
 
-    def __init__(self, ctx, migrate=None, migrate_url=None):
+    def __init__(self, ctx, migrate=None, migrate_url=None, wait_for_database=False):
         from service.context import open_archive
 
         self.cm = open_archive(ctx.obj["url"], migrate=migrate, migrate_url=migrate_url)
+        self.wait_for_database = wait_for_database  # the caller retries an unreachable database itself
 
     def __enter__(self):
         import psycopg
@@ -49,6 +51,8 @@ class _Open:
         except SchemaOutOfDate as e:
             _fail(str(e))
         except (psycopg.OperationalError, sqlalchemy.exc.OperationalError) as e:
+            if self.wait_for_database:
+                raise
             reason = str(getattr(e, "orig", None) or e).strip().splitlines()[-1]
             _fail(f"cannot open the database: {reason}"
                   + (" (run `nemesis-archive migrate` with an owner URL first; it creates the roles)"
@@ -116,11 +120,11 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | N
         _warn_history_risk(archive)
         if demo:
             _load_demo(archive)
-        app = create_app({"ARCHIVE": archive, "TRUSTED_HOSTS": hosts, "WRITE_LIMIT": write_limit})
-        server = DevelopmentServer(app, host, port) if dev else ProductionServer(app, host, port, threads, trusted_proxy)
         in_process = worker if worker is not None else archive.db.embedded
         w = Worker(archive.db) if in_process else None
-        worker_thread = w.start_thread() if w else None
+        app = create_app({"ARCHIVE": archive, "WORKER": w, "TRUSTED_HOSTS": hosts, "WRITE_LIMIT": write_limit})
+        server = DevelopmentServer(app, host, port) if dev else ProductionServer(app, host, port, threads, trusted_proxy)
+        worker_thread = w.start_thread() if w else None  # supervised: a dead worker thread is replaced
 
         def interrupt(*_):
             raise KeyboardInterrupt
@@ -144,18 +148,111 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | N
 @main.command()
 @click.pass_context
 def worker(ctx: click.Context) -> None:
-    """Keep the read models up to date (runs until stopped)."""
+    """Keep the read models up to date (runs until stopped; waits out database outages)."""
     from projections.runner import Worker
 
-    with _Open(ctx) as archive:
-        _warn_history_risk(archive)
-        w = Worker(archive.db)
-        signal.signal(signal.SIGTERM, lambda *a: w.stop())
-        click.echo("projection worker running (Ctrl+C to stop)")
+    stopping = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *a: stopping.set())
+    delay = 0.5
+    while not stopping.is_set():
         try:
-            w.run()
+            with _Open(ctx, wait_for_database=True) as archive:
+                _warn_history_risk(archive)
+                w = Worker(archive.db)
+                signal.signal(signal.SIGTERM, lambda *a: (stopping.set(), w.stop()))
+                click.echo("projection worker running (Ctrl+C to stop)")
+                try:
+                    w.run()  # returns only when stopped: it backs off and reconnects on its own
+                except KeyboardInterrupt:
+                    w.stop()
+                return
         except KeyboardInterrupt:
-            w.stop()
+            return
+        except Exception as e:  # noqa: BLE001 - the database is not there yet: wait for it
+            from projections.parking import is_infrastructure
+
+            if not is_infrastructure(e):
+                raise
+            cause = e
+            while cause.__cause__ is not None:
+                cause = cause.__cause__
+            click.secho(f"database unavailable ({' '.join(str(cause).split())}); trying again in {delay:.1f} s",
+                        fg="yellow", err=True)
+            stopping.wait(delay)
+            delay = min(delay * 2, 10.0)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+@click.pass_context
+def status(ctx: click.Context, as_json: bool) -> None:
+    """Show each view's generation, position, lag, parked events, last error and worker heartbeat."""
+    import json
+
+    from projections.status import DatabaseUnavailable, parked_events, projection_status
+    from service.db import Database
+
+    try:
+        if ctx.obj["url"]:
+            db = Database(ctx.obj["url"])
+            report = projection_status(db)
+        else:
+            with _Open(ctx) as archive:
+                db = archive.db
+                report = projection_status(db)
+        parked = parked_events(db, limit=20) if any(v["parked"] for v in report["views"].values()) else []
+    except DatabaseUnavailable as e:
+        if as_json:
+            click.echo(json.dumps({"database": "unreachable", "error": str(e)}))
+        else:
+            click.secho(str(e), fg="red", err=True)
+        sys.exit(2)
+    if as_json:
+        report["parked_events"] = [{**p, "game_id": str(p["game_id"]), "first_failed": p["first_failed"].isoformat(),
+                                    "last_failed": p["last_failed"].isoformat()} for p in parked]
+        click.echo(json.dumps(report, indent=2))
+        return
+    click.echo(f"database: ok, event store head at {report['head']} ({report['status']})")
+    click.echo(f"{'view':<14}{'gen':>4}{'position':>10}{'lag':>8}{'parked':>8}  worker")
+    for view, v in report["views"].items():
+        w = v["worker"]
+        beat = (f"alive, beat {w['seconds_since_heartbeat']:.0f} s ago" if w["alive"]
+                else f"NOT RUNNING (last beat {w['seconds_since_heartbeat']:.0f} s ago)" if w["heartbeat_at"]
+                else "NOT RUNNING (never seen)")
+        lag = f"{v['lag']}+" if v["lag_at_least"] else str(v["lag"])
+        building = f"  rebuilding as generation {v['building']}" if v["building"] else ""
+        click.echo(f"{view:<14}{v['generation']:>4}{v['position']:>10}{lag:>8}{v['parked']:>8}  {beat}{building}")
+        if v["last_error"]:
+            click.echo(f"{'':<14}last error {v['last_error']['at']}: {v['last_error']['error']}")
+    if parked:
+        click.echo("\nparked events (retry with `nemesis-archive retry-parked [VIEW]` after a fix):")
+        for p in parked:
+            click.echo(f"  {p['view']} #{p['notification_id']} game {p['game_id']} v{p['version']}: {p['attempts']} attempt(s), "
+                       f"last {p['last_failed'].isoformat(timespec='seconds')}: {p['error']}")
+
+
+@main.command(name="retry-parked")
+@click.argument("view", required=False)
+@click.pass_context
+def retry_parked(ctx: click.Context, view: str | None) -> None:
+    """Project the games of parked events again (after a fix); VIEW defaults to every view."""
+    from projections.retry import retry_parked as retry
+    from projections.views import VIEWS
+
+    if view and view not in VIEWS:
+        _fail(f"unknown view {view!r}; known: {', '.join(VIEWS)}")
+    with _Open(ctx) as archive:
+        reports = retry(archive.db, view)
+    if not reports:
+        click.echo("no parked events")
+        return
+    still = 0
+    for r in reports:
+        click.echo(f"{r.view} (generation {r.generation}): {r.retried} game(s) retried, {r.fixed} projected "
+                   f"({r.events_fixed} parked event(s) cleared), {r.retried - r.fixed} still parked")
+        still += r.retried - r.fixed
+    if still:
+        sys.exit(1)
 
 
 @main.command(name="import")
@@ -239,6 +336,7 @@ def rebuild(ctx: click.Context, view: str | None, batch: int, pause: float) -> N
             click.echo(
                 f"rebuilt {report.view} as generation {report.generation}: {report.events} events in "
                 f"{report.seconds:.2f} s ({report.rate:,.0f} events/s)"
+                + (f"; {report.parked} event(s) parked (see `nemesis-archive status`)" if report.parked else "")
             )
 
 

@@ -15,12 +15,12 @@ the last event stored before hash chains began (service/verify.py, decision 0009
 This revision only names tables of 0001-0003 and sweeps whatever else the schema holds.
 
 Revision ID: 0005
-Revises: 0003
+Revises: 0004
 """
 from alembic import op
 
 revision = "0005"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
