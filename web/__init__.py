@@ -8,7 +8,10 @@ from flask import Flask
 
 def create_app(config: dict[str, Any]) -> Flask:
     """Build the app. ``config["ARCHIVE"]`` is an open :class:`service.context.Archive`."""
+    from service.hygiene import MAX_BODY_BYTES
+
     app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES  # larger bodies get a JSON 413 before being read
     app.config.update(config)
     app.json.sort_keys = False
 
