@@ -1,6 +1,10 @@
 """Every error is JSON under /api (HTML elsewhere) and names what was wrong; never a 500 for a caller's mistake."""
 from __future__ import annotations
 
+import logging
+
+import psycopg
+from eventsourcing.persistence import OperationalError
 from flask import Flask, jsonify, render_template, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
@@ -37,6 +41,17 @@ def register_error_handlers(app: Flask) -> None:
         if _wants_json():
             return jsonify(e.as_dict()), e.status, headers
         return render_template("error.html", status=e.status, message=e.message), e.status, headers
+
+    @app.errorhandler(OperationalError)
+    @app.errorhandler(psycopg.OperationalError)
+    def store_unavailable(e: Exception):
+        """The database is unreachable or timed out: nothing was stored, and trying again later is right."""
+        logging.getLogger(__name__).warning("store unavailable: %s", e)
+        message = "the archive's database is unavailable or busy; nothing was stored; retry in a moment"
+        headers = {"Retry-After": "5"}
+        if _wants_json():
+            return jsonify({"error": "StoreUnavailable", "message": message, "retry_after": 5}), 503, headers
+        return render_template("error.html", status=503, message=message), 503, headers
 
     @app.errorhandler(ValidationError)
     def validation_error(e: ValidationError):
