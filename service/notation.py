@@ -166,6 +166,8 @@ def read_file(path: Path) -> ParsedGame:
         text = Path(path).read_text(encoding="utf-8-sig")  # a byte order mark is not part of the text
     except UnicodeDecodeError as e:
         raise NotationError(str(path), 1, f"not UTF-8 text ({e.reason})") from None
+    except OSError as e:
+        raise NotationError(str(path), 1, f"cannot be read ({e.strerror or e})") from None
     return parse(text, str(path))
 
 
