@@ -37,10 +37,15 @@ MAX_POSITION = 2**31 - 1  # a position, step or offset (PostgreSQL's integer)
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
 def path_join(parent: str, key: str | int) -> str:
-    """``facts`` + 0 → ``facts[0]``; ``facts[0]`` + ``data`` → ``facts[0].data``."""
+    """``facts`` + 0 → ``facts[0]``; ``facts[0]`` + ``data`` → ``facts[0].data``; odd keys quoted: ``data["a b"]``."""
     if isinstance(key, int):
         return f"{parent}[{key}]"
+    if not _NAME.match(key):
+        return f"{parent}[{json.dumps(key)}]"
     return f"{parent}.{key}" if parent else key
 
 

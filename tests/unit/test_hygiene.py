@@ -71,3 +71,8 @@ def test_loads_refuses_what_json_loads_would_crash_on_or_store(text, words):
 def test_loads_names_the_root_by_the_given_field():
     assert refusal(hygiene.loads, "[1,", field="line").details["field"] == "line"
     assert refusal(hygiene.loads, '{"data": {"x": "\\ud800"}}', field="line").details["field"] == "data.x"
+
+
+def test_odd_keys_are_quoted_in_the_path():
+    assert refusal(hygiene.check_tree, {"a b": {"\x85": "\x00"}}).details["field"] == '["a b"]["\\u0085"]'
+    assert hygiene.path_join("facts[0].data", "note") == "facts[0].data.note"
