@@ -66,3 +66,18 @@ def test_the_api_keeps_to_its_openapi_document(api, method, path, mode):
         case.call_and_validate(checks=CHECKS)
 
     run()
+
+
+def test_every_operation_declares_its_body_and_errors():
+    doc = spec()
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            responses = op["responses"]
+            ok = next(code for code in responses if code.startswith("2"))
+            assert next(iter(responses[ok]["content"].values()))["schema"], (method, path)
+            for code in ("400", "405", "503") + (("413",) if method == "post" else ()):
+                assert responses[code]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+    facts = doc["paths"]["/api/games/{game_id}/facts"]["post"]["responses"]
+    assert {"200", "201", "400", "404", "405", "409", "413", "422", "503"} <= set(facts)
+    assert facts["405"]["headers"]["Allow"] and facts["503"]["headers"]["Retry-After"]
+    assert {"error", "message"} <= set(doc["components"]["schemas"]["Error"]["required"])
