@@ -7,17 +7,18 @@ from typing import Iterator
 
 from service.archive import Games
 from service.db import Database, embedded_server, ensure_database
+from service.recorder import fail_fast_env
 from service.schema import ensure_schema
 
 EMBEDDED_DBNAME = "nemesis"
 
 
 class Archive:
-    """The database and the Games application over it."""
+    """The database and the Games application over it (failing within seconds when the database is gone)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.games = Games(env=db.eventsourcing_env(AGGREGATE_CACHE_MAXSIZE="200"))
+        self.games = Games(env=db.eventsourcing_env(AGGREGATE_CACHE_MAXSIZE="200", **fail_fast_env()))
 
     def close(self) -> None:
         self.games.close()

@@ -4,7 +4,6 @@ from __future__ import annotations
 import logging
 import signal
 import sys
-import threading
 from pathlib import Path
 from uuid import UUID
 
@@ -59,37 +58,70 @@ def migrate(ctx: click.Context) -> None:
         click.echo(f"schema is up to date on database {archive.db.name!r}")
 
 
+def _write_limit(ctx, param, value: str) -> str | None:
+    from limits import parse
+
+    if value.strip().lower() in ("off", "none", "0"):
+        return None
+    try:
+        parse(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a rate like '120/minute' (or 'off')") from None
+    return value
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--demo", is_flag=True, help="Load the demo games first (idempotent).")
 @click.option("--worker/--no-worker", default=None,
               help="Run the projection worker in this process (default: on for the embedded server).")
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 10), envvar="NEMESIS_THREADS",
+              help="Request threads of the server (at most the 10 pooled event-store connections).")
+@click.option("--dev", is_flag=True, help="Werkzeug's development server instead of waitress.")
+@click.option("--trusted-proxy", envvar="NEMESIS_TRUSTED_PROXY", metavar="ADDRESS",
+              help="The reverse proxy's address: take client, host and scheme from its X-Forwarded-* headers.")
+@click.option("--trusted-host", "trusted_hosts", multiple=True, envvar="NEMESIS_TRUSTED_HOSTS", metavar="NAME",
+              help="A Host name to answer to (repeatable; '*' for any; env: space-separated). "
+                   "Always: localhost, 127.0.0.1 and --host.")
+@click.option("--write-limit", default="120/minute", show_default=True, envvar="NEMESIS_WRITE_LIMIT",
+              callback=_write_limit, help="Writes per client address and game ('off' for none).")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | None) -> None:
-    """Serve the replay viewer and the JSON API."""
-    from werkzeug.serving import make_server
-
+def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | None, threads: int, dev: bool,
+          trusted_proxy: str | None, trusted_hosts: tuple[str, ...], write_limit: str | None) -> None:
+    """Serve the replay viewer and the JSON API (waitress; --dev for Werkzeug's development server)."""
     from projections.runner import Worker
     from web import create_app
+    from web.posture import LOCAL_HOSTS
+    from web.serving import DevelopmentServer, ProductionServer
 
+    if dev and trusted_proxy:
+        _fail("--trusted-proxy needs the production server (drop --dev)")
+    hosts = None if "*" in trusted_hosts else list(dict.fromkeys(
+        [*LOCAL_HOSTS, *([host] if host not in ("0.0.0.0", "::", "") else []), *trusted_hosts]))
     with _Open(ctx) as archive:
         if demo:
             _load_demo(archive)
+        app = create_app({"ARCHIVE": archive, "TRUSTED_HOSTS": hosts, "WRITE_LIMIT": write_limit})
+        server = DevelopmentServer(app, host, port) if dev else ProductionServer(app, host, port, threads, trusted_proxy)
         in_process = worker if worker is not None else archive.db.embedded
         w = Worker(archive.db) if in_process else None
         worker_thread = w.start_thread() if w else None
-        server = make_server(host, port, create_app({"ARCHIVE": archive}), threaded=True)
-        stop = threading.Event()
-        signal.signal(signal.SIGTERM, lambda *a: stop.set())
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        click.secho(f"Nemesis Archive is serving on http://{host}:{server.server_port}/  (Ctrl+C to stop)", fg="green")
+
+        def interrupt(*_):
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, interrupt)  # SIGTERM stops the server the way Ctrl+C does
+        click.secho(f"Nemesis Archive is serving on http://{host}:{server.port}/  (Ctrl+C to stop)", fg="green")
+        click.echo(f"answering to Host {', '.join(hosts) if hosts else 'any name'}; "
+                   f"writes limited to {write_limit or 'no limit'} per client and game"
+                   + ("; development server" if dev else f"; {threads} threads"))
         try:
-            stop.wait()
+            server.run()
         except KeyboardInterrupt:
             pass
         finally:
-            server.shutdown()
+            server.close()
             if w:  # stop the worker before the embedded server goes away under it
                 w.stop()
                 worker_thread.join(timeout=15)

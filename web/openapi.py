@@ -19,7 +19,8 @@ from service.schemas import AppendSchema, GameHeaderSchema
 class ErrorSchema(Schema):
     """Every 4xx and 5xx answer under /api; the detail keys present depend on the error."""
 
-    error = fields.String(required=True, metadata={"description": "the error's name, e.g. InvalidInput, StalePosition"})
+    error = fields.String(required=True, metadata={"description": "the error's name, e.g. InvalidInput, StalePosition, "
+                                                   "GameBusy, DatabaseUnavailable"})
     message = fields.String(required=True, metadata={"description": "what was wrong and where, for a person"})
     field = fields.String(allow_none=True, metadata={"description": "the field at fault as a JSON path, e.g. facts[0].data.note"})
     fields_ = fields.Dict(
@@ -33,6 +34,7 @@ class ErrorSchema(Schema):
     phase = fields.String(allow_none=True)
     violations = fields.List(fields.Dict(), metadata={"description": "each broken rule: rule, message, section, field, shape"})
     retry_after = fields.Integer(metadata={"description": "seconds to wait before retrying (503; also the Retry-After header)"})
+    limit = fields.String(metadata={"description": "the write limit that was reached (429)"})
 
 
 class PlayerOut(Schema):
@@ -184,6 +186,8 @@ ERRORS = {
     "409": "a conflict: a stale expected_position (with the current `position`), a command id reused for "
     "other facts, or a game id that already exists",
     "413": f"the request body is larger than {hygiene.MAX_BODY_BYTES:,} bytes",
+    "429": "too many writes from this address to this game (see `nemesis-archive serve --write-limit`); "
+    "retry after the Retry-After header's seconds",
     "422": "a fact was refused: it breaks a rule (strict game) or cannot be read at all (any game); "
     "`violations` names the rule, the rulebook section and the field, nothing of the batch is stored",
     "503": "the store is busy or unreachable; nothing was stored; retry after the Retry-After header's seconds",
@@ -200,8 +204,9 @@ def _errors(*codes: str) -> dict:
     out = {}
     for code in ("405", "503", *codes):
         out[code] = {"description": ERRORS[code], "content": {"application/json": {"schema": "Error"}}}
+        if code in ("429", "503"):
+            out[code]["headers"] = RETRY_AFTER
     out["405"]["headers"] = ALLOW
-    out["503"]["headers"] = RETRY_AFTER
     return out
 
 
@@ -255,7 +260,7 @@ def spec() -> dict:
                 "responses": {
                     "201": {**_ok("the game", "GameSummary"),
                             "headers": {"Location": {"description": "the game's URL", "schema": {"type": "string"}}}},
-                    **_errors("400", "409", "413"),
+                    **_errors("400", "409", "413", "429"),
                 },
             },
             "get": {
@@ -292,7 +297,7 @@ def spec() -> dict:
                 "responses": {
                     "201": _ok("stored", "AppendResult"),
                     "200": _ok("a retried command: the original result", "AppendResult"),
-                    **_errors("400", "404", "409", "413", "422"),
+                    **_errors("400", "404", "409", "413", "422", "429"),
                 },
             },
             "get": {

@@ -196,20 +196,19 @@ def test_an_unreachable_database_is_a_503_with_retry_after(pg_server, fresh_data
     """Nothing the caller did wrong, nothing stored: 503 and when to come back, not a 500."""
     from service.archive import Games
     from service.db import drop_database
+    from service.recorder import fail_fast_env
     from web import create_app
 
     class Shim:  # an Archive whose database goes away under it
         db = fresh_database
-        games = Games(env=fresh_database.eventsourcing_env(POSTGRES_CONNECT_TIMEOUT="1", POSTGRES_POOL_SIZE="1",
-                                                           POSTGRES_MAX_OVERFLOW="0"))
+        games = Games(env=fresh_database.eventsourcing_env(**fail_fast_env()))
 
     client = create_app({"ARCHIVE": Shim}).test_client()
     gid = create(client, header())
     drop_database(pg_server, fresh_database.name)
     try:
-        # the library tries 10 times, each waiting up to POSTGRES_CONNECT_TIMEOUT for a connection
         r = client.post(f"/api/games/{gid}/facts", json={"facts": [{"type": "BoardPrepared", "data": {"board": "basic"}}]})
         assert r.status_code == 503 and r.is_json, r.get_data(as_text=True)
-        assert r.json["error"] == "StoreUnavailable" and int(r.headers["Retry-After"]) > 0
+        assert r.json["error"] == "DatabaseUnavailable" and int(r.headers["Retry-After"]) > 0
     finally:
         Shim.games.close()
