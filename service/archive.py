@@ -1,19 +1,48 @@
 """The Games application: the only door to the event store."""
 from __future__ import annotations
 
+import random
+import threading
+import time
+from copy import deepcopy
 from typing import Any, Iterable, Mapping
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
-from eventsourcing.utils import retry
 
-from service.errors import FactsRefused, GameAlreadyExists, GameNotFound, InvalidInput
+from service import hygiene
+from service.errors import FactsRefused, GameAlreadyExists, GameBusy, GameNotFound, InvalidInput
 from service.game import Game
+
+# Appends that lost the race to another writer are tried again against the new head.
+RECORD_ATTEMPTS = 8
+RECORD_BACKOFF = 0.01  # seconds, doubled per attempt, with jitter
+
+
+class _Stripes:
+    """A fixed set of locks, one chosen per game id: per-game locking without an unbounded dict."""
+
+    def __init__(self, n: int = 64) -> None:
+        self._locks = [threading.Lock() for _ in range(n)]
+
+    def __call__(self, game_id: UUID) -> threading.Lock:
+        return self._locks[hash(game_id) % len(self._locks)]
 
 
 class Games(Application[UUID]):
     name = "Games"  # pins the table names games_events / games_snapshots
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The repository fast-forwards its cached game under its own lock but deep-copies it
+        # after letting go, so a copy could walk a dict another thread was appending to
+        # ("dictionary changed size during iteration") or see half an event. Reading and
+        # copying under one lock per game makes the copy a consistent snapshot.
+        self._read_lock = _Stripes()
+        # Writers of one game in this process take turns instead of racing to the database
+        # and retrying; writers in other processes are still met by optimistic concurrency.
+        self._write_lock = _Stripes()
 
     def create_game(self, header: Mapping[str, Any]) -> Game:
         """Start a game from a validated header (see service.schemas.GameHeaderSchema)."""
@@ -51,27 +80,54 @@ class Games(Application[UUID]):
             raise GameAlreadyExists(f"game {game.id} is already in the archive", field="id") from None
         return game
 
-    @retry(IntegrityError, max_attempts=5, wait=0.01)
     def record(self, game_id: UUID, facts: list[Mapping[str, Any]], **kwargs: Any) -> dict[str, Any]:
-        """Append a batch to a game. Two tablets racing on one game: reload and check again."""
-        game = self.get_game(game_id)
-        result = game.record(facts, **kwargs)
-        if not result["replayed"]:
-            recordings = self.save(game)
-            result["notification_id"] = recordings[-1].notification.id
-        return result
+        """Append a batch to a game, all or nothing.
+
+        Two tablets racing on one game: the loser reloads and checks its batch against the new
+        head (a stale ``expected_position`` is then a StalePosition). A writer that keeps losing
+        gets GameBusy (503, retry later) with nothing stored, never a bare IntegrityError.
+        """
+        with self._write_lock(game_id):
+            for attempt in range(RECORD_ATTEMPTS):
+                game = self.get_game(game_id)
+                result = game.record(facts, **kwargs)
+                if result["replayed"]:
+                    return result
+                try:
+                    recordings = self.save(game)
+                except IntegrityError:
+                    time.sleep(RECORD_BACKOFF * 2**attempt * random.uniform(0.5, 1.5))
+                    continue
+                result["notification_id"] = recordings[-1].notification.id
+                return result
+        raise GameBusy(
+            f"game {game_id} is being written by others; nothing of this batch was stored, retry in a moment",
+            field="game_id",
+            position=self.get_game(game_id).position,
+            retry_after=1,
+        )
 
     def get_game(self, game_id: UUID, version: int | None = None) -> Game:
         try:
-            return self.repository.get(game_id, version=version)
+            if version is not None:
+                return self.repository.get(game_id, version=version)
+            with self._read_lock(game_id):
+                return deepcopy(self.repository.get(game_id, deepcopy_from_cache=False))
         except AggregateNotFoundError:
             raise GameNotFound(f"no game {game_id}", field="game_id") from None
 
     def exists(self, game_id: UUID) -> bool:
-        return game_id in self.repository
+        try:
+            with self._read_lock(game_id):
+                self.repository.get(game_id, deepcopy_from_cache=False)
+        except AggregateNotFoundError:
+            return False
+        return True
 
     @staticmethod
     def _new_game(header: Mapping[str, Any]) -> Game:
+        # whatever the door: nothing that cannot be stored, projected and shown
+        hygiene.check_tree({k: header[k] for k in ("mode", "players", "options", "league", "tags", "title") if k in header})
         played_on = header.get("played_on")
         return Game(
             game_id=header.get("id") or uuid4(),

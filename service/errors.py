@@ -46,3 +46,9 @@ class FactsRefused(ArchiveError):
 
 class InvalidInput(ArchiveError):
     status = 400
+
+
+class GameBusy(ArchiveError):
+    """Other writers kept landing first; nothing of the batch was stored. Retry later."""
+
+    status = 503

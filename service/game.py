@@ -21,6 +21,7 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.utils import get_topic
 
 from service import chain as hash_chain
+from service import hygiene
 from service.errors import CommandIdReused, FactsRefused, InvalidInput, StalePosition
 from service.rules import Fact, Seat, Setup, Violation, get_ruleset
 from service.rules.replay import CORRECTION_TYPES, check_correction, fold
@@ -330,6 +331,12 @@ class Game(Aggregate):
         visibility = raw.get("visibility", "public")
         if visibility not in ("public", "private", "hidden"):
             raise InvalidInput(f"{where}.visibility must be public, private or hidden", field=f"{where}.visibility", index=index)
+        try:  # whatever the door: nothing that cannot be stored, projected and shown
+            hygiene.check_text(ftype, f"{where}.type", 80)
+            hygiene.check_tree(data, f"{where}.data")
+        except InvalidInput as e:
+            e.details["index"] = index
+            raise
         return Fact(seq=seq, type=ftype, data=json.loads(json.dumps(data)), actor=actor, visibility=visibility)
 
     @event(FactRecorded)

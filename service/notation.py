@@ -17,7 +17,8 @@ from typing import Any, Callable
 
 from marshmallow import ValidationError
 
-from service.errors import ArchiveError
+from service import hygiene
+from service.errors import ArchiveError, InvalidInput
 from service.game import Game
 from service.schemas import GameHeaderSchema, flatten_errors
 
@@ -91,7 +92,11 @@ class ParsedGame:
 
 
 def parse(text: str, file: str = "<input>") -> ParsedGame:
-    """Read one game; raise NotationError naming the file line on the first problem."""
+    """Read one game; raise NotationError naming the file line on the first problem.
+
+    A UTF-8 byte order mark before the header (as some Windows editors write) is ignored.
+    """
+    text = text.removeprefix("\ufeff")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -101,7 +106,7 @@ def parse(text: str, file: str = "<input>") -> ParsedGame:
     if header.get("format") != FORMAT:
         raise NotationError(file, 1, f"not a Nemesis Archive file: format must be {FORMAT!r}", "format")
     version = header.get("version")
-    if not isinstance(version, int) or not 1 <= version <= VERSION:
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= VERSION:
         raise NotationError(file, 1, f"unsupported notation version {version!r} (this build reads 1..{VERSION})", "version")
     facts = [_json_object(file, n, line) for n, line in enumerate(lines[1:], start=2)]
     while version < VERSION:
@@ -144,10 +149,13 @@ def _is_iso_time(text: str) -> bool:
 
 
 def _json_object(file: str, line: int, text: str) -> dict[str, Any]:
+    """One line as a JSON object, through the same hygiene as an API body (service.hygiene)."""
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise NotationError(file, line, f"not valid JSON ({e.msg} at column {e.colno})") from None
+        value = hygiene.loads(text, field="line")
+    except InvalidInput as e:
+        field = e.details.get("field")
+        reason = e.message.removeprefix("line: ")
+        raise NotationError(file, line, reason, None if field == "line" else field) from None
     if not isinstance(value, dict):
         raise NotationError(file, line, "each line must be a JSON object")
     return value
@@ -155,9 +163,11 @@ def _json_object(file: str, line: int, text: str) -> dict[str, Any]:
 
 def read_file(path: Path) -> ParsedGame:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # a byte order mark is not part of the text
     except UnicodeDecodeError as e:
         raise NotationError(str(path), 1, f"not UTF-8 text ({e.reason})") from None
+    except OSError as e:
+        raise NotationError(str(path), 1, f"cannot be read ({e.strerror or e})") from None
     return parse(text, str(path))
 
 

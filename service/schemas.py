@@ -6,13 +6,28 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from service import hygiene as limits
 from service.rules.base import Seat, Setup
 from service.rules.registry import RULESETS
 
 
+class StrictBoolean(fields.Boolean):
+    """true or false only: 0, 1, "yes" and "false" are not booleans in JSON."""
+
+    default_error_messages = {"invalid": "must be true or false (a JSON boolean)"}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+NOT_BLANK = validate.Regexp(r"\S", error="must not be blank")
+
+
 class PlayerSchema(Schema):
     seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=8))
-    name = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    name = fields.String(required=True, validate=[validate.Length(min=1, max=limits.MAX_NAME), NOT_BLANK])
 
 
 class GameHeaderSchema(Schema):
@@ -22,12 +37,16 @@ class GameHeaderSchema(Schema):
     ruleset = fields.String(required=True, validate=validate.OneOf(sorted(RULESETS)))
     mode = fields.String(load_default="standard")
     players = fields.List(fields.Nested(PlayerSchema), required=True, validate=validate.Length(min=1, max=5))
-    strict = fields.Boolean(load_default=True)
+    strict = StrictBoolean(load_default=True)
     options = fields.Dict(keys=fields.String(), load_default=dict)
-    league = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=120))
-    tags = fields.List(fields.String(validate=validate.Length(min=1, max=40)), load_default=list)
+    league = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=limits.MAX_LEAGUE))
+    tags = fields.List(
+        fields.String(validate=[validate.Length(min=1, max=limits.MAX_TAG), NOT_BLANK]),
+        load_default=list,
+        validate=validate.Length(max=limits.MAX_TAGS),
+    )
     played_on = fields.Date(load_default=None, allow_none=True)
-    title = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=200))
+    title = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=limits.MAX_TITLE))
 
     @validates_schema
     def _check(self, data, **kwargs):
@@ -54,7 +73,7 @@ class GameHeaderSchema(Schema):
 
 class FactSchema(Schema):
     type = fields.String(required=True, validate=validate.Length(min=1, max=80))
-    actor = fields.Integer(load_default=None, allow_none=True, strict=True)
+    actor = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=1, max=8))
     data = fields.Dict(keys=fields.String(), load_default=dict)
     visibility = fields.String(load_default="public", validate=validate.OneOf(["public", "private", "hidden"]))
 
@@ -63,7 +82,9 @@ class AppendSchema(Schema):
     """A batch of facts for one game, stored all or nothing."""
 
     facts = fields.List(fields.Nested(FactSchema), required=True, validate=validate.Length(min=1, max=500))
-    expected_position = fields.Integer(load_default=None, allow_none=True, strict=True, validate=validate.Range(min=0))
+    expected_position = fields.Integer(
+        load_default=None, allow_none=True, strict=True, validate=validate.Range(min=0, max=limits.MAX_POSITION)
+    )
     command_id = fields.String(load_default=None, allow_none=True, validate=validate.Length(min=1, max=100))
     recorder = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=80))
 

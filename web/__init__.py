@@ -11,7 +11,10 @@ def create_app(config: dict[str, Any]) -> Flask:
 
     ``TRUSTED_HOSTS`` and ``WRITE_LIMIT`` have safe defaults (see :mod:`web.posture`).
     """
+    from service.hygiene import MAX_BODY_BYTES
+
     app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES  # larger bodies get a JSON 413 before being read
     app.config.update(config)
     app.json.sort_keys = False
 

@@ -8,6 +8,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from marshmallow import Schema, ValidationError, fields, validate
 
 from projections import queries
+from service import hygiene
 from service.errors import InvalidInput
 from service.notation import write_game
 from service.rules.replay import Replay, Step
@@ -23,13 +24,13 @@ class ListQuery(Schema):
     played_to = fields.Date(load_default=None, data_key="to")
     ruleset = fields.String(load_default=None)
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=hygiene.MAX_POSITION))
 
 
 class ViewQuery(Schema):
     view = fields.String(load_default="corrected", validate=validate.OneOf(["corrected", "played"]))
-    step = fields.Integer(load_default=None, validate=validate.Range(min=0))
-    since = fields.Integer(load_default=0, validate=validate.Range(min=0), data_key="from")
+    step = fields.Integer(load_default=None, validate=validate.Range(min=0, max=hygiene.MAX_POSITION))
+    since = fields.Integer(load_default=0, validate=validate.Range(min=0, max=hygiene.MAX_POSITION), data_key="from")
 
 
 def archive():
@@ -37,9 +38,10 @@ def archive():
 
 
 def _body() -> Any:
-    body = request.get_json(silent=True)
-    if body is None:
+    """The JSON object of the request, checked by service.hygiene (text, depth, sizes)."""
+    if not request.is_json:
         raise InvalidInput("the request body must be a JSON object (Content-Type: application/json)", field="body")
+    body = hygiene.loads(request.get_data(cache=True))  # over MAX_CONTENT_LENGTH: 413 before reading
     if not isinstance(body, dict):
         raise InvalidInput("the request body must be a JSON object", field="body")
     return body

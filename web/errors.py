@@ -10,6 +10,7 @@ from flask_limiter.errors import RateLimitExceeded
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, SecurityError
 
+from service import hygiene
 from service.errors import ArchiveError
 from service.schemas import flatten_errors
 from web.posture import retry_after
@@ -23,6 +24,20 @@ def _wants_json() -> bool:
     return request.path.startswith("/api")
 
 
+def check_request_text() -> None:
+    """Query and path parameters go through the same hygiene as bodies (NUL, surrogates, length)."""
+    for key, value in request.args.items(multi=True):
+        hygiene.check_text(key, "query", hygiene.MAX_QUERY)
+        hygiene.check_text(value, key, hygiene.MAX_QUERY)
+    for key, value in (request.view_args or {}).items():
+        if isinstance(value, str):
+            hygiene.check_text(value, key, hygiene.MAX_QUERY)
+
+
+# Headers an error response keeps from werkzeug's exception (405 must say what is allowed).
+_KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
+
+
 def _unreachable(e: Exception) -> bool:
     """A lost server (no SQLSTATE, class 08, or shut down) rather than a busy one (lock timeout, cancel)."""
     cause = e.__cause__ if isinstance(e, persistence.PersistenceError) and e.__cause__ else e
@@ -31,11 +46,14 @@ def _unreachable(e: Exception) -> bool:
 
 
 def register_error_handlers(app: Flask) -> None:
+    app.before_request(check_request_text)
+
     @app.errorhandler(ArchiveError)
     def archive_error(e: ArchiveError):
+        headers = {"Retry-After": str(e.details.get("retry_after", 1))} if e.status == 503 else {}
         if _wants_json():
-            return jsonify(e.as_dict()), e.status
-        return render_template("error.html", status=e.status, message=e.message), e.status
+            return jsonify(e.as_dict()), e.status, headers
+        return render_template("error.html", status=e.status, message=e.message), e.status, headers
 
     @app.errorhandler(ValidationError)
     def validation_error(e: ValidationError):
@@ -46,12 +64,16 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):
+        headers = {k: v for k, v in e.get_headers() if k in _KEPT_HEADERS}
         if _wants_json():
             message = e.description or e.name
             if e.code == 400 and "JSON" in (e.description or ""):
                 message = "the request body is not valid JSON"
-            return jsonify({"error": e.name.replace(" ", ""), "message": message}), e.code
-        return render_template("error.html", status=e.code, message=e.description), e.code
+            if e.code == 413:
+                limit = app.config.get("MAX_CONTENT_LENGTH") or hygiene.MAX_BODY_BYTES
+                message = f"the request body is larger than {limit:,} bytes; send fewer facts per request"
+            return jsonify({"error": e.name.replace(" ", ""), "message": message}), e.code, headers
+        return render_template("error.html", status=e.code, message=e.description), e.code, headers
 
     def database_down(e: Exception):
         app.logger.warning("database unavailable for %s %s: %s", request.method, request.path, e)

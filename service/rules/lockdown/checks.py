@@ -382,7 +382,7 @@ def _noise_rolled(state: LockdownState, fact: Fact) -> list[Violation]:
 
 def _passed(state: LockdownState, fact: Fact) -> list[Violation]:
     out = _action(state, fact)
-    d = fact.data.get("discarded", 0)
+    d = fact.data.get("discarded") or 0  # null means not given, like an absent field
     if not out and d > state.characters[fact.actor].hand:
         out.append(V("discard-too-many", f"{who(state, fact.actor)} has only {state.characters[fact.actor].hand} "
                      f"cards in hand and cannot discard {d}.", S.PASS, "discarded"))
