@@ -52,7 +52,7 @@ class Sizes:
     games_many: int = 8
     concurrency_seconds: float = 15.0   # per variant of scenario 1 (4 variants)
     kill_points: int = 20               # per target of scenario 2 (3 targets)
-    preload_facts: int = 12_000         # stored before scenario 2, so a rebuild takes a few seconds
+    preload_facts: int = 6_000          # stored before scenario 2, so a rebuild takes a few seconds
     outage_seconds: float = 15.0
     recovery_timeout: float = 60.0
     fuzz_examples: int = 40             # per API operation
@@ -60,7 +60,7 @@ class Sizes:
 
 
 DEFAULT = Sizes()
-QUICK = Sizes(concurrency_seconds=5.0, kill_points=5, preload_facts=5_000, fuzz_examples=10, fuzz_seconds=30.0)
+QUICK = Sizes(concurrency_seconds=5.0, kill_points=5, preload_facts=2_500, fuzz_examples=10, fuzz_seconds=30.0)
 
 
 # -- PostgreSQL: a private server we may stop, and scratch databases ----------------------------
@@ -113,7 +113,10 @@ def scratch(server: Database, tag: str) -> Iterator[Database]:
 
 
 def preload(db: Database, facts: int, first_seed: int = 1000) -> int:
-    """Store generated games straight through the Games application; returns the event count."""
+    """Store generated games straight through the Games application, and build the views over them
+    with a batched rebuild (as an operator would) so the live worker starts caught up; returns the event count."""
+    from projections.runner import rebuild_views
+    from projections.views import VIEWS
     from service.context import Archive
 
     archive = Archive(db)
@@ -122,6 +125,7 @@ def preload(db: Database, facts: int, first_seed: int = 1000) -> int:
             archive.games.import_game(header, game_facts)
     finally:
         archive.close()
+    rebuild_views(db, list(VIEWS))
     return head(db)
 
 
@@ -631,9 +635,9 @@ def scenario_kills(server_db: Database, sizes: Sizes, seed: int, logdir: Path) -
         srv, worker = Server(db, logdir, "s2-server"), Proc("s2-worker", ["worker"], db, logdir)
         srv.start(), worker.start()
         srv.wait_ready()
-        first = wait_views(db, 120)
-        lines.append(f"{events:,} events stored first; the worker caught up with them in "
-                     f"{first:.1f} s." if first is not None else f"{events:,} events stored first; the worker did not catch up in 120 s.")
+        wait_views(db, 60)
+        lines.append(f"{events:,} events are stored (and the views rebuilt over them) first.")
+        acked = Tally()  # every acknowledgement so far: each target's check covers the earlier ones too
         seeds = (SCRIPT_SEEDS[i % len(SCRIPT_SEEDS)] for i in range(10_000))
         pool = GamePool(srv.base, 2, strict=True, seeds=seeds)
         table_rows = []
@@ -681,7 +685,8 @@ def scenario_kills(server_db: Database, sizes: Sizes, seed: int, logdir: Path) -
                                             True, 0, seed, f"k{target[0]}-", during=kills)
                 caught = wait_views(db, sizes.recovery_timeout)
                 alive = srv.alive() and worker.alive()
-                ledger = check_ledger(db, pool.games, tally)
+                acked.add(tally)
+                ledger = check_ledger(db, pool.games, acked)
                 comparison = compare_with_clean_rebuild(server_db, db, f"kills_{target}")
                 ok = (caught is not None and comparison.equal and ledger.lost == 0 and ledger.duplicated == 0
                       and alive and not any("FAILED" in n for n in notes))
@@ -708,10 +713,10 @@ def scenario_kills(server_db: Database, sizes: Sizes, seed: int, logdir: Path) -
         "",
         *lines,
         "",
-        table(["killed", "acknowledged", "unanswered", "5xx", "lost", "duplicated", "stored unacknowledged",
+        table(["killed", "acknowledged", "unanswered", "5xx", "lost", "duplicated", "stored, answer lost (all so far)",
                "views caught up", "views vs clean rebuild", "verdict"], table_rows),
         "",
-        "(\"stored unacknowledged\": commands the store holds whose answer was cut off by a kill; a client "
+        "(\"stored, answer lost\": commands the store holds whose answer no client got (its retries gave up); a client "
         "resending the same command id gets the first answer.)",
     ]
     if tbs:
@@ -762,17 +767,24 @@ def scenario_outage(sizes: Sizes, seed: int, logdir: Path) -> tuple[list[Row], s
         marks: dict[str, float] = {}
         stop_probe = threading.Event()
 
+        def read_once() -> None:
+            t = time.monotonic()
+            try:
+                r = requests.get(f"{srv.base}/api/games/{pool.games[0]}", timeout=(3, 40))
+                outcome = str(r.status_code)
+            except requests.RequestException as e:
+                outcome = f"no answer ({type(e).__name__})"
+            probes.append((t, time.monotonic() - t, outcome))
+
         def probe() -> None:
-            with requests.Session() as http:
-                while not stop_probe.is_set():
-                    t = time.monotonic()
-                    try:
-                        r = http.get(f"{srv.base}/api/games/{pool.games[0]}", timeout=(3, 30))
-                        outcome = str(r.status_code)
-                    except requests.RequestException as e:
-                        outcome = f"no answer ({type(e).__name__})"
-                    probes.append((t, time.monotonic() - t, outcome))
-                    stop_probe.wait(0.25)
+            """A read every 0.25 s, each in its own thread, so one hanging request does not hide the next."""
+            readers = []
+            while not stop_probe.is_set() and len(readers) < 400:
+                readers.append(threading.Thread(target=read_once, daemon=True))
+                readers[-1].start()
+                stop_probe.wait(0.25)
+            for r in readers:
+                r.join(timeout=45)
 
         def outage() -> None:
             time.sleep(3)
@@ -801,17 +813,17 @@ def scenario_outage(sizes: Sizes, seed: int, logdir: Path) -> tuple[list[Row], s
     down, up = marks["down"], marks["up"]
     during = [(t, s, o) for t, s, o in probes if down <= t < up]
     failed = [(t, s, o) for t, s, o in during if o != "200"]
-    ok_after = [t for t, s, o in probes if t >= up and o == "200"]
+    ok_after = [t + s for t, s, o in probes if t + s >= up and o == "200"]
     first_ok = (min(ok_after) - up) if ok_after else None
-    slowest = max((s for _, s, _ in failed), default=0.0)
+    slowest = max((s for _, s, _ in during), default=0.0)  # a request that hangs until the database is back is not failing fast
     outcomes = Counter(o for _, _, o in during)
     fast = slowest <= 5.0
     ok = fast and server_alive and worker_alive and views_after is not None and first_ok is not None \
         and ledger.lost == 0 and ledger.duplicated == 0 and comparison.equal
-    figures = (f"{len(failed)} of {len(during)} reads failed while down, slowest failure {slowest:.1f} s "
+    figures = (f"{len(failed)} of {len(during)} reads sent while down failed, slowest answer {slowest:.1f} s "
                f"({', '.join(f'{k} ×{n}' for k, n in outcomes.most_common())}); server "
                f"{'survived' if server_alive else '**died**'}, worker {'survived' if worker_alive else '**died**'}; "
-               f"reads OK again {first_ok:.1f} s after" if first_ok is not None else "reads **never** OK again")
+               + (f"reads OK again {first_ok:.1f} s after the restart" if first_ok is not None else "reads **never** OK again"))
     figures += ("; views complete " + (f"{views_after:.1f} s after the restart" if views_after is not None
                                        else f"**not within {sizes.recovery_timeout:.0f} s**")
                 + f"; lost {ledger.lost}, duplicated {ledger.duplicated}")
@@ -820,15 +832,15 @@ def scenario_outage(sizes: Sizes, seed: int, logdir: Path) -> tuple[list[Row], s
         f"A private PostgreSQL {version} (never the shared server) is stopped with `pg_ctl stop -m immediate` "
         f"3 s into the run and started again {sizes.outage_seconds:.0f} s later. Meanwhile two clients append "
         "(expected_position, command ids, resending on 5xx/no answer) and a probe reads a game every 0.25 s. "
-        "Verdict: failed requests answer within 5 s, server and worker are still running, reads work again, "
+        "Verdict: every request sent while the database is down is answered (an error) within 5 s, server and worker are still running, reads work again, "
         f"the views complete within {sizes.recovery_timeout:.0f} s with no manual step and equal a clean rebuild, "
         "no acknowledged fact lost.",
         "",
         table(["measure", "value"], [
             ["reads during the outage (failed / sent)", f"{len(failed)} / {len(during)}"],
             ["answers during the outage", ", ".join(f"{k} ×{n}" for k, n in outcomes.most_common()) or "none"],
-            ["time to fail, median / slowest", f"{statistics.median([s for _, s, _ in failed]):.2f} s / {slowest:.2f} s"
-             if failed else "—"],
+            ["answer time of the reads sent while down, median / slowest",
+             f"{statistics.median([s for _, s, _ in during]):.2f} s / {slowest:.2f} s" if during else "—"],
             ["server process after the outage", "running" if server_alive else "**exited**"],
             ["worker process after the outage", "running" if worker_alive else "**exited**"],
             ["first successful read after the restart", f"{first_ok:.1f} s" if first_ok is not None else "**never**"],
@@ -891,9 +903,7 @@ def fuzz_schemathesis(base: str, examples: int, seconds: float) -> dict[str, Any
 
 def hostile_requests(game: str, lenient: str) -> list[tuple[str, str, str, dict]]:
     """(what, method, path, requests kwargs): input a hostile or careless client may send."""
-    deep: Any = {"v": 1}
-    for _ in range(1000):
-        deep = {"a": deep}
+    deep_object = '{"a":' * 1000 + "1" + "}" * 1000  # written out: json.dumps itself stops at ~1,000 levels
     deep_list = "[" * 1000 + "]" * 1000
     player = {"ruleset": "lockdown", "mode": "standard", "players": [{"seat": 1, "name": "Ada"}, {"seat": 2, "name": "Bo"}]}
     ended = lambda note: {"facts": [{"type": "GameEnded", "data": {"ending": "abandoned", "note": note}}]}  # noqa: E731
@@ -920,7 +930,7 @@ def hostile_requests(game: str, lenient: str) -> list[tuple[str, str, str, dict]
         ("NaN and Infinity in a fact", "POST", f"/api/games/{lenient}/facts",
          raw('{"facts":[{"type":"GameEnded","data":{"ending":"abandoned","note":NaN,"x":Infinity}}]}')),
         ("1,000-deep JSON in a fact's data", "POST", f"/api/games/{lenient}/facts",
-         {"json": {"facts": [{"type": "GameEnded", "data": {"ending": "abandoned", "deep": deep}}]}}),
+         raw('{"facts":[{"type":"GameEnded","data":{"ending":"abandoned","deep":' + deep_object + '}}]}')),
         ("1,000-deep JSON body", "POST", "/api/games", raw(deep_list)),
         ("100,000-deep JSON body", "POST", "/api/games", raw("[" * 100_000 + "]" * 100_000)),
         ("10 MB note (lenient game)", "POST", f"/api/games/{lenient}/facts", {"json": ended("n" * 10_000_000)}),
@@ -933,7 +943,7 @@ def hostile_requests(game: str, lenient: str) -> list[tuple[str, str, str, dict]
          {"json": {"expected_position": 10 ** 30, "facts": [{"type": "GameEnded", "actor": 10 ** 30}]}}),
         ("a 10^30 seat", "POST", "/api/games", {"json": {**player, "players": [{"seat": 10 ** 30, "name": "A"}]}}),
         ("JSON body with a BOM", "POST", "/api/games", raw("\ufeff" + json.dumps(player))),
-        ("body `null`, `[]`, `1e999999`", "POST", "/api/games", raw("null")),
+        ("body `null`", "POST", "/api/games", raw("null")),
         ("… `[]`", "POST", "/api/games", raw("[]")),
         ("… `1e999999`", "POST", f"/api/games/{game}/facts", raw('{"expected_position":1e999999,"facts":[]}')),
         ("10,000 facts in one batch", "POST", f"/api/games/{lenient}/facts",
@@ -1034,7 +1044,8 @@ def bom_imports(db: Database, logdir: Path) -> tuple[tuple, tuple]:
         p = subprocess.run(command() + ["import", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=120,
                            env=dict(os.environ, DATABASE_URL=db.url))
         crashed = "Traceback" in p.stderr or p.returncode not in (0, 1)
-        last = (p.stderr.strip().splitlines() or p.stdout.strip().splitlines() or [""])[-1][:90].replace("|", "\\|")
+        said = [l.strip() for l in (p.stderr + p.stdout).splitlines() if l.strip() and "importing facts" not in l]
+        last = next((l for l in said if "rejected" in l or "Error" in l), said[-1] if said else "")[:90].replace("|", "\\|")
         out.append((what, "CLI import", 500 if crashed else (200 if p.returncode == 0 else 400),
                     time.monotonic() - t, f"exit {p.returncode}: {last}"))
     return out[0], out[1]
