@@ -690,8 +690,8 @@ def scenario_kills(server_db: Database, sizes: Sizes, seed: int, logdir: Path) -
                 ledger = check_ledger(db, pool.games, acked)
                 comparison = compare_with_clean_rebuild(server_db, db, f"kills_{target}")
                 ok = (caught is not None and comparison.equal and ledger.lost == 0 and ledger.duplicated == 0
-                      and alive and not any("FAILED" in n for n in notes))
-                figures = (f"{tally.accepted:,} appends acknowledged while killing, lost {ledger.lost}, duplicated "
+                      and tally.server_errors == 0 and alive and not any("FAILED" in n for n in notes))
+                figures = (f"{tally.accepted:,} appends acknowledged while killing, {tally.server_errors} × 5xx, lost {ledger.lost}, duplicated "
                            f"{ledger.duplicated}; views {comparison.text()} vs a clean rebuild; caught up "
                            + (f"{caught:.1f} s after the appends stopped" if caught is not None else
                               f"**not within {sizes.recovery_timeout:.0f} s**"))
@@ -1112,7 +1112,7 @@ def main(argv=None) -> int:
     if outage_pg:
         facts[-1] += f"; the outage scenario: private PostgreSQL {outage_pg}"
     facts[0] += f", at end {' / '.join(f'{x:.2f}' for x in os.getloadavg())}"
-    rows.sort(key=lambda r: r.scenario)
+    rows.sort(key=lambda r: r.scenario.split(".")[0])  # stable: the scenarios' own order within each number
     sections.sort(key=lambda s: s[0])
     shown_url = f" --database-url '{redacted(args.database_url)}'" if args.database_url else ""
     failed = sum(r.verdict == FAIL for r in rows)
