@@ -671,6 +671,7 @@ def scenario_kills(server_db: Database, sizes: Sizes, seed: int, logdir: Path) -
                         full = Proc("s2-rebuild", ["rebuild"], db, logdir).start()
                         rc = full.wait(300)
                         took = time.monotonic() - t0
+                        full.kill9()  # a no-op unless it hung
                         progress = []
                         for _ in range(sizes.kill_points):
                             p = Proc("s2-rebuild", ["rebuild"], db, logdir).start()
@@ -679,6 +680,7 @@ def scenario_kills(server_db: Database, sizes: Sizes, seed: int, logdir: Path) -
                             progress.append(building_progress(db))
                         final = Proc("s2-rebuild", ["rebuild"], db, logdir).start()
                         rc_final = final.wait(300)
+                        final.kill9()
                         done = [x for x in progress if x is not None]
                         notes.append(f"a whole rebuild took {took:.1f} s (exit {rc}); killed at "
                                      f"{len([x for x in done if x > 0])} points inside the event pass "
