@@ -286,7 +286,7 @@ class Proc:
             pass
 
     def kill9(self) -> None:
-        if self.p is not None:
+        if self.p is not None and self.p.poll() is None:  # never signal a group whose leader is gone (its id may be reused)
             self._signal(signal.SIGKILL)
             self.p.wait(timeout=30)
         if self in Proc.running:
