@@ -18,6 +18,7 @@ import json
 import os
 import platform
 import random
+import re
 import signal
 import socket
 import statistics
@@ -52,7 +53,7 @@ class Sizes:
     games_many: int = 8
     concurrency_seconds: float = 15.0   # per variant of scenario 1 (4 variants)
     kill_points: int = 20               # per target of scenario 2 (3 targets)
-    preload_facts: int = 6_000          # stored before scenario 2, so a rebuild takes a few seconds
+    preload_facts: int = 4_000          # stored before scenario 2, so a rebuild takes a few seconds
     outage_seconds: float = 15.0
     recovery_timeout: float = 60.0
     fuzz_examples: int = 40             # per API operation
@@ -316,7 +317,7 @@ class Proc:
             if line.startswith("Traceback (most recent call last)"):
                 inside = True
             elif inside and line and not line.startswith((" ", "\t", "During handling", "The above exception")) and not line.startswith("Traceback"):
-                out.append(line.strip()[:160])
+                out.append(scrub(line.strip())[:160])
                 inside = False
         return out
 
@@ -341,6 +342,14 @@ class Server(Proc):
                 pass
             time.sleep(0.05)
         raise RuntimeError(f"{self.name} not ready after {timeout:.0f} s; see its log:\n{tail(self.log)}")
+
+
+_TEMP = re.compile(re.escape(tempfile.gettempdir()) + r"/nemesis-reliability[^\s\"'/]*")
+
+
+def scrub(text: str) -> str:
+    """No machine paths on the page: this run's temporary folders become ``…``."""
+    return _TEMP.sub("…", text)
 
 
 def tail(path: Path, n: int = 15) -> str:
@@ -1053,7 +1062,7 @@ def bom_imports(db: Database, logdir: Path) -> tuple[tuple, tuple]:
         p = subprocess.run(command() + ["import", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=120,
                            env=dict(os.environ, DATABASE_URL=db.url))
         crashed = "Traceback" in p.stderr or p.returncode not in (0, 1)
-        said = [l.strip() for l in (p.stderr + p.stdout).splitlines() if l.strip() and "importing facts" not in l]
+        said = [scrub(l.strip()) for l in (p.stderr + p.stdout).splitlines() if l.strip() and "importing facts" not in l]
         last = next((l for l in said if "rejected" in l or "Error" in l), said[-1] if said else "")[:90].replace("|", "\\|")
         out.append((what, "CLI import", 500 if crashed else (200 if p.returncode == 0 else 400),
                     time.monotonic() - t, f"exit {p.returncode}: {last}"))
