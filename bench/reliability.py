@@ -248,11 +248,15 @@ _serve_help: str | None = None
 
 
 def serve_args(port: int) -> list[str]:
-    """`serve` on our port, without the in-process worker where the option exists (probed)."""
+    """`serve` on our port, options probed from its --help: no in-process worker (the worker is a
+    process of its own here), and no per-client write limit (every client of the probe is 127.0.0.1,
+    so a limit would measure the throttle instead of the store)."""
     global _serve_help
     if _serve_help is None:
         _serve_help = subprocess.run(command() + ["serve", "--help"], capture_output=True, text=True, cwd=ROOT).stdout
-    return ["serve", "--host", LOOPBACK, "--port", str(port)] + (["--no-worker"] if "--no-worker" in _serve_help else [])
+    return (["serve", "--host", LOOPBACK, "--port", str(port)]
+            + (["--no-worker"] if "--no-worker" in _serve_help else [])
+            + (["--write-limit", "off"] if "--write-limit" in _serve_help else []))
 
 
 class Proc:
@@ -423,11 +427,13 @@ class Tally:
     server_errors: int = 0     # 5xx answers
     transport_errors: int = 0  # no answer (connection refused/reset, timeout)
     gave_up: int = 0           # commands abandoned after the retry window
+    throttled: int = 0         # 429 answers (sent again after Retry-After)
     acked: list[tuple[str, str]] = field(default_factory=list)   # (game, command id) answered 200/201
     samples: Counter = field(default_factory=Counter)
 
     def add(self, other: "Tally") -> None:
-        for k in ("accepted", "replayed", "conflicts", "refused", "other_4xx", "server_errors", "transport_errors", "gave_up"):
+        for k in ("accepted", "replayed", "conflicts", "refused", "other_4xx", "server_errors", "transport_errors", "gave_up",
+                  "throttled"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.acked += other.acked
         self.samples.update(other.samples)
@@ -470,6 +476,12 @@ class Recorder(threading.Thread):
         while True:
             try:
                 r = self.http.request(method, url, timeout=(3, 30), **kw)
+                if r.status_code == 429:  # throttled: wait as told, then send the same command again
+                    self.tally.throttled += 1
+                    time.sleep(min(float(r.headers.get("Retry-After") or 1), 2.0))
+                    if time.monotonic() - t0 > self.retry_window:
+                        return None
+                    continue
                 if r.status_code < 500:
                     return r
                 self.tally.server_errors += 1
@@ -614,7 +626,8 @@ def scenario_concurrency(server_db: Database, sizes: Sizes, seed: int, logdir: P
                     rows.append(Row(f"1. Concurrency: {label}",
                                     f"{tally.accepted / took:,.0f} accepted/s, {tally.conflicts:,} × 409, {tally.refused:,} × 422, "
                                     f"{tally.server_errors:,} × 5xx, {tally.transport_errors} unanswered, lost {ledger.lost}, "
-                                    f"duplicated {ledger.duplicated}", PASS if ok else FAIL))
+                                    f"duplicated {ledger.duplicated}" + (f", {tally.throttled:,} × 429" if tally.throttled else ""),
+                                    PASS if ok else FAIL))
                     if tally.samples:
                         details.append(f"- {label}: " + "; ".join(f"`{k}` ×{n}" for k, n in tally.samples.most_common(3)))
         finally:
@@ -1147,7 +1160,7 @@ def main(argv=None) -> int:
         "",
         *facts,
         "",
-        "Reproduce (from the project root, after `make install`; ~10 min, `--quick` ~3 min):",
+        "Reproduce (from the project root, after `make install`; `--quick` for 5 kill points and shorter runs):",
         "",
         "```sh",
         f".venv/bin/python bench/reliability.py{shown_url}{' --quick' if args.quick else ''}    # rewrites this file",
