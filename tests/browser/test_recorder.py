@@ -265,6 +265,8 @@ def test_phone_viewport_has_no_horizontal_scroll_and_large_targets(served, brows
     base, games = served
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
+    blocked = []
+    page.on("console", lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None)
     for url in ("/games/new", f"/games/{games['Friday night, four players'].id}/record",
                 f"/games/{games['Solo evening'].id}/record"):
         page.goto(base + url)
@@ -281,5 +283,5 @@ def test_phone_viewport_has_no_horizontal_scroll_and_large_targets(served, brows
         'button.offer, button.value, .big, form.fact-form:not([hidden]) button')).filter(b => b.offsetParent)
         .map(b => b.getBoundingClientRect()).filter(r => r.height < 44 || r.width < 44).length""")
     assert small == 0
-    assert game_id
+    assert game_id and blocked == []  # nothing inline: the strict CSP blocks nothing
     context.close()
