@@ -147,6 +147,36 @@ def _fact_kinds(ruleset_name: str) -> dict[str, dict[str, Any]]:
     return {t: {f.name: f for f in spec.fields} for t, spec in facts.items()}
 
 
+# field kinds whose values are ids of a component catalogue: buttons show the printed name
+CATALOGUES = {"character": "CHARACTERS", "tile": "ROOMS", "event_card": "EVENT_CARDS", "attack_card": "ATTACK_CARDS"}
+
+
+class Labels:
+    """Display names for values: catalogue names, rooms as the state knows them, seats as players."""
+
+    def __init__(self, ruleset_name: str, state: Any, names: dict[int, str]) -> None:
+        import importlib
+
+        try:
+            self.components = importlib.import_module(f"service.rules.{ruleset_name}.components")
+        except ImportError:
+            self.components = None
+        self.state, self.names = state, names
+
+    def __call__(self, kind: str | None, value: Any) -> str:
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            if kind in CATALOGUES and self.components is not None:
+                found = getattr(self.components, CATALOGUES[kind]).resolve(value)
+                if found is not None:
+                    return found.en
+            if kind == "room" and hasattr(self.state, "room_label"):
+                shown = self.state.room_label(value)
+                return shown if shown == value else f"{shown} · {value}"
+            if kind == "seat" and value in self.names:
+                return f"{self.names[value]} ({value})"
+        return _label(value)
+
+
 def _label(value: Any) -> str:
     if isinstance(value, dict):
         return " ".join(str(v) for v in value.values())
@@ -157,7 +187,7 @@ def _label(value: Any) -> str:
     return str(value)
 
 
-def _field(name: str, legal: Any, spec: Any) -> dict[str, Any]:
+def _field(name: str, legal: Any, spec: Any, label=None) -> dict[str, Any]:
     kind = getattr(spec, "kind", "text")
     required = getattr(spec, "required", True)
     doc = getattr(spec, "doc", "")
@@ -168,7 +198,8 @@ def _field(name: str, legal: Any, spec: Any) -> dict[str, Any]:
             parse = ("int" if kind in INT_KINDS else "list" if kind in LIST_KINDS or kind.endswith("_list")
                      else "json" if kind in ("tiles",) else "scalar")
             return {"name": name, "input": "free", "parse": parse, "required": required, "doc": doc, "kind": kind}
-    values = [{"json": json.dumps(v, ensure_ascii=False), "label": _label(v)} for v in legal]
+    show = (lambda v: label(kind, v)) if label else _label
+    values = [{"json": json.dumps(v, ensure_ascii=False), "label": show(v)} for v in legal]
     multi = (kind in LIST_KINDS or kind.endswith("_list")) and not any(isinstance(v, list) for v in legal)
     if len(values) == 1 and not multi:
         return {"name": name, "input": "fixed", "value": values[0], "required": required, "doc": doc}
@@ -177,12 +208,12 @@ def _field(name: str, legal: Any, spec: Any) -> dict[str, Any]:
             "searchable": len(values) > LONG_LIST, "preselect": preselect, "doc": doc}
 
 
-def _offers(ruleset_name: str, expected) -> list[dict[str, Any]]:
+def _offers(ruleset_name: str, expected, label=None) -> list[dict[str, Any]]:
     kinds = _fact_kinds(ruleset_name)
     out = []
     for i, e in enumerate(expected):
         specs = kinds.get(e.type, {})
-        fields = [_field(name, legal, specs.get(name)) for name, legal in e.options.items()]
+        fields = [_field(name, legal, specs.get(name), label) for name, legal in e.options.items()]
         # one button is the whole fact when nothing is left to choose or type
         direct = all(f["input"] == "fixed" or (f["input"] == "free" and not f["required"]) for f in fields)
         out.append({"index": i, "type": e.type, "actor": e.actor, "note": e.note, "fields": fields, "direct": direct,
@@ -231,7 +262,7 @@ def _panel_context(game_id: str) -> dict[str, Any]:
         "names": names,
         "position": ruleset.position(state),
         "recent": recent,
-        "offers": _offers(game.ruleset_name, ruleset.next_inputs(state)),
+        "offers": _offers(game.ruleset_name, ruleset.next_inputs(state), Labels(game.ruleset_name, state, names)),
         "undo_seq": undo,
         "undo_line": next((_fact_line(r.fact, names) for r in game.recorded if r.fact.seq == undo), None),
     }

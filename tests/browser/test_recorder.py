@@ -197,6 +197,18 @@ def test_setup_by_clicking_only_with_undo_and_a_refusal(served, browser, record_
     c.recorded()
     wait_position(page, 7)
     assert api_facts(base, game_id)[-1]["data"] == {"first_player": 1}
+    # Backspace undoes from the keyboard too (pressed twice, like the button's two taps)
+    c.key("Backspace")
+    assert "Tap again to void #7" in page.locator("#undo").inner_text()
+    c.key("Backspace")
+    c.recorded()
+    wait_position(page, 8)
+    assert api_facts(base, game_id)[-1]["data"] == {"seqs": [7]}
+    assert page.locator(offer(page, "SetupCompleted")).count() == 1
+    c.click(offer(page, "SetupCompleted"))
+    c.click("form.fact-form:not([hidden]) .confirm")
+    c.recorded()
+    wait_position(page, 9)
     assert "Round" in page.locator(".where-now").inner_text() and "player" in page.locator(".where-now").inner_text()
     shot(page, "record-round1-1280")
     record_property("actions_per_fact", f"{c.actions}/{c.facts}")

@@ -36,7 +36,8 @@
     return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
   }
 
-  function position() { return Number(document.getElementById("panel").dataset.position); }
+  let stored = 0;  // the game's position after our last stored fact (the panel may not show it yet)
+  function position() { return Math.max(stored, Number(document.getElementById("panel").dataset.position)); }
 
   function enqueue(fact) {
     const q = load();
@@ -115,6 +116,8 @@
           break;
         }
         if (response.status === 200 || response.status === 201) {
+          const result = await response.json().catch(() => ({}));
+          if (typeof result.position === "number") stored = Math.max(stored, result.position);
           save(load().filter((e) => e.command_id !== entry.command_id));
           setNet("online", "online");
           await refresh();
@@ -310,7 +313,14 @@
     const form = openForms();
     if (e.key === "Escape") { if (form) closeForm(); return; }
     if (e.key === "Enter") {
-      if (form && !e.target.matches("textarea")) { e.preventDefault(); submit(form); }
+      if (!form || e.target.matches("textarea")) return;
+      e.preventDefault();
+      const fs = e.target.closest("fieldset.field");
+      if (e.target.matches(".filter") && fs && !fs.querySelector(".value.chosen")) {
+        const first = targets(form)[0];  // searched a long list: Enter takes the first match
+        if (first) { choose(first); return; }
+      }
+      submit(form);
       return;
     }
     if (typing || e.target.matches(".filter")) {
