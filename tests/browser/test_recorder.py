@@ -232,6 +232,16 @@ def test_offline_queue_survives_a_reload_and_is_sent_in_order(served, browser):
         page.wait_for_selector("#net[data-state=offline]")
         page.wait_for_selector("form.fact-form:not([hidden])", state="hidden")
     assert "2 fact(s) waiting" in page.locator("#queue").inner_text()
+    # Undo takes the last queued fact back from the queue (nothing stored is voided), then seat 2 chooses again
+    page.click("#undo")
+    assert "take back the queued CharacterChosen" in page.locator("#undo").inner_text()
+    page.click("#undo")
+    assert "1 fact(s) waiting" in page.locator("#queue").inner_text()
+    page.click(offer(page, "CharacterChosen", 2))
+    page.click('form.fact-form:not([hidden]) fieldset[data-field=character] button.value >> nth=4')
+    page.click("form.fact-form:not([hidden]) .confirm")
+    page.wait_for_selector("form.fact-form:not([hidden])", state="hidden")
+    assert "2 fact(s) waiting" in page.locator("#queue").inner_text()
     queued = page.evaluate("JSON.parse(localStorage.getItem('nemesis-recorder-queue:%s'))" % game_id)
     assert [e["expected_position"] for e in queued] == [1, 2]
     assert len({e["command_id"] for e in queued}) == 2

@@ -72,6 +72,8 @@
     });
     queueBox.appendChild(ol);
     queueBox.classList.toggle("review", review);
+    const u = document.getElementById("undo");
+    if (u) u.disabled = false;  // a queued fact can be taken back
     if (review) {
       const send = button("Send mine after theirs", "big primary", () => {
         const n = load(); const p = position();
@@ -258,14 +260,25 @@
 
   function undo() {
     const b = document.getElementById("undo");
-    if (!b || b.disabled) return;
+    // a fact still queued on this device is taken back from the queue (the one being sent is not)
+    const q = load();
+    const local = q.length > (sending ? 1 : 0) && q[q.length - 1].state !== "review" ? q[q.length - 1] : null;
+    if (!local && (!b || !b.dataset.seq)) return;
     if (Date.now() - undoArmed > 4000) {  // a first tap arms it: an undo is a fact too
       undoArmed = Date.now();
-      b.textContent = "Tap again to void #" + b.dataset.seq + " (" + b.dataset.line + ")";
-      b.classList.add("armed");
+      if (b) {
+        b.textContent = local ? "Tap again to take back the queued " + local.fact.type
+          : "Tap again to void #" + b.dataset.seq + " (" + b.dataset.line + ")";
+        b.classList.add("armed");
+      }
       return;
     }
     undoArmed = 0;
+    if (local) {
+      save(load().filter((e) => e.command_id !== local.command_id));
+      if (b) { b.classList.remove("armed"); b.textContent = "↶ Undo" + (b.dataset.seq ? " #" + b.dataset.seq : ""); }
+      return;
+    }
     enqueue({ type: "FactVoided", actor: null, data: { seqs: [Number(b.dataset.seq)] } });
   }
 
@@ -292,6 +305,7 @@
 
   function wire() {
     labelKeys(null);
+    showQueue();
     live.querySelectorAll("form.fact-form").forEach((f) => {
       f.addEventListener("submit", (e) => { e.preventDefault(); submit(f); });
     });
