@@ -307,3 +307,21 @@ def test_phone_viewport_has_no_horizontal_scroll_and_large_targets(served, brows
     assert small == 0
     assert game_id and blocked == []  # nothing inline: the strict CSP blocks nothing
     context.close()
+
+
+def test_a_long_list_is_searchable_and_enter_takes_the_first_match(served, page):
+    base, _ = served
+    game_id = new_game(page, base, ["Filip"], "Long list", mode="solo", characters="nemesis")
+    page.click(offer(page, "BoardPrepared"))
+    wait_position(page, 1)
+    page.keyboard.press("1")  # the first offer: CharacterChosen, with all 17 characters
+    search = page.locator("form.fact-form:not([hidden]) fieldset[data-field=character] .filter")
+    assert search.is_visible() and search.evaluate("e => e === document.activeElement")
+    assert page.locator("form.fact-form:not([hidden]) button.value").count() == 17
+    page.keyboard.type("bount")
+    assert page.locator("form.fact-form:not([hidden]) button.value:visible").all_inner_texts() == ["1\nBounty Hunter"]
+    page.keyboard.press("Enter")  # takes the only match
+    assert page.locator("form.fact-form:not([hidden]) button.value.chosen").inner_text().endswith("Bounty Hunter")
+    page.keyboard.press("Enter")  # records it
+    wait_position(page, 2)
+    assert api_facts(base, game_id)[-1]["data"] == {"character": "bounty_hunter"}
