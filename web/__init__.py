@@ -22,11 +22,13 @@ def create_app(config: dict[str, Any]) -> Flask:
     from web.admin import admin
     from web.api import api
     from web.errors import register_error_handlers
+    from web.record import record
     from web.replay import replay
 
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(replay)
     app.register_blueprint(admin)
+    app.register_blueprint(record)
     register_error_handlers(app)
     posture.install(app, config)
     return app

@@ -1,0 +1,98 @@
+"""The recorder's server side without a browser: the new-game form and the import work without JS,
+and the panel offers exactly what the rules say may come next."""
+from __future__ import annotations
+
+import re
+import uuid
+from io import BytesIO
+
+import pytest
+
+from service.notation import write_game
+from service.schemas import GameHeaderSchema
+from tests.helpers import generated
+
+
+@pytest.fixture
+def client(archive):
+    from web import create_app
+
+    return create_app({"ARCHIVE": archive, "TESTING": True, "WRITE_LIMIT": None}).test_client()
+
+
+def form(**fields):
+    base = {"ruleset": "lockdown", "mode": "standard", "strict": "strict", "board": "basic", "characters": "lockdown",
+            "intruders": "night_stalkers", "played_on": "2026-11-20", "title": "", "league": "", "tags": ""}
+    return {**base, **fields}
+
+
+def test_form_post_creates_the_game_with_its_options_and_redirects_to_the_recorder(client, archive):
+    r = client.post("/games/new", data=form(**{"player-0": "Ada", "seat-0": "1", "player-2": " Chiara ", "seat-2": "3",
+                                               "board": "mars", "intruders": "nemesis", "strict": "lenient",
+                                               "league": "Club", "tags": "friday, , demo", "title": "Form game"}))
+    assert r.status_code == 303
+    gid = re.search(r"/games/([0-9a-f-]{36})/record$", r.headers["Location"]).group(1)
+    game = archive.games.get_game(uuid.UUID(gid))
+    assert game.players == [{"seat": 1, "name": "Ada"}, {"seat": 3, "name": "Chiara"}]
+    assert game.options == {"board": "mars", "intruders": "nemesis"}
+    assert (game.strict, game.league, game.tags, game.played_on, game.title) == (False, "Club", ["friday", "demo"],
+                                                                                 "2026-11-20", "Form game")
+
+
+@pytest.mark.parametrize("fields, where, text", [
+    ({}, "err-players", "Length must be between 1 and 5"),
+    ({"player-0": "Ada", "player-1": "ADA"}, "err-players", "different name"),
+    ({"player-0": "Ada", "seat-0": "2", "player-1": "Bo", "seat-1": "2"}, "err-players", "different seat"),
+    ({"player-0": "Ada", "player-1": "Bo", "mode": "solo"}, "err-players", "Solo mode has exactly 1 player"),
+    ({"player-0": "Ada", "mode": "chess"}, "err-mode", "mode must be one of"),
+    ({"player-0": "Ada", "board": "moon"}, "err-board", "Unknown board"),
+    ({"player-0": "Ada", "played_on": "yesterday"}, "err-played_on", "Not a valid date"),
+    ({"player-0": "x" * 81}, "err-player-0", "Length must be between 1 and 80"),
+])
+def test_form_errors_are_shown_next_to_their_field_and_nothing_is_stored(client, archive, fields, where, text):
+    before = archive.games.recorder.max_notification_id() if hasattr(archive.games, "recorder") else None
+    r = client.post("/games/new", data=form(**fields))
+    assert r.status_code == 400
+    page = r.get_data(as_text=True)
+    m = re.search(rf'id="{where}">([^<]*)<', page)
+    assert m and text in m.group(1).replace("&#39;", "'"), page[:3000]
+    if before is not None:
+        assert archive.games.recorder.max_notification_id() == before
+
+
+def test_import_by_upload_refuses_whole_with_file_and_line(client, archive):
+    header, facts = generated(seed=5)
+    game = archive.games.create_game(GameHeaderSchema().load(header))
+    archive.games.record(game.id, facts[:6])
+    text = write_game(archive.games.get_game(game.id)).replace(str(game.id), "6a0d2f4e-1111-4a1a-9a9a-123456789abc")
+    lines = text.splitlines()
+    lines[4] = lines[4].replace('"seq":4', '"seq":9')
+    r = client.post("/games/import", data={"file": (BytesIO(("\n".join(lines) + "\n").encode()), "table.jsonl")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 400
+    assert "table.jsonl:5: seq must be 4" in r.get_data(as_text=True)
+    assert not archive.games.exists(uuid.UUID("6a0d2f4e-1111-4a1a-9a9a-123456789abc"))
+    r = client.post("/games/import", data={"file": (BytesIO(text.encode()), "table.jsonl")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 303 and r.headers["Location"].endswith("/6a0d2f4e-1111-4a1a-9a9a-123456789abc/record")
+    r = client.post("/games/import", data={}, content_type="multipart/form-data")
+    assert r.status_code == 400 and "choose a notation file" in r.get_data(as_text=True)
+
+
+def test_panel_offers_what_next_inputs_offers(client, archive):
+    r = client.post("/games/new", data=form(**{"player-0": "Ada", "player-1": "Bo"}))
+    gid = r.headers["Location"].split("/")[-2]
+    panel = client.get(f"/games/{gid}/record/panel").get_data(as_text=True)
+    assert 'data-position="0"' in panel
+    assert re.findall(r'class="offer( direct)?" data-offer="\d+" data-type="(\w+)"', panel)[:1] == [(" direct", "BoardPrepared")]
+    client.post(f"/api/games/{gid}/facts", json={"facts": [{"type": "BoardPrepared", "data": {"board": "basic"}}]})
+    panel = client.get(f"/games/{gid}/record/panel").get_data(as_text=True)
+    offers = re.findall(r'<button type="button" class="offer[^"]*" data-offer="\d+" data-type="(\w+)"\s+data-actor="(\d*)"', panel)
+    assert ("CharacterChosen", "1") in offers and ("CharacterChosen", "2") in offers
+    assert 'data-undo-seq="1"' in panel and "#1</span> BoardPrepared — board basic" in panel
+    # after an undo the voided fact is struck through and nothing is left to undo
+    client.post(f"/api/games/{gid}/facts", json={"facts": [{"type": "FactVoided", "data": {"seqs": [1]}}]})
+    panel = client.get(f"/games/{gid}/record/panel").get_data(as_text=True)
+    assert 'data-undo-seq=""' in panel and '<li data-seq="1" class="voided">' in panel
+    assert client.get("/games/not-a-uuid/record").status_code == 400
+    assert client.get("/games/6a0d2f4e-2222-4a1a-9a9a-123456789abc/record").status_code == 404

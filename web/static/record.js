@@ -1,0 +1,363 @@
+// The table recorder: pick what happened, send it to the JSON API, never lose it.
+//
+// Every fact becomes a queue entry {command_id, expected_position, fact} kept in localStorage before it is
+// sent, so a dropped network or a reload loses nothing. Entries go out one at a time, in order; a retry
+// reuses the command id, so the server stores each at most once. A 409 (another device recorded first)
+// pauses the queue for review; a 422 (a rule refused the fact) drops it and shows the rule's message.
+(function () {
+  "use strict";
+  const root = document.getElementById("recorder");
+  if (!root) return;
+  const GAME = root.dataset.game;
+  const FACTS_URL = root.dataset.factsUrl;
+  const PANEL_URL = root.dataset.panelUrl;
+  const STORE = "nemesis-recorder-queue:" + GAME;
+  const KEYS = "123456789abcdefghijklmnopqrstuvwxyz";
+  const RETRY_MS = 4000;
+  const live = document.getElementById("live");
+  const net = document.getElementById("net");
+  const queueBox = document.getElementById("queue");
+  const message = document.getElementById("message");
+  let sending = false;
+  let undoArmed = 0;
+
+  // -- the queue ------------------------------------------------------------------------------
+  function load() {
+    try { return JSON.parse(localStorage.getItem(STORE) || "[]"); } catch (e) { return []; }
+  }
+  function save(q) { localStorage.setItem(STORE, JSON.stringify(q)); showQueue(q); }
+
+  function commandId() {
+    // crypto.randomUUID needs a secure context; a club's LAN address (http://192.168…) is not one
+    if (window.crypto && crypto.randomUUID) { try { return crypto.randomUUID(); } catch (e) { /* fall through */ } }
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
+    const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+    return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
+  }
+
+  let stored = 0;  // the game's position after our last stored fact (the panel may not show it yet)
+  function position() { return Math.max(stored, Number(document.getElementById("panel").dataset.position)); }
+
+  function enqueue(fact) {
+    const q = load();
+    // queued facts each add one to the position: the next one expects the game after them
+    const expected = position() + q.length;
+    q.push({ command_id: commandId(), expected_position: expected, fact: fact, state: "waiting", queued_at: Date.now() });
+    save(q);
+    pump();
+  }
+
+  function describe(fact) {
+    const data = Object.entries(fact.data || {}).map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v)).join(" · ");
+    return fact.type + (fact.actor != null ? " (seat " + fact.actor + ")" : "") + (data ? " — " + data : "");
+  }
+
+  function showQueue(q) {
+    q = q || load();
+    queueBox.hidden = q.length === 0;
+    queueBox.textContent = "";
+    if (!q.length) return;
+    const review = q.some((e) => e.state === "review");
+    const head = document.createElement("p");
+    head.textContent = review
+      ? "Another device recorded meanwhile (marked ★ below). Your queued facts wait for review:"
+      : q.length + " fact(s) waiting to be sent — kept on this device until the server has them.";
+    queueBox.appendChild(head);
+    const ol = document.createElement("ol");
+    q.forEach((e) => {
+      const li = document.createElement("li");
+      li.textContent = describe(e.fact);
+      ol.appendChild(li);
+    });
+    queueBox.appendChild(ol);
+    queueBox.classList.toggle("review", review);
+    const u = document.getElementById("undo");
+    if (u) u.disabled = false;  // a queued fact can be taken back
+    if (review) {
+      const send = button("Send mine after theirs", "big primary", () => {
+        const n = load(); const p = position();
+        n.forEach((e, i) => { e.state = "waiting"; e.expected_position = p + i; });
+        save(n); pump();
+      });
+      send.id = "queue-send";
+      const drop = button("Discard mine", "big", () => { save([]); refresh(); });
+      drop.id = "queue-discard";
+      queueBox.append(send, drop);
+    }
+  }
+
+  function button(text, cls, onClick) {
+    const b = document.createElement("button");
+    b.type = "button"; b.className = cls; b.textContent = text;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function setNet(state, text) { net.dataset.state = state; net.textContent = text; }
+
+  async function pump() {
+    if (sending) return;
+    sending = true;
+    try {
+      for (;;) {
+        const q = load();
+        if (!q.length || q[0].state === "review") break;
+        const entry = q[0];
+        let response;
+        try {
+          response = await fetch(FACTS_URL, {
+            method: "POST",
+            headers: { "Content-Type": "application/json", "Accept": "application/json" },
+            body: JSON.stringify({ facts: [entry.fact], expected_position: entry.expected_position, command_id: entry.command_id }),
+          });
+        } catch (e) {
+          setNet("offline", "offline — " + load().length + " queued");
+          if (openForms()) closeForm();  // kept in the queue: back to the offers for the next fact
+          setTimeout(pump, RETRY_MS);
+          break;
+        }
+        if (response.status === 200 || response.status === 201) {
+          const result = await response.json().catch(() => ({}));
+          if (typeof result.position === "number") stored = Math.max(stored, result.position);
+          save(load().filter((e) => e.command_id !== entry.command_id));
+          setNet("online", "online");
+          await refresh();
+          continue;
+        }
+        const body = await response.json().catch(() => ({}));
+        if (response.status === 409 && body.error === "StalePosition") {
+          const n = load(); n.forEach((e) => { e.state = "review"; }); save(n);
+          await refresh(entry.expected_position);
+          break;
+        }
+        if (response.status >= 500 || response.status === 429) {  // the server is busy or down: keep and retry
+          setNet("offline", "server busy — " + load().length + " queued");
+          setTimeout(pump, RETRY_MS);
+          break;
+        }
+        // refused (422 rule, 400 shape, 409 reused id): drop it, say why, keep the picked inputs
+        save(load().filter((e) => e.command_id !== entry.command_id));
+        refused(entry, body);
+        break;
+      }
+    } finally {
+      sending = false;
+    }
+  }
+
+  function refused(entry, body) {
+    const violations = (body.violations || []).map((v) => v.message).filter(Boolean);
+    const text = (violations.length ? violations.join(" ") : body.message || "refused") ;
+    const form = live.querySelector("form.fact-form:not([hidden])");
+    const target = form ? form.querySelector(".form-error") : message;
+    target.textContent = "Not recorded — " + entry.fact.type + ": " + text;
+    target.hidden = false;
+    if (!form) { message.hidden = false; }
+  }
+
+  // -- the live panel -------------------------------------------------------------------------
+  async function refresh(otherSince) {
+    let html;
+    try {
+      const r = await fetch(PANEL_URL, { headers: { "Accept": "text/html" } });
+      if (!r.ok) return;
+      html = await r.text();
+    } catch (e) { return; }
+    live.innerHTML = html;
+    if (otherSince != null) {
+      live.querySelectorAll("#recent li[data-seq]").forEach((li) => {
+        if (Number(li.dataset.seq) > otherSince) li.classList.add("other");
+      });
+    }
+    wire();
+  }
+
+  function openForms() { return live.querySelector("form.fact-form:not([hidden])"); }
+
+  function showOffers(show) {
+    live.querySelectorAll(".offers, details.effects, .next-title, .undo-row").forEach((el) => { el.hidden = !show; });
+  }
+
+  function openOffer(index) {
+    const form = live.querySelector('form.fact-form[data-offer="' + index + '"]');
+    const btn = live.querySelector('button.offer[data-offer="' + index + '"]');
+    if (btn && btn.classList.contains("direct")) { submit(form); return; }
+    live.querySelectorAll("form.fact-form").forEach((f) => { f.hidden = f !== form; });
+    showOffers(false);
+    message.hidden = true;
+    labelKeys(form);
+    const first = form.querySelector("input:not(.filter), textarea, .filter");
+    if (first && first.classList.contains("filter")) first.focus();
+    else form.querySelector(".confirm").focus();
+  }
+
+  function closeForm() {
+    live.querySelectorAll("form.fact-form").forEach((f) => { f.hidden = true; });
+    showOffers(true);
+    labelKeys(null);
+  }
+
+  function labelKeys(form) {
+    // keys go to the offers (no form open) or to the values of the form's first field still to choose
+    live.querySelectorAll("kbd").forEach((k) => { k.textContent = ""; });
+    targets(form).forEach((el, i) => { if (i < KEYS.length) el.querySelector("kbd").textContent = KEYS[i]; });
+  }
+
+  function targets(form) {
+    if (!form) return Array.from(live.querySelectorAll("#offers button.offer"));
+    const fields = Array.from(form.querySelectorAll('fieldset[data-input="choice"], fieldset[data-input="multi"]'));
+    const open = fields.find((f) => !f.querySelector(".value.chosen")) || fields[0];
+    return open ? Array.from(open.querySelectorAll("button.value")).filter((b) => !b.hidden) : [];
+  }
+
+  function parseFree(el, parse) {
+    const raw = el.value.trim();
+    if (raw === "") return undefined;
+    if (parse === "int") return Number(raw);
+    if (parse === "json") return JSON.parse(raw);
+    const scalar = (s) => (/^-?\d+$/.test(s) ? Number(s) : s);
+    if (parse === "list") return raw.split(",").map((s) => s.trim()).filter(Boolean).map(scalar);
+    return scalar(raw);
+  }
+
+  function collect(form) {
+    const data = {};
+    const missing = [];
+    form.querySelectorAll("fieldset.field").forEach((fs) => {
+      const name = fs.dataset.field;
+      const kind = fs.dataset.input;
+      let value;
+      if (kind === "fixed") value = JSON.parse(fs.querySelector(".fixed").dataset.value);
+      else if (kind === "choice") {
+        const b = fs.querySelector(".value.chosen");
+        value = b ? JSON.parse(b.dataset.value) : undefined;
+      } else if (kind === "multi") {
+        value = Array.from(fs.querySelectorAll(".value.chosen")).map((b) => JSON.parse(b.dataset.value));
+      } else {
+        const input = fs.querySelector("input, textarea");
+        try { value = parseFree(input, fs.dataset.parse); } catch (e) { throw new Error(name + ": not valid JSON"); }
+      }
+      if (value === undefined) { if (fs.dataset.required === "yes") missing.push(name); return; }
+      data[name] = value;
+    });
+    if (missing.length) throw new Error("choose " + missing.join(", "));
+    return data;
+  }
+
+  function submit(form) {
+    const err = form.querySelector(".form-error");
+    let data;
+    try { data = collect(form); } catch (e) {
+      err.textContent = e.message; err.hidden = false;
+      if (form.hidden) openOffer(form.dataset.offer);
+      return;
+    }
+    err.hidden = true;
+    const actor = form.dataset.actor === "" ? null : Number(form.dataset.actor);
+    enqueue({ type: form.dataset.type, actor: actor, data: data });
+  }
+
+  function undo() {
+    const b = document.getElementById("undo");
+    // a fact still queued on this device is taken back from the queue (the one being sent is not)
+    const q = load();
+    const local = q.length > (sending ? 1 : 0) && q[q.length - 1].state !== "review" ? q[q.length - 1] : null;
+    if (!local && (!b || !b.dataset.seq)) return;
+    if (Date.now() - undoArmed > 4000) {  // a first tap arms it: an undo is a fact too
+      undoArmed = Date.now();
+      if (b) {
+        b.textContent = local ? "Tap again to take back the queued " + local.fact.type
+          : "Tap again to void #" + b.dataset.seq + " (" + b.dataset.line + ")";
+        b.classList.add("armed");
+      }
+      return;
+    }
+    undoArmed = 0;
+    if (local) {
+      save(load().filter((e) => e.command_id !== local.command_id));
+      if (b) { b.classList.remove("armed"); b.textContent = "↶ Undo" + (b.dataset.seq ? " #" + b.dataset.seq : ""); }
+      return;
+    }
+    enqueue({ type: "FactVoided", actor: null, data: { seqs: [Number(b.dataset.seq)] } });
+  }
+
+  function choose(btn) {
+    const fs = btn.closest("fieldset");
+    if (fs.dataset.input === "multi") {
+      btn.classList.toggle("chosen");
+    } else {
+      fs.querySelectorAll(".value").forEach((v) => { v.classList.remove("chosen"); v.setAttribute("aria-pressed", "false"); });
+      btn.classList.add("chosen");
+    }
+    btn.setAttribute("aria-pressed", btn.classList.contains("chosen") ? "true" : "false");
+    labelKeys(btn.closest("form"));
+  }
+
+  function filter(input) {
+    const term = input.value.trim().toLowerCase();
+    const scope = input.parentElement;
+    scope.querySelectorAll("button.value, button.offer").forEach((b) => {
+      b.hidden = term !== "" && !b.textContent.toLowerCase().includes(term);
+    });
+    labelKeys(openForms());
+  }
+
+  function wire() {
+    labelKeys(null);
+    showQueue();
+    live.querySelectorAll("form.fact-form").forEach((f) => {
+      f.addEventListener("submit", (e) => { e.preventDefault(); submit(f); });
+    });
+  }
+
+  live.addEventListener("click", (e) => {
+    const t = e.target.closest("button");
+    if (!t) return;
+    if (t.classList.contains("offer")) openOffer(t.dataset.offer);
+    else if (t.classList.contains("value")) choose(t);
+    else if (t.classList.contains("back")) closeForm();
+    else if (t.id === "undo") undo();
+  });
+  live.addEventListener("input", (e) => { if (e.target.classList.contains("filter")) filter(e.target); });
+
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const typing = e.target.matches("input:not(.filter), textarea, select");
+    const form = openForms();
+    if (e.key === "Escape") { if (form) closeForm(); return; }
+    if (e.key === "Enter") {
+      if (!form || e.target.matches("textarea")) return;
+      e.preventDefault();
+      const fs = e.target.closest("fieldset.field");
+      if (e.target.matches(".filter") && fs && !fs.querySelector(".value.chosen")) {
+        const first = targets(form)[0];  // searched a long list: Enter takes the first match
+        if (first) { choose(first); return; }
+      }
+      submit(form);
+      return;
+    }
+    if (typing || e.target.matches(".filter")) {
+      if (!(e.target.matches(".filter") && e.target.value === "" && e.key === "Backspace")) return;
+    }
+    if (e.key === "Backspace") {
+      e.preventDefault();
+      if (form) closeForm(); else undo();
+      return;
+    }
+    const i = KEYS.indexOf(e.key.toLowerCase());
+    if (i < 0 || e.key.length !== 1) return;
+    const list = targets(form);
+    if (i >= list.length) return;
+    e.preventDefault();
+    if (form) choose(list[i]); else openOffer(list[i].dataset.offer);
+  });
+
+  window.addEventListener("online", () => { setNet("online", "online"); pump(); });
+  window.addEventListener("offline", () => setNet("offline", "offline — " + load().length + " queued"));
+
+  wire();
+  showQueue();
+  if (!navigator.onLine) setNet("offline", "offline — " + load().length + " queued");
+  pump();
+})();
