@@ -1,7 +1,6 @@
 """Random play: 200 generated games are legal and keep the invariants; folding is fast and pure."""
 import json
 import random
-import time
 from dataclasses import FrozenInstanceError
 
 from collections import Counter
@@ -170,18 +169,15 @@ def test_apply_never_mutates_and_states_are_frozen():
         state.characters[1].hand = 9
 
 
-def test_folding_a_thousand_facts_takes_milliseconds():
+def test_a_thousand_generated_facts_fold_legally():
+    """Every generated fact passes check() at its step (its speed is bench/fold.py's, not a test's)."""
     games = [generate_game(seed, players=5, max_rounds=14) for seed in range(4)]
     assert sum(len(g) for _, g in games) >= 1000
-    elapsed, folded = 0.0, 0
+    folded = 0
     for setup, generated in games:
         state = LOCKDOWN.initial_state(setup)
-        facts = facts_of(generated)[: 1000 - folded]
-        t0 = time.perf_counter()
-        for fact in facts:
-            LOCKDOWN.check(state, fact)
+        for fact in facts_of(generated)[: 1000 - folded]:
+            assert LOCKDOWN.check(state, fact) == [], (fact.seq, fact.type)
             state, _ = LOCKDOWN.apply(state, fact)
-        elapsed += time.perf_counter() - t0
-        folded += len(facts)
+            folded += 1
     assert folded == 1000
-    assert elapsed < 0.5, f"{elapsed * 1000:.0f} ms for 1000 facts"
