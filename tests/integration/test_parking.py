@@ -166,7 +166,8 @@ def test_worker_restarts_after_lost_connections_leak_none(fresh_archive):
         for round_ in range(1, 6):
             with db.connect(autocommit=True) as conn:  # as a server restart or a network cut would
                 conn.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()"
+                    " AND backend_type = 'client backend' AND usename = current_user",
                     (db.name,),
                 )
             wait_for(lambda: worker.errors >= round_, timeout=30)

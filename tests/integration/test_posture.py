@@ -70,8 +70,17 @@ def test_every_kind_of_response_carries_the_security_headers(archive):
 
 
 def test_the_policy_allows_same_origin_scripts_and_styles_only():
+    import base64
+    import hashlib
+
+    from service.rules.registry import RULESETS
+
     csp = dict(d.split(" ", 1) for d in SECURITY_HEADERS["Content-Security-Policy"].split("; "))
-    assert csp["script-src"] == "'self'" and csp["style-src"] == "'self'" and csp["default-src"] == "'self'"
+    # besides same-origin files, only the board drawings' own stylesheets, each by its exact hash
+    board_styles = [f"'sha256-{base64.b64encode(hashlib.sha256(t.encode()).digest()).decode()}'"
+                    for r in RULESETS.values() for t in r.drawing_styles]
+    assert board_styles and csp["style-src"].split() == ["'self'", *board_styles]
+    assert csp["script-src"] == "'self'" and csp["default-src"] == "'self'"
     assert csp["frame-ancestors"] == "'none'" and csp["object-src"] == "'none'"
     assert "unsafe" not in SECURITY_HEADERS["Content-Security-Policy"]
 
