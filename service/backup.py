@@ -35,7 +35,7 @@ from service import notation
 from service.archive import Games
 from service.db import Database
 from service.game import Game
-from service.pgtools import PgTool, pg_dump_for, pg_restore_for
+from service.pgtools import PgTool, pg_dump_for, pg_restore_for, server_version
 
 FORMAT = "nemesis-archive-backup"
 VERSION = 1
@@ -307,7 +307,19 @@ def load(db: Database, work: Path, manifest: dict[str, Any], say: Say = lambda s
             f"the backup's schema revision {revision!r} is unknown to this build: it was made by a newer "
             f"nemesis-archive ({manifest.get('nemesis_archive')}); restore it with that version or newer"
         ) from None
-    pg_restore, _ = pg_restore_for(db, manifest["pg_dump"]["major"])
+    archive_major = manifest["pg_dump"]["major"]
+    server_major, _ = server_version(db)
+    if server_major < archive_major:  # pg_restore emits settings an older server does not know
+        raise BackupError(
+            f"the backup was dumped by pg_dump {manifest['pg_dump']['version']} (PostgreSQL {manifest['server']['major']}) "
+            f"and database {db.name!r} runs PostgreSQL {server_major}: PostgreSQL restores dumps only into its own "
+            f"major or a newer one, so nothing was changed. Restore into PostgreSQL {archive_major} or newer, or import "
+            "the backup's notation copy instead: tar xf BACKUP games && nemesis-archive import games/*.jsonl"
+        )
+    pg_restore, _ = pg_restore_for(db, archive_major)
+    listed = subprocess.run([str(pg_restore.path), "--list", str(work / DUMP)], capture_output=True, text=True)
+    if listed.returncode != 0:  # read the archive before anything is created
+        raise BackupError(f"{pg_restore} cannot read {DUMP}: {listed.stderr.strip()}; nothing was changed")
     say(f"creating the schema at the backup's revision {revision}")
     upgrade(db, revision)
     events = manifest["snapshot"]["events"]
