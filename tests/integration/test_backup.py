@@ -230,3 +230,28 @@ def _move_over(tmp_path: Path) -> None:
     assert pg_version_of(new) == EMBEDDED_PG_MAJOR
     with open_archive(data_dir=new) as archive:
         assert {gid: write_game(archive.games.get_game(gid)) for gid in ids} == before
+
+
+def test_a_fact_recorded_during_the_backup_is_in_none_of_its_parts(fresh_archive, empty_database, tmp_path):
+    """pg_dump, the counts and the notation all show the moment of the exported snapshot."""
+    gid = load_games(fresh_archive, [38])[0]
+    before = write_game(fresh_archive.games.get_game(gid))
+    file = tmp_path / "busy.tar"
+
+    def say(line: str) -> None:  # called after pg_dump, inside the snapshot, before the notation is written
+        if "in notation" in line:
+            fresh_archive.games.record(gid, [{"type": "FactVoided", "data": {"seqs": [4], "reason": "late"}}])
+
+    manifest = create_backup(fresh_archive.db, file, say=say)
+    assert write_game(fresh_archive.games.get_game(gid)) != before  # the fact was stored meanwhile
+    with tarfile.open(file) as tar:
+        assert tar.extractfile(f"games/{gid}.jsonl").read().decode() == before
+    assert manifest["games"][0]["events"] == fresh_archive.games.get_game(gid).version - 1
+
+    result = run("--database-url", empty_database.url, "restore", str(file))
+    assert result.exit_code == 0, result.output  # the dump's events match the manifest's counts, game by game
+    restored = Archive(empty_database)
+    try:
+        assert write_game(restored.games.get_game(gid)) == before
+    finally:
+        restored.close()
