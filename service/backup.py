@@ -251,7 +251,13 @@ def read_backup(path: Path, work: Path) -> dict[str, Any]:
     if not isinstance(manifest.get("version"), int) or manifest["version"] > VERSION:
         raise BackupError(f"{path} is backup format version {manifest.get('version')!r}; this build reads 1..{VERSION}: "
                           "restore it with a newer nemesis-archive")
-    files = manifest.get("files") or {}
+    try:  # every field restore and verify read, so a damaged manifest is named here and nowhere later
+        files = {str(name): {"sha256": str(meta["sha256"])} for name, meta in manifest["files"].items()}
+        game_files = {str(g["file"]) for g in manifest["games"] if str(g["game"]) and int(g["events"]) >= 0}
+        str(manifest["schema_revision"]), int(manifest["pg_dump"]["major"]), int(manifest["server"]["major"])
+        [int(manifest["snapshot"][k]) for k in ("events", "snapshots", "aggregates", "max_notification_id")]
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise BackupError(f"{path}: {MANIFEST} is damaged (missing or wrong field {e}); nothing was restored") from None
     for name, meta in sorted(files.items()):
         if name not in hashes:
             raise BackupError(f"{path} is incomplete: {name} is missing; nothing was restored")
@@ -261,7 +267,7 @@ def read_backup(path: Path, work: Path) -> dict[str, Any]:
                 "nothing was restored (use another copy of the backup)"
             )
     extra = sorted(set(hashes) - set(files) - {MANIFEST})
-    if extra or DUMP not in files or {g["file"] for g in manifest.get("games", [])} != set(files) - {DUMP}:
+    if extra or DUMP not in files or game_files != set(files) - {DUMP}:
         raise BackupError(f"{path}: its parts and its manifest disagree ({', '.join(extra) or 'game list'}); nothing was restored")
     return manifest
 

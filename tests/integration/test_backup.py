@@ -148,6 +148,11 @@ def test_restore_refuses_a_damaged_backup_and_changes_nothing(fresh_archive, emp
     result = run("--database-url", empty_database.url, "restore", str(cut))
     assert result.exit_code == 1 and "is damaged: events.dump has sha256" in result.output
 
+    bare = tmp_path / "bare.tar"  # a manifest without its counts
+    _rewrite(good, bare, lambda name, data: data.replace(b'"snapshot"', b'"snapshop"') if name == "manifest.json" else data)
+    result = run("--database-url", empty_database.url, "restore", str(bare))
+    assert result.exit_code == 1 and "manifest.json is damaged (missing or wrong field 'snapshot')" in result.output
+
     gz = tmp_path / "good.tar.gz"  # a copy someone gzipped is read as it is
     gz.write_bytes(gzip.compress(good.read_bytes()))
     (tmp_path / "unpacked").mkdir()
