@@ -112,7 +112,7 @@ def check_data_dir(data_dir: Path, explicit: bool, major: int = EMBEDDED_PG_MAJO
             f"The archive's data folder is now {data_dir} (the user's data folder), and it is empty, "
             f"but a club archive is in the old place, {LEGACY_DATA_DIR} (inside the checkout, where "
             "`git clean -fdx` would delete it). Nothing was started. Either move it (with every "
-            f"nemesis-archive command stopped):\n    mkdir -p {data_dir.parent} && mv {LEGACY_DATA_DIR} {data_dir}\n"
+            f"nemesis-archive command stopped):\n    mkdir -p {data_dir} && mv {LEGACY_DATA_DIR / 'pg'} {data_dir / 'pg'}\n"
             f"or keep using it where it is:\n    nemesis-archive --data-dir {LEGACY_DATA_DIR} ...   "
             f"(or NEMESIS_DATA_DIR={LEGACY_DATA_DIR})"
         )

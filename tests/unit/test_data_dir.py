@@ -77,7 +77,7 @@ def test_club_data_left_in_the_checkout_is_never_silently_ignored(monkeypatch, t
         with embedded_server():
             pass
     text = str(e.value)
-    assert f"mkdir -p {new.parent} && mv {legacy} {new}" in text
+    assert f"mkdir -p {new} && mv {legacy / 'pg'} {new / 'pg'}" in text
     assert f"--data-dir {legacy}" in text and "Nothing was started" in text
     assert not new.exists()
     dbmod.check_data_dir(tmp_path / "chosen", explicit=True)  # an explicit choice is the user's: no complaint
