@@ -6,7 +6,7 @@ in one transaction and drops generation N.
 """
 from __future__ import annotations
 
-from psycopg import Connection, sql
+from psycopg import Connection
 from psycopg.rows import tuple_row
 
 VIEW_TABLES = {
@@ -34,37 +34,19 @@ def active_prefix(conn: Connection, view: str) -> str:
     return prefix(view, row[0])
 
 
+def _tables(view: str) -> list[str]:
+    return ["tracking", *VIEW_TABLES[view]]
+
+
 def start_building(conn: Connection, view: str) -> int:
-    """Create (or resume) the next generation of ``view``; return its number."""
-    active, building = conn.execute(
-        "SELECT active, building FROM read_models WHERE view = %s FOR UPDATE", (view,)
-    ).fetchone()
-    if building is not None:
-        return building  # an interrupted rebuild resumes where its tracking says
-    new = active + 1
-    old_p, new_p = prefix(view, active), prefix(view, new)
-    for table in ("tracking",) + VIEW_TABLES[view]:
-        conn.execute(
-            sql.SQL("DROP TABLE IF EXISTS {new}; CREATE TABLE {new} (LIKE {old} INCLUDING ALL)").format(
-                new=sql.Identifier(f"{new_p}_{table}"), old=sql.Identifier(f"{old_p}_{table}")
-            )
-        )
-    conn.execute(
-        sql.SQL("INSERT INTO {} VALUES ('__migration__', 1)").format(sql.Identifier(f"{new_p}_tracking"))
-    )
-    conn.execute(
-        "UPDATE read_models SET building = %s, building_started = now() WHERE view = %s", (new, view)
-    )
+    """Create (or resume) the next generation of ``view``; return its number.
+
+    The tables are made by the owner role (migration 0005): the app role runs no DDL itself.
+    """
+    (new,) = conn.execute("SELECT public.nemesis_start_building(%s, %s)", (view, _tables(view))).fetchone()
     return new
 
 
 def switch(conn: Connection, view: str, new: int) -> None:
     """Make generation ``new`` the active one and drop the old tables (one transaction)."""
-    (active,) = conn.execute("SELECT active FROM read_models WHERE view = %s FOR UPDATE", (view,)).fetchone()
-    conn.execute(
-        "UPDATE read_models SET active = %s, building = NULL, building_started = NULL, rebuilt_at = now()"
-        " WHERE view = %s",
-        (new, view),
-    )
-    for table in ("tracking",) + VIEW_TABLES[view]:
-        conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(f"{prefix(view, active)}_{table}")))
+    conn.execute("SELECT public.nemesis_switch_generation(%s, %s, %s)", (view, new, _tables(view)))

@@ -41,8 +41,10 @@ FORMAT = "nemesis-archive-backup"
 VERSION = 1
 MANIFEST = "manifest.json"
 DUMP = "events.dump"
-# The event store: every other table is derived from it (read models) or made by alembic.
+# The event store: every other table is derived from it (read models) or made by alembic...
 EVENT_STORE_TABLES = ("games_events", "games_snapshots")
+# ...except these one-row facts about it, kept in the manifest and put back by restore.
+KEPT_IN_MANIFEST = ("hash_chain_start",)  # the last event stored before hash chains began (0005)
 MEMBER_RE = re.compile(r"^(manifest\.json|events\.dump|games/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl)$")
 
 Say = Callable[[str], None]
@@ -62,6 +64,7 @@ class Snapshot:
     aggregates: int
     max_notification_id: int
     games: dict[str, int]  # game id -> its version (number of events)
+    hash_chain_start: int | None = None  # None: the schema predates hash chains
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -69,6 +72,7 @@ class Snapshot:
             "snapshots": self.snapshots,
             "aggregates": self.aggregates,
             "max_notification_id": self.max_notification_id,
+            "hash_chain_start": self.hash_chain_start,
         }
 
 
@@ -115,7 +119,11 @@ def _read_snapshot(conn: psycopg.Connection) -> Snapshot:
         " GROUP BY e.originator_id ORDER BY e.originator_id",
         (get_topic(Game.Created),),
     ).fetchall()
-    return Snapshot(events, snapshots, aggregates, max_id, {str(gid): v for gid, v in games})
+    chain_start = None
+    if conn.execute("SELECT to_regclass('public.hash_chain_start') IS NOT NULL").fetchone()[0]:
+        row = conn.execute("SELECT max(last_unchained) FROM hash_chain_start").fetchone()
+        chain_start = row[0] if row else None
+    return Snapshot(events, snapshots, aggregates, max_id, {str(gid): v for gid, v in games}, chain_start)
 
 
 def schema_revision(conn: psycopg.Connection) -> str | None:
@@ -330,17 +338,40 @@ def load(db: Database, work: Path, manifest: dict[str, Any], say: Say = lambda s
     upgrade(db, revision)
     events = manifest["snapshot"]["events"]
     say(f"loading {events:,} event(s) with {pg_restore}")
+    with db.connect() as conn:  # insert as the schema's owner role where there is one (decision 0009)
+        as_owner = conn.execute(
+            "SELECT pg_has_role(current_user, oid, 'MEMBER') FROM pg_roles WHERE rolname = 'nemesis_owner'"
+        ).fetchone()
     try:
         _run(pg_restore, ["--data-only", "--single-transaction", "--exit-on-error", "--no-owner", "--no-privileges",
-                          str(work / DUMP)], db, "pg_restore")
+                          *(["--role=nemesis_owner"] if as_owner and as_owner[0] else []), str(work / DUMP)],
+             db, "pg_restore")
     except BackupError as e:
         raise BackupError(
             f"{e}\nNothing of the events was loaded (one transaction), but database {db.name!r} now holds the empty "
             "schema: drop and create it again (or use a new --data-dir) before trying again."
         ) from None
+    _put_back_chain_start(db, manifest["snapshot"].get("hash_chain_start"))
     say("migrating the schema to this build's head")
     upgrade(db)
     return pg_restore
+
+
+def _put_back_chain_start(db: Database, value: int | None) -> None:
+    """Migration 0005 dated the start of hash chains at this (empty) database's creation; the
+    backup knows the archive's real one. Set it back, in the database this restore just made;
+    the row is immutable otherwise, so its trigger is off for this one transaction only."""
+    with db.connect() as conn:
+        if value is None or not conn.execute("SELECT to_regclass('public.hash_chain_start') IS NOT NULL").fetchone()[0]:
+            return  # a backup from before hash chains: migrating to head dates them as it would have live
+        member = conn.execute(
+            "SELECT pg_has_role(current_user, oid, 'MEMBER') FROM pg_roles WHERE rolname = 'nemesis_owner'"
+        ).fetchone()
+        if member and member[0]:
+            conn.execute("SET LOCAL ROLE nemesis_owner")
+        conn.execute("ALTER TABLE public.hash_chain_start DISABLE TRIGGER hash_chain_start_immutable")
+        conn.execute("UPDATE public.hash_chain_start SET last_unchained = %s", (value,))
+        conn.execute("ALTER TABLE public.hash_chain_start ENABLE TRIGGER hash_chain_start_immutable")
 
 
 def verify(db: Database, manifest: dict[str, Any]) -> Snapshot:
@@ -350,8 +381,8 @@ def verify(db: Database, manifest: dict[str, Any]) -> Snapshot:
     expected = manifest["snapshot"]
     problems = [
         f"{key}: {getattr(found, key)} restored, {expected[key]} in the backup"
-        for key in ("events", "snapshots", "aggregates", "max_notification_id")
-        if getattr(found, key) != expected[key]
+        for key in ("events", "snapshots", "aggregates", "max_notification_id", "hash_chain_start")
+        if key in expected and getattr(found, key) != expected[key]
     ]
     want = {g["game"]: g["events"] for g in manifest["games"]}
     for gid in sorted(set(want) | set(found.games)):

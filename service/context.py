@@ -3,23 +3,24 @@ from __future__ import annotations
 
 import os
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Iterator
 
 from service.archive import Games
-from pathlib import Path
-
 from service.db import Database, bundled_majors, embedded_server, ensure_database, pg_version_of, resolve_data_dir
+from service.recorder import fail_fast_env
+from service.roles import app_database
 from service.schema import ensure_schema
 
 EMBEDDED_DBNAME = "nemesis"
 
 
 class Archive:
-    """The database and the Games application over it."""
+    """The database and the Games application over it (failing within seconds when the database is gone)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.games = Games(env=db.eventsourcing_env(AGGREGATE_CACHE_MAXSIZE="200"))
+        self.games = Games(env=db.eventsourcing_env(AGGREGATE_CACHE_MAXSIZE="200", **fail_fast_env()))
 
     def close(self) -> None:
         self.games.close()
@@ -48,16 +49,23 @@ def open_database(
 
 @contextmanager
 def open_archive(
-    url: str | None = None, migrate: bool | None = None, data_dir: Path | str | None = None
+    url: str | None = None, migrate: bool | None = None, migrate_url: str | None = None,
+    data_dir: Path | str | None = None,
 ) -> Iterator[Archive]:
     """Open DATABASE_URL (or ``url``), or the embedded server with its ``nemesis`` database.
 
-    The embedded default migrates itself; a named server must be migrated explicitly
-    (``migrate=True`` forces it, as ``nemesis-archive migrate`` does).
+    The embedded default migrates itself as the server's superuser (which becomes the owner
+    role) and then serves as ``nemesis_app``, which may only append events. A named server
+    must be migrated explicitly (``migrate=True`` forces it, as ``nemesis-archive migrate``
+    does), through ``migrate_url`` (MIGRATE_DATABASE_URL) when one is given.
     """
     with ExitStack() as stack:
         db = stack.enter_context(open_database(url, data_dir))
-        ensure_schema(db, migrate=db.embedded if migrate is None else migrate)
+        if db.embedded:  # migrated as the server's superuser, served as the app role
+            ensure_schema(db, migrate=True if migrate is None else migrate)
+            db = app_database(db)
+        else:
+            ensure_schema(Database(migrate_url) if migrate and migrate_url else db, migrate=bool(migrate))
         archive = Archive(db)
         stack.callback(archive.close)  # closed before the embedded server stops
         yield archive

@@ -22,6 +22,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+CONNECT_TIMEOUT = 2  # seconds libpq tries to reach the server (a dead host must not hang a request)
 APP_NAME = "nemesis-archive"
 DEFAULT_DATA_DIR = platformdirs.user_data_path(APP_NAME, appauthor=False)
 LEGACY_DATA_DIR = PROJECT_ROOT / ".data"  # the default before decision 0010: inside the checkout
@@ -48,6 +49,8 @@ class Database:
         return self.params.get("dbname", "postgres")
 
     def connect(self, **kwargs) -> psycopg.Connection:
+        if "connect_timeout" not in self.params:
+            kwargs.setdefault("connect_timeout", CONNECT_TIMEOUT)
         return psycopg.connect(self.url, **kwargs)
 
     def with_name(self, dbname: str) -> "Database":

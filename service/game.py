@@ -3,6 +3,10 @@
 Stored event classes are few and their topics are part of the stored data
 (``service.game:Game.Created``, ``service.game:Game.FactRecorded``): renaming or
 moving them needs ``register_topic``. tests/integration/test_store.py pins them.
+
+Every event carries ``chain``, the hash linking it to the game's previous event
+(service/chain.py, decision 0009). Events stored before chains existed are class
+version 1 and load with ``chain = None``: an unchained legacy prefix.
 """
 from __future__ import annotations
 
@@ -14,7 +18,9 @@ from typing import Any, Mapping
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
+from eventsourcing.utils import get_topic
 
+from service import chain as hash_chain
 from service.errors import CommandIdReused, FactsRefused, InvalidInput, StalePosition
 from service.rules import Fact, Seat, Setup, Violation, get_ruleset
 from service.rules.replay import CORRECTION_TYPES, check_correction, fold
@@ -58,8 +64,16 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+def _unchained(state: dict) -> None:
+    """Upcast an event stored before hash chains: it has no link (a legacy prefix)."""
+    state[hash_chain.CHAIN_FIELD] = None
+
+
 class Game(Aggregate):
     class Created(Aggregate.Created):
+        class_version = 2
+        upcast_v1_v2 = staticmethod(_unchained)
+
         game_id: UUID
         ruleset: str
         mode: str
@@ -70,8 +84,12 @@ class Game(Aggregate):
         tags: list
         played_on: str | None
         title: str | None
+        chain: str | None
 
     class FactRecorded(Aggregate.Event):
+        class_version = 2
+        upcast_v1_v2 = staticmethod(_unchained)
+
         seq: int
         type: str
         data: dict
@@ -83,10 +101,27 @@ class Game(Aggregate):
         recorded_at: str
         command_id: str | None
         flags: list
+        chain: str | None
 
     @staticmethod
     def create_id(game_id: UUID) -> UUID:
         return game_id
+
+    # -- the hash chain: every event this aggregate triggers is linked to the one before --
+
+    @classmethod
+    def _create(cls, event_class, *, id=None, **kwargs):  # noqa: A002 - the library's name
+        kwargs["timestamp"] = kwargs.get("timestamp") or event_class.create_timestamp()
+        game_id = id if id is not None else cls.create_id(kwargs["game_id"])
+        fields = {**kwargs, "originator_topic": get_topic(cls)}  # the library adds it to Created
+        kwargs["chain"] = hash_chain.link(hash_chain.GENESIS, game_id, cls.INITIAL_VERSION, get_topic(event_class), fields)
+        return super()._create(event_class, id=id, **kwargs)
+
+    def trigger_event(self, event_class, **kwargs) -> None:
+        kwargs["timestamp"] = kwargs.get("timestamp") or event_class.create_timestamp()
+        previous = self.chain or hash_chain.GENESIS  # a legacy game's chain starts at its first new event
+        kwargs["chain"] = hash_chain.link(previous, self.id, self.version + 1, get_topic(event_class), kwargs)
+        super().trigger_event(event_class, **kwargs)
 
     @event(Created)
     def __init__(
@@ -101,7 +136,9 @@ class Game(Aggregate):
         tags: list,
         played_on: str | None,
         title: str | None,
+        chain: str | None = None,
     ) -> None:
+        self.chain = chain
         self.ruleset_name = ruleset
         self.mode = mode
         self.players = [dict(p) for p in players]
@@ -309,7 +346,9 @@ class Game(Aggregate):
         recorded_at: str,
         command_id: str | None,
         flags: list,
+        chain: str | None = None,
     ) -> None:
+        self.chain = chain
         fact = Fact(seq=seq, type=type, data=dict(data), actor=actor, visibility=visibility)
         self.recorded.append(
             RecordedFact(fact, round, phase, recorder, recorded_at, command_id, tuple(dict(f) for f in flags))

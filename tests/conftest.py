@@ -72,18 +72,21 @@ def fresh_database(pg_server):
 
 @pytest.fixture
 def archive(database):
+    """The Games application as the service runs it: logged in as nemesis_app (append only)."""
     from service.context import Archive
+    from service.roles import app_database
 
-    a = Archive(database)
+    a = Archive(app_database(database))
     yield a
     a.close()
 
 
 @pytest.fixture
 def fresh_archive(fresh_database):
-    """An Archive over a database of this test's own."""
+    """An Archive over a database of this test's own, logged in as nemesis_app."""
     from service.context import Archive
+    from service.roles import app_database
 
-    a = Archive(fresh_database)
+    a = Archive(app_database(fresh_database))
     yield a
     a.close()

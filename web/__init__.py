@@ -7,11 +7,15 @@ from flask import Flask
 
 
 def create_app(config: dict[str, Any]) -> Flask:
-    """Build the app. ``config["ARCHIVE"]`` is an open :class:`service.context.Archive`."""
+    """Build the app. ``config["ARCHIVE"]`` is an open :class:`service.context.Archive`.
+
+    ``TRUSTED_HOSTS`` and ``WRITE_LIMIT`` have safe defaults (see :mod:`web.posture`).
+    """
     app = Flask(__name__)
     app.config.update(config)
     app.json.sort_keys = False
 
+    from web import posture
     from web.api import api
     from web.errors import register_error_handlers
     from web.replay import replay
@@ -19,4 +23,5 @@ def create_app(config: dict[str, Any]) -> Flask:
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(replay)
     register_error_handlers(app)
+    posture.install(app, config)
     return app

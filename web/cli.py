@@ -4,7 +4,6 @@ from __future__ import annotations
 import logging
 import signal
 import sys
-import threading
 from pathlib import Path
 from uuid import UUID
 
@@ -39,12 +38,15 @@ def main(ctx: click.Context, database_url: str | None, data_dir: Path | None, ve
 class _Open:
     """``with _Open(ctx) as archive`` with friendly errors for an out-of-date schema or data folder."""
 
-    def __init__(self, ctx, migrate=None):
+    def __init__(self, ctx, migrate=None, migrate_url=None):
         from service.context import open_archive
 
-        self.cm = open_archive(ctx.obj["url"], migrate=migrate, data_dir=ctx.obj["data_dir"])
+        self.cm = open_archive(ctx.obj["url"], migrate=migrate, migrate_url=migrate_url, data_dir=ctx.obj["data_dir"])
 
     def __enter__(self):
+        import psycopg
+        import sqlalchemy.exc
+
         from service.db import DataDirError
         from service.schema import SchemaOutOfDate
 
@@ -52,17 +54,39 @@ class _Open:
             return self.cm.__enter__()
         except (SchemaOutOfDate, DataDirError) as e:
             _fail(str(e))
+        except (psycopg.OperationalError, sqlalchemy.exc.OperationalError) as e:
+            reason = str(getattr(e, "orig", None) or e).strip().splitlines()[-1]
+            _fail(f"cannot open the database: {reason}"
+                  + (" (run `nemesis-archive migrate` with an owner URL first; it creates the roles)"
+                     if "does not exist" in reason and "role" in reason else ""))
 
     def __exit__(self, *exc):
         return self.cm.__exit__(*exc)
 
 
 @main.command()
+@click.option("--owner-url", envvar="MIGRATE_DATABASE_URL", default=None,
+              help="Migrate through this login (default: MIGRATE_DATABASE_URL, else the database URL); "
+                   "it becomes nemesis_owner, while the service logs in as nemesis_app.")
 @click.pass_context
-def migrate(ctx: click.Context) -> None:
+def migrate(ctx: click.Context, owner_url: str | None) -> None:
     """Bring the database schema to the head revision (alembic upgrade head)."""
-    with _Open(ctx, migrate=True) as archive:
+    if owner_url and not ctx.obj["url"]:
+        ctx.obj["url"] = owner_url  # only the owner's URL given: migrate through it
+    with _Open(ctx, migrate=True, migrate_url=owner_url) as archive:
         click.echo(f"schema is up to date on database {archive.db.name!r}")
+
+
+def _write_limit(ctx, param, value: str) -> str | None:
+    from limits import parse
+
+    if value.strip().lower() in ("off", "none", "0"):
+        return None
+    try:
+        parse(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a rate like '120/minute' (or 'off')") from None
+    return value
 
 
 @main.command()
@@ -71,31 +95,53 @@ def migrate(ctx: click.Context) -> None:
 @click.option("--demo", is_flag=True, help="Load the demo games first (idempotent).")
 @click.option("--worker/--no-worker", default=None,
               help="Run the projection worker in this process (default: on for the embedded server).")
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 10), envvar="NEMESIS_THREADS",
+              help="Request threads of the server (at most the 10 pooled event-store connections).")
+@click.option("--dev", is_flag=True, help="Werkzeug's development server instead of waitress.")
+@click.option("--trusted-proxy", envvar="NEMESIS_TRUSTED_PROXY", metavar="ADDRESS",
+              help="The reverse proxy's address: take client, host and scheme from its X-Forwarded-* headers.")
+@click.option("--trusted-host", "trusted_hosts", multiple=True, envvar="NEMESIS_TRUSTED_HOSTS", metavar="NAME",
+              help="A Host name to answer to (repeatable; '*' for any; env: space-separated). "
+                   "Always: localhost, 127.0.0.1 and --host.")
+@click.option("--write-limit", default="120/minute", show_default=True, envvar="NEMESIS_WRITE_LIMIT",
+              callback=_write_limit, help="Writes per client address and game ('off' for none).")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | None) -> None:
-    """Serve the replay viewer and the JSON API."""
-    from werkzeug.serving import make_server
-
+def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | None, threads: int, dev: bool,
+          trusted_proxy: str | None, trusted_hosts: tuple[str, ...], write_limit: str | None) -> None:
+    """Serve the replay viewer and the JSON API (waitress; --dev for Werkzeug's development server)."""
     from projections.runner import Worker
     from web import create_app
+    from web.posture import LOCAL_HOSTS
+    from web.serving import DevelopmentServer, ProductionServer
 
+    if dev and trusted_proxy:
+        _fail("--trusted-proxy needs the production server (drop --dev)")
+    hosts = None if "*" in trusted_hosts else list(dict.fromkeys(
+        [*LOCAL_HOSTS, *([host] if host not in ("0.0.0.0", "::", "") else []), *trusted_hosts]))
     with _Open(ctx) as archive:
+        _warn_history_risk(archive)
         if demo:
             _load_demo(archive)
+        app = create_app({"ARCHIVE": archive, "TRUSTED_HOSTS": hosts, "WRITE_LIMIT": write_limit})
+        server = DevelopmentServer(app, host, port) if dev else ProductionServer(app, host, port, threads, trusted_proxy)
         in_process = worker if worker is not None else archive.db.embedded
         w = Worker(archive.db) if in_process else None
         worker_thread = w.start_thread() if w else None
-        server = make_server(host, port, create_app({"ARCHIVE": archive}), threaded=True)
-        stop = threading.Event()
-        signal.signal(signal.SIGTERM, lambda *a: stop.set())
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        click.secho(f"Nemesis Archive is serving on http://{host}:{server.server_port}/  (Ctrl+C to stop)", fg="green")
+
+        def interrupt(*_):
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, interrupt)  # SIGTERM stops the server the way Ctrl+C does
+        click.secho(f"Nemesis Archive is serving on http://{host}:{server.port}/  (Ctrl+C to stop)", fg="green")
+        click.echo(f"answering to Host {', '.join(hosts) if hosts else 'any name'}; "
+                   f"writes limited to {write_limit or 'no limit'} per client and game"
+                   + ("; development server" if dev else f"; {threads} threads"))
         try:
-            stop.wait()
+            server.run()
         except KeyboardInterrupt:
             pass
         finally:
-            server.shutdown()
+            server.close()
             if w:  # stop the worker before the embedded server goes away under it
                 w.stop()
                 worker_thread.join(timeout=15)
@@ -108,6 +154,7 @@ def worker(ctx: click.Context) -> None:
     from projections.runner import Worker
 
     with _Open(ctx) as archive:
+        _warn_history_risk(archive)
         w = Worker(archive.db)
         signal.signal(signal.SIGTERM, lambda *a: w.stop())
         click.echo("projection worker running (Ctrl+C to stop)")
@@ -294,6 +341,49 @@ class _Bar:
     def __exit__(self, *exc) -> None:
         if self.bar is not None:
             self.bar.__exit__(*exc)
+
+
+@main.command()
+@click.argument("game_id", type=click.UUID, required=False)
+@click.option("--heads", is_flag=True, help="Print each game's head hash (keep them elsewhere to detect a cut tail).")
+@click.pass_context
+def verify(ctx: click.Context, game_id: UUID | None, heads: bool) -> None:
+    """Recompute the hash chain of GAME (default: every game) from the stored events; exit 1 on a break or gap."""
+    from service.verify import verify as verify_chains
+
+    games = events = unchained = 0
+    broken: list[str] = []
+    with _Open(ctx) as archive:
+        for report in verify_chains(archive.db, archive.games.mapper, game_id):
+            games += 1
+            events += report.events
+            unchained += report.unchained == report.events
+            for problem in report.problems:
+                click.secho(str(problem), fg="red", err=True)
+            if report.problems:
+                broken.append(str(report.game))
+            if heads:
+                click.echo(f"{report.game} {report.events} events {report.status}: head {report.head or '-'}")
+    if game_id is not None and games == 0:
+        _fail(f"no game {game_id} in the archive")
+    click.echo(
+        f"verified {games} game(s), {events} events: {games - len(broken)} intact"
+        + (f" ({unchained} recorded before hash chains, unchained)" if unchained else "")
+        + (f", {len(broken)} BROKEN: {', '.join(broken)}" if broken else "")
+    )
+    if broken:
+        sys.exit(1)
+
+
+def _warn_history_risk(archive) -> None:
+    from service.roles import history_risk
+
+    risk = history_risk(archive.db)
+    if risk:
+        click.secho(
+            f"warning: {risk}, so this process could change stored events; serve as nemesis_app"
+            " (README, \"Least privilege\")", fg="yellow", err=True,
+        )
 
 
 def _load_demo(archive) -> None:

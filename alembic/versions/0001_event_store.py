@@ -3,7 +3,8 @@
 The DDL is the library's own (eventsourcing 9.5.6, Postgres module, DB functions on,
 POSTGRES_LOCK_TIMEOUT=5), so the service runs with CREATE_TABLE=n. Triggers refuse UPDATE,
 DELETE and TRUNCATE of stored events for every connection: a mistake is fixed by an
-appended correction, never by editing history.
+appended correction, never by editing history. The downgrade refuses: no migration drops
+the stored events.
 
 Revision ID: 0001
 Revises:
@@ -64,8 +65,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.execute("DROP TABLE public.games_events")
-    op.execute("DROP TABLE public.games_snapshots")
-    op.execute("DROP FUNCTION public.es_insert_events_uuid(public.stored_event_uuid[])")
-    op.execute("DROP TYPE public.stored_event_uuid")
-    op.execute("DROP FUNCTION public.nemesis_refuse_history_change()")
+    # Stored events are the only copy of what happened at the tables; no migration drops them.
+    raise RuntimeError(
+        "refusing to downgrade below 0001: it would drop games_events, the stored events of every game."
+        " Stored events are never deleted; export the games (nemesis-archive export) and drop the"
+        " database by hand if that is really meant."
+    )

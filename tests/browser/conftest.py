@@ -11,6 +11,7 @@ from projections.views import VIEWS
 from service.context import Archive
 from service.demo import HERE as DEMO_DIR
 from service.notation import import_parsed, read_file
+from service.roles import app_database
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -27,7 +28,8 @@ def served(pg_server):
     from tests.conftest import _new_database
     from web import create_app
 
-    db = _new_database(pg_server)
+    admin = _new_database(pg_server)
+    db = app_database(admin)  # served as the service runs: nemesis_app
     archive = Archive(db)
     games = [import_parsed(archive.games, read_file(p))[0] for p in sorted(DEMO_DIR.glob("*.jsonl"))]
     for view in VIEWS:
@@ -38,7 +40,7 @@ def served(pg_server):
     yield f"http://127.0.0.1:{server.server_port}", {g.title: g for g in games}
     server.shutdown()
     archive.close()
-    drop_database(pg_server, db.name)
+    drop_database(pg_server, admin.name)
 
 
 @pytest.fixture(scope="session")

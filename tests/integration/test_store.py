@@ -50,9 +50,25 @@ def test_stored_events_cannot_be_changed_by_the_service_connection(archive, stat
     game = archive.games.create_game(HEADER)
     with archive.db.connect() as conn:
         before = conn.execute("SELECT count(*), md5(string_agg(state::text, ',' ORDER BY notification_id)) FROM games_events").fetchone()
-        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="immutable"):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied for table games_events"):
             conn.execute(statement)
         conn.rollback()
         after = conn.execute("SELECT count(*), md5(string_agg(state::text, ',' ORDER BY notification_id)) FROM games_events").fetchone()
     assert before == after
     assert archive.games.get_game(game.id).version == 1
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE games_events SET topic = 'x'",
+        "DELETE FROM games_events",
+        "TRUNCATE games_events",
+    ],
+)
+def test_the_triggers_refuse_even_the_owner(archive, database, statement):
+    archive.games.create_game(HEADER)
+    with database.connect() as conn:
+        conn.execute("SET ROLE nemesis_owner")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="immutable"):
+            conn.execute(statement)

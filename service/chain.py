@@ -1,0 +1,45 @@
+"""The hash chain over a game's stored events: each event's hash covers the one before it.
+
+    >>> first = link(GENESIS, "00000000-0000-0000-0000-000000000001", 1, "t:Created", {"a": 1})
+    >>> link(first, "00000000-0000-0000-0000-000000000001", 2, "t:Fact", {"b": 2}) != first
+    True
+
+A link is ``sha256(previous + "\\n" + canonical JSON of the event)``, where the event is
+its game id, version, topic and every stored field except the hash itself (decision 0009).
+Editing any of them in the database, deleting an event or moving it to another game
+breaks the chain at that step; ``nemesis-archive verify`` recomputes it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import date, datetime
+from typing import Any, Mapping
+from uuid import UUID
+
+GENESIS = ""  # the "previous hash" of a game's first chained event
+CHAIN_FIELD = "chain"
+# Columns of the events table rather than fields of the stored state; hashed explicitly.
+_NOT_FIELDS = frozenset({CHAIN_FIELD, "originator_id", "originator_version"})
+
+
+def _text(value: Any) -> str:
+    """UUIDs and times as the text the transcoder keeps; anything else is not storable."""
+    if isinstance(value, (UUID, datetime, date)):
+        return str(value) if isinstance(value, UUID) else value.isoformat()
+    raise TypeError(f"cannot hash a {type(value).__name__}: {value!r}")
+
+
+def canonical(content: Mapping[str, Any]) -> str:
+    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=_text)
+
+
+def link(previous: str, game_id: UUID | str, version: int, topic: str, fields: Mapping[str, Any]) -> str:
+    """The hash of one event, given the hash of the event before it (GENESIS for the first)."""
+    content = {
+        "game": str(game_id),
+        "version": version,
+        "topic": topic,
+        "fields": {k: v for k, v in fields.items() if k not in _NOT_FIELDS},
+    }
+    return hashlib.sha256((previous + "\n" + canonical(content)).encode("utf-8")).hexdigest()

@@ -1,0 +1,115 @@
+"""The hash chain of a game's events, checked against stored events (in-memory store, real mapper)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from service import chain as hash_chain
+from service.archive import Games
+from service.verify import check_game
+from tests.helpers import generated
+
+
+@pytest.fixture
+def games():
+    app = Games(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    yield app
+    app.close()
+
+
+def stored_rows(app, game_id):
+    return [(e.originator_version, e.topic, e.state, i + 1) for i, e in enumerate(app.recorder.select_events(game_id))]
+
+
+def imported(app, facts=12, seed=3):
+    header, generated_facts = generated(seed=seed)
+    return app.import_game(header, generated_facts[:facts])
+
+
+def test_every_event_is_linked_to_the_one_before(games):
+    game = imported(games)
+    stored = list(games.recorder.select_events(game.id))
+    assert all(json.loads(s.state)["class_version"] == 2 for s in stored)
+    previous = hash_chain.GENESIS
+    for s in stored:
+        e = games.mapper.to_domain_event(s)
+        assert len(e.chain) == 64
+        assert e.chain == hash_chain.link(previous, game.id, s.originator_version, s.topic, vars(e))
+        previous = e.chain
+    assert check_game(game.id, stored_rows(games, game.id), games.mapper, 0).problems == []
+
+
+def test_a_game_loaded_back_continues_its_chain(games):
+    game = imported(games, facts=5)
+    _, facts = generated(seed=3)
+    games.record(game.id, facts[5:8])
+    report = check_game(game.id, stored_rows(games, game.id), games.mapper, 0)
+    assert report.problems == [] and report.events == 9 and report.head == games.get_game(game.id).chain
+
+
+def test_an_edited_value_is_named_by_game_and_step(games):
+    game = imported(games)
+    rows = stored_rows(games, game.id)
+    version, topic, state, nid = rows[4]
+    body = json.loads(state)
+    body["actor"] = 99 if body.get("actor") != 99 else 98
+    rows[4] = (version, topic, json.dumps(body).encode(), nid)
+    report = check_game(game.id, rows, games.mapper, 0)
+    assert [(p.kind, p.version) for p in report.problems] == [("mismatch", 5)]
+    assert "fact #4" in str(report.problems[0]) and str(game.id) in str(report.problems[0])
+    assert report.problems[0].found == body["chain"] and report.problems[0].expected != body["chain"]
+
+
+def test_a_missing_event_is_a_gap(games):
+    game = imported(games)
+    rows = stored_rows(games, game.id)
+    del rows[6]
+    kinds = [(p.kind, p.version) for p in check_game(game.id, rows, games.mapper, 0).problems]
+    assert kinds[0] == ("gap", 7)
+    assert ("mismatch", 8) in kinds  # the next event's link names a predecessor that is gone
+
+
+def legacy(state: bytes) -> bytes:
+    """The event as a build before hash chains stored it: no chain, class version 1."""
+    body = json.loads(state)
+    body.pop("chain")
+    body.pop("class_version")
+    return json.dumps(body).encode()
+
+
+def test_events_stored_before_chains_load_as_an_unchained_prefix(games):
+    game = imported(games, facts=6)
+    rows = [(v, t, legacy(s), n) for v, t, s, n in stored_rows(games, game.id)]
+    report = check_game(game.id, rows, games.mapper, unchained_up_to=100)
+    assert report.problems == [] and report.unchained == 7 and report.status == "unchained"
+    # stored after chains began, an unchained event is a finding
+    late = check_game(game.id, rows, games.mapper, unchained_up_to=3)
+    assert [(p.kind, p.version) for p in late.problems] == [("unchained", v) for v in range(4, 8)]
+
+
+def test_stripping_one_hash_after_the_chain_began_is_a_finding(games):
+    game = imported(games, facts=6)
+    rows = stored_rows(games, game.id)
+    v, t, s, n = rows[3]
+    rows[3] = (v, t, legacy(s), n)
+    kinds = [(p.kind, p.version) for p in check_game(game.id, rows, games.mapper, unchained_up_to=100).problems]
+    assert kinds == [("unchained", 4)]
+
+
+def test_a_legacy_game_that_grows_chains_its_new_facts(games):
+    """A game recorded before chains gets hashes on its new facts, starting from genesis."""
+    from eventsourcing.persistence import StoredEvent
+
+    game = imported(games, facts=4)
+    rows = stored_rows(games, game.id)
+    old = [games.mapper.to_domain_event(StoredEvent(game.id, v, t, legacy(s))) for v, t, s, _ in rows]
+    loaded = None
+    for e in old:
+        loaded = e.mutate(loaded)
+    assert loaded.chain is None and loaded.position == 4
+    _, facts = generated(seed=3)
+    loaded.record(facts[4:6])
+    new = loaded.collect_events()
+    assert new[0].chain == hash_chain.link(hash_chain.GENESIS, game.id, 6, "service.game:Game.FactRecorded", vars(new[0]))
+    assert new[1].chain == hash_chain.link(new[0].chain, game.id, 7, "service.game:Game.FactRecorded", vars(new[1]))
