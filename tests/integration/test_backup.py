@@ -261,3 +261,36 @@ def test_a_fact_recorded_during_the_backup_is_in_none_of_its_parts(fresh_archive
         assert write_game(restored.games.get_game(gid)) == before
     finally:
         restored.close()
+
+
+def test_restore_keeps_when_hash_chains_began(pg_server, empty_database, tmp_path):
+    """An archive older than hash chains: restore dates them as the original did, and verify agrees."""
+    from service.roles import app_database
+    from service.schema import upgrade
+    from tests.conftest import _counter
+
+    name = f"nemesis_legacy_{next(_counter)}"
+    src = ensure_database(pg_server, name)
+    try:
+        upgrade(src, "0003")  # before migration 0005 dated the start of hash chains
+        old = Archive(src)
+        load_games(old, [39])
+        old.close()
+        upgrade(src)
+        archive = Archive(app_database(src))
+        load_games(archive, [40])
+        archive.close()
+        with src.connect() as conn:
+            (start,) = conn.execute("SELECT last_unchained FROM hash_chain_start").fetchone()
+        assert start > 0
+
+        file = tmp_path / "legacy.tar"
+        assert run("--database-url", src.url, "backup", str(file)).exit_code == 0
+        result = run("--database-url", empty_database.url, "restore", str(file))
+        assert result.exit_code == 0, result.output
+        with empty_database.connect() as conn:
+            assert conn.execute("SELECT last_unchained FROM hash_chain_start").fetchall() == [(start,)]
+        before, after = run("--database-url", src.url, "verify"), run("--database-url", empty_database.url, "verify")
+        assert after.exit_code == 0 and after.output == before.output, after.output
+    finally:
+        drop_database(pg_server, name)
