@@ -279,8 +279,11 @@ def backup(ctx: click.Context, file: Path) -> None:
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--batch", default=500, show_default=True, help="Events per transaction while rebuilding the views.")
+@click.option("--owner-url", envvar="MIGRATE_DATABASE_URL", default=None,
+              help="Restore through this login, which creates the schema (default: MIGRATE_DATABASE_URL, "
+                   "else the database URL).")
 @click.pass_context
-def restore(ctx: click.Context, file: Path, batch: int) -> None:
+def restore(ctx: click.Context, file: Path, batch: int, owner_url: str | None) -> None:
     """Restore the backup FILE into an EMPTY database, migrate it and rebuild every view.
 
     Refuses a database that already holds anything, and a backup whose parts do not match
@@ -302,7 +305,7 @@ def restore(ctx: click.Context, file: Path, batch: int) -> None:
             snap = manifest["snapshot"]
             _say(f"backup of {manifest['created_at']}: {len(manifest['games'])} game(s), {snap['events']:,} event(s), "
                  f"schema {manifest['schema_revision']}")
-            with open_database(ctx.obj["url"], ctx.obj["data_dir"]) as db:
+            with open_database(owner_url or ctx.obj["url"], ctx.obj["data_dir"]) as db:
                 check_empty(db)
                 load(db, Path(tmp), manifest, say=_say)
                 with _Bar(f"rebuilding {', '.join(VIEWS)}") as bar:

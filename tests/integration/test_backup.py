@@ -88,7 +88,10 @@ def test_backup_then_restore_gives_the_same_views_and_games(fresh_archive, empty
     for gid in ids:  # the notation copy is each game as stored
         assert stored[f"games/{gid}.jsonl"] == write_game(fresh_archive.games.get_game(gid))
 
-    result = run("--database-url", empty_database.url, "restore", str(file))
+    from service.roles import app_database
+
+    # as a deployment runs it: DATABASE_URL is the app's login, the owner's login restores
+    result = run("--database-url", app_database(empty_database).url, "restore", "--owner-url", empty_database.url, str(file))
     assert result.exit_code == 0, result.output
     assert "counts match the manifest" in result.output
     assert "rebuilding" in result.output and "loading" in result.output  # the progress lines
