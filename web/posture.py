@@ -9,6 +9,8 @@ Settings (``create_app`` config; ``nemesis-archive serve`` fills them from its o
 """
 from __future__ import annotations
 
+import base64
+import hashlib
 import math
 import time
 
@@ -19,11 +21,22 @@ LOCAL_HOSTS = ["localhost", "127.0.0.1"]
 DEFAULT_WRITE_LIMIT = "120/minute"
 SERVER_NAME = "nemesis-archive"  # the Server header: names the product, not the software versions under it
 
-# Pages load their scripts and styles from /static only; the board is inline SVG (no script in it).
+
+def _style_hashes() -> str:
+    """CSP sources admitting exactly the rulesets' board stylesheets (the ``<style>`` inside their SVG)."""
+    from service.rules.registry import RULESETS
+
+    digests = (base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+               for ruleset in RULESETS.values() for text in ruleset.drawing_styles)
+    return "".join(f" 'sha256-{d}'" for d in digests)
+
+
+# Pages load their scripts and styles from /static only; the board is inline SVG (no script in it)
+# whose one stylesheet is admitted by its hash, so no other inline style runs.
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self'",
+    "style-src 'self'" + _style_hashes(),
     "img-src 'self' data:",
     "connect-src 'self'",
     "object-src 'none'",

@@ -2,17 +2,23 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import urlencode
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from markupsafe import Markup
 from marshmallow import ValidationError
+from werkzeug.exceptions import Forbidden, NotFound
 
 from projections import queries
+from service.errors import InvalidInput
 from service.rules.lockdown.components import BOARDS
 from web.api import ListQuery, _game_id
 from web.api import board_corridors as corridors
+from web.kv import kv
 from web.replays import replay_of
 
 replay = Blueprint("replay", __name__)
+replay.add_app_template_filter(kv, "kv")
 
 
 def _archive():
@@ -49,45 +55,142 @@ def board_corridors_fragment(board: str):
 
 @replay.get("/games/<game_id>")
 def game(game_id: str):
-    return redirect(url_for("replay.game_step", game_id=_game_id(game_id), step=0, **_view_args()))
+    return redirect(url_for("replay.game_step", game_id=_game_id(game_id), step=0, **_query()))
 
 
-def _view_args() -> dict:
-    return {"view": "played"} if request.args.get("view") == "played" else {}
+def _query(**changes) -> dict:
+    """The query that keeps the reader's view and perspective from step to step."""
+    q = {}
+    if request.args.get("view") == "played":
+        q["view"] = "played"
+    if request.args.get("as"):
+        q["as"] = request.args["as"]
+    q.update(changes)
+    return {k: v for k, v in q.items() if v is not None}
+
+
+def _perspective(game) -> tuple[str, list[tuple[str, str]], bool]:
+    """The perspective asked for (default: all-seeing once finished, public while in play), the offered ones."""
+    ruleset = game.ruleset
+    finished = bool(ruleset.position(game.head_state).get("finished"))
+    offered = ruleset.perspectives(game.setup)
+    asked = request.args.get("as") or ("all" if finished else "public")
+    if asked not in {k for k, _ in offered}:
+        raise InvalidInput(f"no perspective {asked!r} in this game; choose one of "
+                           f"{', '.join(k for k, _ in offered)}", field="as")
+    if not finished and asked != "public":
+        raise Forbidden(f"This game is still being played: only the public view is shown until it has ended "
+                        f"(asked for {asked!r}). Open it without ?as= or with ?as=public.")
+    return asked, (offered if finished else [o for o in offered if o[0] == "public"]), finished
 
 
 def _context(game_id: str, step: int) -> dict:
+    """Everything a step's page and parts show: one read of the game, then lookups in its cached replay."""
     corrected = request.args.get("view") != "played"
-    game, rp = replay_of(_archive().games, _game_id(game_id), corrected=corrected)
+    archive = _archive()
+    gid = _game_id(game_id)
+    game = archive.games.get_game(gid)
+    as_, offered, finished = _perspective(game)
+    folded = replay_of(archive.games, gid, corrected=corrected, as_=as_, game=game)
+    game, rp, story = folded.game, folded.replay, folded.story
     current = rp.at(step)
-    index = rp.steps.index(current)
-    seqs = [s.seq for s in rp.steps]
+    index = folded.index[current.seq]
+    seqs = folded.seqs
     ruleset = rp.ruleset
-    result = ruleset.score(current.state)
-    recorded = {r.fact.seq: r for r in game.recorded}
+    state = current.state
+    result = ruleset.score(state)
+    query = _query()
     return {
         "game": game,
         "names": {p["seat"]: p["name"] for p in game.players},
         "replay": rp,
+        "folded": folded,
+        "story": story,
+        "entry": story.by_seq.get(current.seq),
         "step": current,
+        "state": state,
         "index": index,
         "seqs": seqs,
         "prev_seq": seqs[index - 1] if index > 0 else None,
         "next_seq": seqs[index + 1] if index + 1 < len(seqs) else None,
-        "position": ruleset.position(current.state),
-        "described": ruleset.describe(current.state),
+        "position": ruleset.position(state),
+        "sidebar": ruleset.sidebar(state),
         "result": result,
-        "recorded": recorded,
+        "verdicts": ruleset.verdicts(result, state) if result else [],
+        "ending_story": ruleset.ending_story(state),
         "view": "played" if not corrected else "corrected",
-        "view_args": _view_args(),
+        "query": query,
+        "qs": ("?" + urlencode(query)) if query else "",
+        "as_": as_,
+        "perspectives": offered,
+        "finished": finished,
+        "drawing": _boards(rp, index),
     }
+
+
+def _board(rp, index: int, narrow: bool = False, learned=None) -> str | None:
+    """The ruleset's drawing of step ``index``, highlighting what its fact changed (decision 0012)."""
+    before = rp.steps[index - 1].state if index > 0 else None
+    return rp.ruleset.draw(rp.steps[index].state, before=before, narrow=narrow, learned=learned or _learned())
+
+
+def _learned():
+    """Corridors learned from recorded moves, by board (read model ``corridors``), looked up once per request."""
+    db, found = _archive().db, {}
+
+    def lookup(board: str):
+        if board not in found:
+            found[board] = queries.corridor_proposals(db, board)["proposals"]
+        return found[board]
+    return lookup
+
+
+def _boards(rp, index: int) -> dict[str, Markup] | None:
+    """The wide and the narrow (phone) drawing; board.css shows the one that fits the screen."""
+    learned = _learned()
+    wide = _board(rp, index, learned=learned)
+    if wide is None:
+        return None
+    return {"wide": Markup(wide), "narrow": Markup(_board(rp, index, narrow=True, learned=learned) or wide)}
 
 
 @replay.get("/games/<game_id>/step/<int:step>")
 def game_step(game_id: str, step: int):
-    return render_template("replay.html", **_context(game_id, step))
+    ctx = _context(game_id, step)
+    folded = ctx["folded"]
+    if folded.log_html is None:  # the log and the timeline are the same at every step: render them once
+        folded.marks_html = Markup(render_template("_marks.html", **ctx))
+        folded.log_html = render_template("_log.html", **ctx)
+    ctx["log"] = Markup(mark_current(folded.log_html, ctx["step"].seq))
+    ctx["marks"] = folded.marks_html
+    return render_template("replay.html", **ctx)
 
 
 @replay.get("/games/<game_id>/step/<int:step>/panel")
 def game_step_panel(game_id: str, step: int):
-    return render_template("_step.html", **_context(game_id, step))
+    return render_template("_panel.html", **_context(game_id, step))
+
+
+@replay.get("/games/<game_id>/step/<int:step>/board.svg")
+def game_step_board(game_id: str, step: int):
+    """The board of one step alone, to share (``?view=played`` and ``?as=`` as on the replay page, ``?narrow=1`` for phones)."""
+    ctx = _context(game_id, step)
+    svg = _board(ctx["replay"], ctx["index"], narrow=request.args.get("narrow") in ("1", "true", "yes"))
+    if svg is None:
+        raise NotFound(f"the {ctx['replay'].ruleset.title} ruleset draws no board")
+    return Response(svg, mimetype="image/svg+xml")
+
+
+@replay.get("/games/<game_id>/step/<int:step>/details")
+def game_step_details(game_id: str, step: int):
+    """Everything on the board at a step (the collapsible details, fetched when opened)."""
+    ctx = _context(game_id, step)
+    body = kv(ctx["replay"].ruleset.describe(ctx["state"]))
+    if request.headers.get("X-Requested-With") == "fetch":
+        return body
+    return render_template("details.html", described=body, **ctx)
+
+
+def mark_current(log_html: str, seq: int) -> str:
+    """The cached log with the current step's line marked (one string replace, not a re-render)."""
+    return log_html.replace(f'<li id="s{seq}" class="', f'<li id="s{seq}" aria-current="step" class="current ', 1)

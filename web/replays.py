@@ -1,28 +1,69 @@
-"""Folded replays kept per (game, version, view), so stepping through a game folds it once."""
+"""Folded replays kept per (game, version, view, perspective), so stepping through a game folds it once.
+
+Each entry also keeps what every step of that replay shares: the story (sentences, moments,
+rounds), the seq → index map and the rendered log, so a step costs a lookup and a render of
+its own panel — never a re-fold.
+"""
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from uuid import UUID
 
 from service.archive import Games
-from service.rules.replay import Replay
+from service.rules.replay import Replay, fold
+from service.rules.story import Story, tell
 
 _lock = threading.Lock()
-_cache: "OrderedDict[tuple[UUID, int, bool], tuple[object, Replay]]" = OrderedDict()
+_cache: "OrderedDict[tuple[UUID, int, bool, str], Folded]" = OrderedDict()
 MAXSIZE = 64
 
 
-def replay_of(games: Games, game_id: UUID, corrected: bool = True):
-    """``(game, replay)`` at the game's head."""
-    game = games.get_game(game_id)
-    key = (game.id, game.version, corrected)
+@dataclass
+class Folded:
+    game: object
+    replay: Replay
+    _story: Story | None = None
+    seqs: list[int] = field(default_factory=list)
+    index: dict[int, int] = field(default_factory=dict)
+    _data: dict | None = None
+    log_html: str | None = None  # rendered once by the web layer
+    marks_html: str | None = None
+
+    @property
+    def data(self) -> dict[str, str]:
+        """The replay's step, moment and round lists as the page's data attributes (joined once)."""
+        if self._data is None:
+            st = self.story
+            self._data = {"seqs": ",".join(map(str, self.seqs)),
+                          "moments": ",".join(str(seq) for seq, _ in st.moments),
+                          "rounds": ",".join(f"{r}:{seq}" for r, seq in st.rounds)}
+        return self._data
+
+    def __iter__(self):  # ``game, replay = replay_of(...)``, as before the story was kept here
+        return iter((self.game, self.replay))
+
+    @property
+    def story(self) -> Story:
+        """Told on first use (the JSON API never needs it); two racing readers only tell it twice."""
+        if self._story is None:
+            self._story = tell(self.replay)
+        return self._story
+
+
+def replay_of(games: Games, game_id: UUID, corrected: bool = True, as_: str = "all", game=None) -> Folded:
+    """The folded replay of a game at its head, as ``as_`` saw it (``game``: already read by the caller)."""
+    game = game if game is not None else games.get_game(game_id)
+    key = (game.id, game.version, corrected, as_)
     with _lock:
         hit = _cache.get(key)
         if hit is not None:
             _cache.move_to_end(key)
             return hit
-    value = (game, game.replay(corrected))
+    rp = fold(game.ruleset, game.setup, game.facts, corrected, as_=as_)
+    seqs = [s.seq for s in rp.steps]
+    value = Folded(game, rp, None, seqs, {s: i for i, s in enumerate(seqs)})
     with _lock:
         _cache[key] = value
         while len(_cache) > MAXSIZE:

@@ -15,12 +15,24 @@ The interface (modelled on python-chess's board/legal_moves/push):
 - ``score(state)``          the final result per player once the game has ended, else None.
 - ``describe(state)``       a JSON-shaped, human-oriented view of the state for replays.
 - ``position(state)``       where the game stands: round, phase, step, who acts, finished.
+- ``draw(state, before=…, learned=…, narrow=…)``  the board as an SVG document, or None without a drawing.
+
+Replays also ask (with plain defaults here, so a new ruleset works before it tells stories):
+
+- ``narrate(before, fact, after)``          one sentence for a fact.
+- ``details(state, fact, cons)``           its consequences as sub-lines.
+- ``moments(before, fact, after, cons)``    the turning points of a step.
+- ``ending_story(state)``                   how the game ended.
+- ``sidebar(state)``, ``verdicts(result)``   the compact state and the explained verdicts.
+- ``perspectives(setup)``                   who a replay can be seen as (``all``, ``public``, ``seatN``).
+- ``mask(setup, fact, as_)``                the fact as that perspective saw it when it happened.
+- ``revealed(all_state, seen_state, as_)``  facts the perspective learns at the end (the victory check).
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 
 @dataclass(frozen=True)
@@ -93,6 +105,19 @@ class Consequence:
 
 
 @dataclass(frozen=True)
+class Moment:
+    """A turning point of a game (a death, an escape, the end …) that a replay lists as a chapter.
+
+    ``kind`` is a stable word the viewer styles (``death``, ``kill``, ``escape``, ``power``,
+    ``self_destruct``, ``alarm``, ``gate``, ``encounter``, ``contingency``, ``objective``, ``end``).
+    """
+
+    kind: str
+    text: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
 class Expected:
     """One kind of fact that may come next.
 
@@ -148,6 +173,8 @@ class Ruleset(ABC):
     name: str
     title: str
     modes: tuple[str, ...]
+    #: the exact texts of the ``<style>`` elements ``draw`` puts in its SVG (pages admit them by hash)
+    drawing_styles: tuple[str, ...] = ()
 
     @abstractmethod
     def initial_state(self, setup: Setup) -> Any: ...
@@ -170,3 +197,49 @@ class Ruleset(ABC):
     @abstractmethod
     def position(self, state: Any) -> dict[str, Any]:
         """``{"round": int, "phase": str, "step": str, "acting": seat|None, "finished": bool}``."""
+
+    def draw(self, state: Any, *, before: Any = None,
+             learned: Callable[[str], Iterable[Mapping[str, Any]]] | None = None,
+             narrow: bool = False) -> str | None:
+        """The board of ``state`` as a standalone SVG document; None when the ruleset draws no board.
+
+        ``before`` is the state one step earlier: what changed since is highlighted. ``learned``
+        looks up, by board id, the corridors learned from recorded moves (rows with ``from_place``,
+        ``to_place``, ``corridor``; decision 0005); the rules cannot query a database themselves.
+        ``narrow`` asks for a layout for a phone-wide screen (taller, larger print).
+        """
+        return None
+    # --- the replay as a story (defaults: plain, secret-free) -----------------------------------
+
+    def narrate(self, before: Any, fact: Fact, after: Any) -> str:
+        return f"{fact.type}" + (f" by seat {fact.actor}" if fact.actor is not None else "") + "."
+
+    def details(self, state: Any, fact: Fact | None, consequences: tuple[Consequence, ...]) -> list[str]:
+        """The consequences of ``fact`` as sub-lines of its sentence."""
+        return [c.text for c in consequences]
+
+    def ending_story(self, state: Any) -> str:
+        """How the game ended, in a few sentences (empty while it runs)."""
+        return ""
+
+    def sidebar(self, state: Any) -> dict[str, Any]:
+        """A compact state for the replay's sidebar: ``{"characters": [...], "status": [(label, value)]}``."""
+        return {"characters": [], "status": []}
+
+    def verdicts(self, result: Result, state: Any = None) -> list[dict[str, Any]]:
+        """Each player's verdict with its reasons grouped by the steps of the victory check."""
+        return [{"seat": p.seat, "outcome": p.outcome, "steps": {"why": list(p.reasons)}} for p in result.players]
+
+    def moments(self, before: Any, fact: Fact | None, after: Any, consequences: tuple[Consequence, ...] = ()) -> list[Moment]:
+        return []
+
+    def perspectives(self, setup: Setup) -> list[tuple[str, str]]:
+        """``(key, label)`` pairs: ``all`` (every fact as recorded), ``public``, and one per seat."""
+        return [("all", "All-seeing"), ("public", "Public")] + [(f"seat{p.seat}", p.name) for p in setup.players]
+
+    def mask(self, setup: Setup, fact: Fact, as_: str) -> Fact:
+        """``fact`` as the perspective ``as_`` saw it; a ruleset without secrets shows everything."""
+        return fact
+
+    def revealed(self, all_state: Any, seen_state: Any, as_: str) -> list[Fact]:
+        return []

@@ -142,18 +142,48 @@ class Replay:
         return self.steps.index(self.at(seq))
 
 
-def fold(ruleset: Ruleset, setup: Setup, facts: Iterable[Fact], corrected: bool = True) -> Replay:
-    """Fold ``facts`` into a :class:`Replay`; violations are recorded, never raised."""
+def _masked_correction(ruleset: Ruleset, setup: Setup, fact: Fact, as_: str) -> Fact:
+    """A ``FactReplaced`` marker whose replacement is masked like any fact the perspective sees."""
+    rep = fact.data.get("replacement")
+    if fact.type != "FactReplaced" or not isinstance(rep, Mapping):
+        return fact
+    shown = ruleset.mask(setup, Fact(fact.data.get("seq", 0), str(rep.get("type", "")), rep.get("data") or {},
+                                     rep.get("actor"), rep.get("visibility", fact.visibility)), as_)
+    return Fact(fact.seq, fact.type, {**fact.data, "replacement": {**rep, "data": dict(shown.data)}},
+                fact.actor, fact.visibility)
+
+
+def fold(ruleset: Ruleset, setup: Setup, facts: Iterable[Fact], corrected: bool = True, as_: str = "all") -> Replay:
+    """Fold ``facts`` into a :class:`Replay`; violations are recorded, never raised.
+
+    ``as_`` folds the game as one perspective saw it (``public``, ``seat2``; see
+    ``ruleset.mask``): every fact is masked before it is applied, and once the game has ended
+    the facts the victory check shows everybody (``ruleset.revealed``) are applied too, their
+    consequences joining the step that ended the game.
+    """
     state = ruleset.initial_state(setup)
+    truth = state  # the all-seeing state, folded alongside a perspective
+    seeing = as_ != "all"
     replay = Replay(ruleset, setup, [Step(0, None, state, note="setup")])
     for fact, corrected_by, note in effective_facts(facts, corrected):
         if fact.type in CORRECTION_TYPES:  # as played: a marker, the state does not change
+            if seeing:
+                fact = _masked_correction(ruleset, setup, fact, as_)
             replay.steps.append(Step(fact.seq, fact, state, note=note))
             continue
+        if seeing:
+            if not any(v.shape for v in ruleset.check(truth, fact)):
+                truth, _ = ruleset.apply(truth, fact)
+            fact = ruleset.mask(setup, fact, as_)
         violations = tuple(ruleset.check(state, fact))
         if any(v.shape for v in violations):  # cannot be applied (only reachable through a replacement)
             replay.steps.append(Step(fact.seq, fact, state, (), violations, corrected_by, note))
             continue
         state, consequences = ruleset.apply(state, fact)
+        if seeing:
+            for shown in ruleset.revealed(truth, state, as_):
+                if not any(v.shape for v in ruleset.check(state, shown)):
+                    state, more = ruleset.apply(state, shown)
+                    consequences = list(consequences) + list(more)
         replay.steps.append(Step(fact.seq, fact, state, tuple(consequences), violations, corrected_by, note))
     return replay

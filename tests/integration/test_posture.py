@@ -146,11 +146,13 @@ def test_the_write_limit_is_on_by_default_and_can_be_turned_off(archive):
 
 @pytest.fixture
 def served_process(fresh_database):
-    """Start ``nemesis-archive serve`` over a database of this test's own; yield (base URL, process)."""
+    """Start ``nemesis-archive serve`` (as the app role) over a database of this test's own; yield (base URL, process)."""
+    from service.roles import app_database
+
     procs = []
 
     def start(*options):
-        env = {**os.environ, "DATABASE_URL": fresh_database.url, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "DATABASE_URL": app_database(fresh_database).url, "PYTHONUNBUFFERED": "1"}
         proc = subprocess.Popen(
             [sys.executable, "-m", "web.cli", "serve", "--port", "0", "--worker", *options],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

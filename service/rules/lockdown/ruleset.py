@@ -7,16 +7,17 @@
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Iterable, Mapping
 
-from service.rules.base import Consequence, Expected, Fact, Result, Ruleset, Setup, Violation
-from service.rules.lockdown import apply as _apply, checks, inputs, state as _state, view
+from service.rules.base import Consequence, Expected, Fact, Moment, Result, Ruleset, Setup, Violation
+from service.rules.lockdown import apply as _apply, checks, inputs, perspective, sidebar as _sidebar, state as _state, story, svg, view
 
 
 class LockdownRuleset(Ruleset):
     name = "lockdown"
     title = "Nemesis: Lockdown"
     modes = _state.MODES
+    drawing_styles = (svg.STYLE,)
 
     def initial_state(self, setup: Setup) -> _state.LockdownState:
         return _state.initial_state(setup)
@@ -38,6 +39,41 @@ class LockdownRuleset(Ruleset):
 
     def position(self, state: _state.LockdownState) -> dict[str, Any]:
         return view.position(state)
+
+    def draw(self, state: _state.LockdownState, *, before: _state.LockdownState | None = None,
+             learned: Callable[[str], Iterable[Mapping[str, Any]]] | None = None, narrow: bool = False) -> str:
+        return svg.board(state, before=before, learned=learned, narrow=narrow)
+
+    # --- the replay as a story -------------------------------------------------------------
+
+    def narrate(self, before: _state.LockdownState, fact: Fact, after: _state.LockdownState) -> str:
+        return story.narrate(before, fact, after)
+
+    def details(self, state: _state.LockdownState, fact: Fact | None, consequences: tuple[Consequence, ...]) -> list[str]:
+        return story.details(state, fact, consequences)
+
+    def moments(self, before: _state.LockdownState, fact: Fact | None, after: _state.LockdownState,
+                consequences: tuple[Consequence, ...] = ()) -> list[Moment]:
+        return story.moments(before, fact, after, consequences)
+
+    def ending_story(self, state: _state.LockdownState) -> str:
+        return story.ending_story(state)
+
+    def sidebar(self, state: _state.LockdownState) -> dict[str, Any]:
+        return _sidebar.sidebar(state)
+
+    def verdicts(self, result: Result, state: _state.LockdownState | None = None) -> list[dict[str, Any]]:
+        return _sidebar.verdicts(result, state)
+
+    def mask(self, setup: Setup, fact: Fact, as_: str) -> Fact:
+        return perspective.mask(setup, fact, as_)
+
+    def revealed(self, all_state: _state.LockdownState, seen_state: _state.LockdownState, as_: str) -> list[Fact]:
+        return perspective.revealed(all_state, seen_state, as_)
+
+    def perspective_view(self, setup: Setup, facts: list[Fact], as_: str) -> _state.LockdownState:
+        """The state after ``facts`` as ``as_`` knew it (for the board drawing)."""
+        return perspective.perspective_view(setup, facts, as_, self)
 
 
 LOCKDOWN = LockdownRuleset()

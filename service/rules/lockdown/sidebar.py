@@ -1,0 +1,113 @@
+"""The replay's compact state: one card per character, a strip of board status, explained verdicts.
+
+JSON-shaped and pure, like ``view.describe`` (which stays the full, collapsible detail).
+
+    >>> from service.rules.base import Seat, Setup
+    >>> from service.rules.lockdown.state import initial_state
+    >>> sidebar(initial_state(Setup(players=(Seat(1, "Ada"),))))["characters"][0]["name"]
+    'Ada'
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from service.rules.base import Result
+from service.rules.lockdown.components import CHARACTERS
+from service.rules.lockdown.state import DEAD, EVACUATED, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, LockdownState
+from service.rules.lockdown.story import DEATH_WORDS, objective_name, plan_name, player, verdict_steps
+
+STATUS = {IN_BASE: "in the base", IN_POD: "in pod {pod}", LOCKED_IN: "locked in the Isolation Room",
+          IN_BUNKER: "in the Bunker", EVACUATED: "evacuated by pod {pod}", DEAD: "dead"}
+
+
+def _character(state: LockdownState, seat: int) -> dict[str, Any]:
+    c = state.characters[seat]
+    name = next((p.name for p in state.setup.players if p.seat == seat), f"Seat {seat}")
+    char = CHARACTERS[c.character].en if c.character else None
+    status = STATUS.get(c.status, c.status).format(pod=c.pod or "?")
+    if c.status == DEAD:
+        status = f"dead — {DEATH_WORDS.get(c.cause, c.cause or 'unknown cause')}"
+    secret = [o for o in c.objectives if o == "unknown"]
+    return {
+        "seat": seat,
+        "name": name,
+        "character": char,
+        "status": status,
+        "status_kind": c.status,
+        "room": state.room_label(c.room) if c.room else None,
+        "acting": seat == state.acting(),
+        "first_player": seat == state.first_player and state.phase != "setup",
+        "passed": c.passed,
+        "in_combat": state.in_combat(seat),
+        "light": c.light,
+        "serious": [{"card": w.card, "dressed": w.dressed} for w in c.serious],
+        "contamination": c.contamination,
+        "infected": c.infected,
+        "clean": c.clean,
+        "larva": c.larva,
+        "slime": c.slime,
+        "knowledge": c.knowledge,
+        "knowledge_active": c.knowledge_active,
+        "hand": c.hand,
+        "deck": c.deck,
+        "discard": c.discard,
+        "items": [i.name + (f" ({i.ammo})" if i.ammo is not None else "") for i in c.items],
+        "objects": [o.split(":")[0] for o in c.objects],
+        "signal": c.signal,
+        "objectives": [objective_name(o) for o in c.objectives if o != "unknown"],
+        "secret_objectives": len(secret),
+        "objective": None if c.objective is None else objective_name(c.objective),
+        "contingency": _tokens(c.contingency),
+    }
+
+
+def _tokens(tokens: tuple[str, ...]) -> list[str]:
+    """Contingency tokens as the sidebar lists them: known plans by name, the rest counted face down."""
+    hidden = sum(1 for t in tokens if t == "unknown")
+    shown = [plan_name(t) for t in tokens if t != "unknown"]
+    return shown + ([f"{hidden} face-down token{'s' if hidden != 1 else ''}"] if hidden else [])
+
+
+def sidebar(state: LockdownState) -> dict[str, Any]:
+    b = state.board
+    power = " · ".join(f"{loc} {'on' if on else 'off'}" for loc, (_, on) in state.power.items())
+    status = [
+        ("Round", state.round or "setup"),
+        ("Time", f"{state.time_label} ({len(b.time_spaces) - 1 - state.time} left)"),
+        ("Power", power + (" · emergency" if state.emergency_power else "")),
+        ("Self-destruct", f"{state.self_destruct[0]} on {b.time_label(state.self_destruct[1])}"
+         if state.self_destruct else "off"),
+        ("Alarm", f"on {b.time_label(state.alarm)}" if state.alarm is not None else "off"),
+        ("Main gate", "open" if state.gate_open else "closed"),
+        ("Night stalkers", len(state.intruders)),
+        ("Fires", state.fires()),
+        ("Malfunctions", state.malfunctions()),
+        ("Eggs in the Nest", state.eggs),
+        ("Active plan", plan_name(state.active_contingency) if state.active_contingency != "unknown" else "face down"),
+    ]
+    return {"characters": [_character(state, s) for s in state.seats], "status": status}
+
+
+_SEAT_CHARACTER = re.compile(r"\bseat (\d+) \(([^,()]+)\)")
+
+
+def verdicts(result: Result, state: LockdownState | None = None) -> list[dict[str, Any]]:
+    """Each verdict with its reasons in the victory check's order (lockdown.md §11.8).
+
+    With ``state``, a reason's ``seat 3 (Sentry)`` reads ``Greta (Sentry)``.
+    """
+    def tidy(text: str) -> str:
+        if state is None:
+            return text
+        return _SEAT_CHARACTER.sub(lambda m: f"{player(state, int(m.group(1)))} ({m.group(2)})", text)
+
+    out = []
+    for p in result.players:
+        steps: dict[str, list[str]] = {}
+        for label, reason in verdict_steps(tuple(tidy(r) for r in p.reasons)):
+            steps.setdefault(label, []).append(reason)
+        out.append({"seat": p.seat, "outcome": p.outcome, "steps": steps, "survival": p.survival,
+                    "death_cause": p.death_cause,
+                    "objective": objective_name(p.objective) if p.objective else None})
+    return out
