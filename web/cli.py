@@ -22,33 +22,39 @@ def _fail(message: str) -> None:
 
 @click.group()
 @click.option("--database-url", envvar="DATABASE_URL", default=None,
-              help="PostgreSQL to use (default: DATABASE_URL, else the embedded server in ./.data).")
+              help="PostgreSQL to use (default: DATABASE_URL, else the embedded server in the data folder).")
+@click.option("--data-dir", envvar="NEMESIS_DATA_DIR", default=None, type=click.Path(file_okay=False, path_type=Path),
+              help="The embedded server's data folder (default: NEMESIS_DATA_DIR, else the user's data folder).")
 @click.option("-v", "--verbose", is_flag=True, help="Log what the worker does.")
 @click.pass_context
-def main(ctx: click.Context, database_url: str | None, verbose: bool) -> None:
+def main(ctx: click.Context, database_url: str | None, data_dir: Path | None, verbose: bool) -> None:
     """Nemesis Archive: record, replay and score real-table games of Nemesis."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    ctx.obj = {"url": database_url}
+    if database_url and data_dir and ctx.get_parameter_source("data_dir") == click.core.ParameterSource.COMMANDLINE:
+        _fail("--data-dir names the embedded server's folder, but a database URL is set too (DATABASE_URL or "
+              "--database-url) and would be used instead: unset one of them")
+    ctx.obj = {"url": database_url, "data_dir": data_dir}
 
 
 class _Open:
-    """``with _Open(ctx) as archive`` with friendly errors for an out-of-date schema."""
+    """``with _Open(ctx) as archive`` with friendly errors for an out-of-date schema or data folder."""
 
     def __init__(self, ctx, migrate=None, migrate_url=None, wait_for_database=False):
         from service.context import open_archive
 
-        self.cm = open_archive(ctx.obj["url"], migrate=migrate, migrate_url=migrate_url)
+        self.cm = open_archive(ctx.obj["url"], migrate=migrate, migrate_url=migrate_url, data_dir=ctx.obj["data_dir"])
         self.wait_for_database = wait_for_database  # the caller retries an unreachable database itself
 
     def __enter__(self):
         import psycopg
         import sqlalchemy.exc
 
+        from service.db import DataDirError
         from service.schema import SchemaOutOfDate
 
         try:
             return self.cm.__enter__()
-        except SchemaOutOfDate as e:
+        except (SchemaOutOfDate, DataDirError) as e:
             _fail(str(e))
         except (psycopg.OperationalError, sqlalchemy.exc.OperationalError) as e:
             if self.wait_for_database:
@@ -338,6 +344,104 @@ def rebuild(ctx: click.Context, view: str | None, batch: int, pause: float) -> N
                 f"{report.seconds:.2f} s ({report.rate:,.0f} events/s)"
                 + (f"; {report.parked} event(s) parked (see `nemesis-archive status`)" if report.parked else "")
             )
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.pass_context
+def backup(ctx: click.Context, file: Path) -> None:
+    """Write a backup of the event store to FILE (a new .tar), with every game in notation beside it.
+
+    One consistent snapshot, taken while the service keeps running. The read models are not
+    in it: a restore rebuilds them.
+    """
+    from service.backup import BackupError, create_backup
+    from service.context import open_database
+    from service.db import DataDirError
+    from service.pgtools import PgToolMissing
+
+    try:
+        with open_database(ctx.obj["url"], ctx.obj["data_dir"], any_bundled_major=True) as db:
+            with _Bar("exporting games") as bar:
+                manifest = create_backup(db, file, say=_say, progress=bar.update)
+    except (BackupError, DataDirError, PgToolMissing) as e:
+        _fail(str(e))
+    snap = manifest["snapshot"]
+    click.secho(
+        f"backup written to {file}: {len(manifest['games'])} game(s), {snap['events']:,} event(s) up to notification "
+        f"{snap['max_notification_id']}, schema {manifest['schema_revision']}, PostgreSQL {manifest['server']['postgresql']}",
+        fg="green",
+    )
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--batch", default=500, show_default=True, help="Events per transaction while rebuilding the views.")
+@click.option("--owner-url", envvar="MIGRATE_DATABASE_URL", default=None,
+              help="Restore through this login, which creates the schema (default: MIGRATE_DATABASE_URL, "
+                   "else the database URL).")
+@click.pass_context
+def restore(ctx: click.Context, file: Path, batch: int, owner_url: str | None) -> None:
+    """Restore the backup FILE into an EMPTY database, migrate it and rebuild every view.
+
+    Refuses a database that already holds anything, and a backup whose parts do not match
+    their sha256 in its manifest; then checks the restored events against the manifest.
+    """
+    import tempfile
+
+    from projections.runner import rebuild_views
+    from projections.views import VIEWS
+    from service.backup import BackupError, check_empty, load, read_backup, verify
+    from service.context import open_database
+    from service.db import DataDirError
+    from service.pgtools import PgToolMissing
+
+    try:
+        with tempfile.TemporaryDirectory(prefix="nemesis-restore-") as tmp:
+            _say(f"checking {file} (sha256 of every part)")
+            manifest = read_backup(file, Path(tmp))
+            snap = manifest["snapshot"]
+            _say(f"backup of {manifest['created_at']}: {len(manifest['games'])} game(s), {snap['events']:,} event(s), "
+                 f"schema {manifest['schema_revision']}")
+            with open_database(owner_url or ctx.obj["url"], ctx.obj["data_dir"]) as db:
+                check_empty(db)
+                load(db, Path(tmp), manifest, say=_say)
+                with _Bar(f"rebuilding {', '.join(VIEWS)}") as bar:
+                    reports = rebuild_views(db, list(VIEWS), batch=batch, progress=bar.update)
+                _say("checking the restored events against the manifest")
+                found = verify(db, manifest)
+    except (BackupError, DataDirError, PgToolMissing) as e:
+        _fail(str(e))
+    click.secho(
+        f"restored {len(found.games)} game(s), {found.events:,} event(s) into database {db.name!r}; "
+        f"{len(reports)} view(s) rebuilt; counts match the manifest",
+        fg="green",
+    )
+
+
+def _say(line: str) -> None:
+    click.echo(line, err=True)
+
+
+class _Bar:
+    """A progress bar on stderr that appears on the first update (nothing to show, no bar)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar = None
+
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = click.progressbar(length=max(total, 1), label=self.label, show_pos=True, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done - self.bar.pos)
+
+    def __enter__(self) -> "_Bar":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
 
 
 @main.command()
