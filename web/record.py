@@ -6,6 +6,7 @@ expected position) and swaps in the ``/record/panel`` fragment afterwards, so th
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from typing import Any
 
@@ -13,7 +14,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from marshmallow import ValidationError
 
 from projections import queries
-from service.errors import ArchiveError
+from service.errors import ArchiveError, InvalidInput
 from service.notation import NotationError, import_parsed, parse
 from service.rules.registry import RULESETS
 from service.schemas import GameHeaderSchema, flatten_errors
@@ -111,8 +112,20 @@ def create_game():
         loaded = GameHeaderSchema().load(header)
     except ValidationError as e:
         return _new_game_page(values, _field_errors(e.messages, rows, header["options"]), 400)
-    game = _archive().games.create_game(loaded)
+    try:
+        game = _archive().games.create_game(loaded)
+    except InvalidInput as e:  # the aggregate's text hygiene (NUL, lone surrogates, lengths): shown at the field
+        return _new_game_page(values, {_form_field(e.details.get("field"), rows): e.message}, 400)
     return redirect(url_for("record.recorder", game_id=game.id), 303)
+
+
+def _form_field(path: str | None, rows: dict[int, int]) -> str:
+    """The form field of a header path such as ``players[1].name`` or ``tags[0]``."""
+    m = re.fullmatch(r"players\[(\d+)\]\.(name|seat)", path or "")
+    if m:
+        row = rows.get(int(m.group(1)), int(m.group(1)))
+        return f"{'player' if m.group(2) == 'name' else 'seat'}-{row}"
+    return re.split(r"[.\[]", path or "form", maxsplit=1)[0]
 
 
 @record.post("/games/import")

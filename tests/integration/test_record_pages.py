@@ -48,6 +48,7 @@ def test_form_post_creates_the_game_with_its_options_and_redirects_to_the_record
     ({"player-0": "Ada", "board": "moon"}, "err-board", "Unknown board"),
     ({"player-0": "Ada", "played_on": "yesterday"}, "err-played_on", "Not a valid date"),
     ({"player-0": "x" * 81}, "err-player-0", "Length must be between 1 and 80"),
+    ({"player-0": "Ada", "player-1": "Bo\x00b"}, "err-player-1", "NUL character"),
 ])
 def test_form_errors_are_shown_next_to_their_field_and_nothing_is_stored(client, archive, fields, where, text):
     before = archive.games.recorder.max_notification_id() if hasattr(archive.games, "recorder") else None
