@@ -44,6 +44,9 @@ DUMP = "events.dump"
 # The event store: every other table is derived from it (read models) or made by alembic...
 EVENT_STORE_TABLES = ("games_events", "games_snapshots")
 # ...except these one-row facts about it, kept in the manifest and put back by restore.
+# the worker's own state: restore rebuilds every view, which parks again what it cannot project and
+# beats again while it runs, so neither is backed up
+OPERATIONAL_TABLES = ("parked_events", "projection_heartbeats")
 KEPT_IN_MANIFEST = ("hash_chain_start",)  # the last event stored before hash chains began (0005)
 MEMBER_RE = re.compile(r"^(manifest\.json|events\.dump|games/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl)$")
 
