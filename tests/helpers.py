@@ -16,3 +16,11 @@ def wait_for(predicate, timeout: float = 15.0, interval: float = 0.05):
         if time.monotonic() > deadline:
             raise AssertionError(f"condition not met within {timeout} s")
         time.sleep(interval)
+
+
+def connections(db) -> int:
+    """Other sessions open on ``db`` (to show a worker leaks none)."""
+    with db.connect() as conn:
+        return conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", (db.name,)
+        ).fetchone()[0]

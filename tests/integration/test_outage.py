@@ -20,7 +20,7 @@ from projections.runner import Worker
 from service.context import Archive
 from service.db import Database, ensure_database
 from service.schema import upgrade
-from tests.helpers import generated, wait_for
+from tests.helpers import connections, generated, wait_for
 
 
 @pytest.fixture
@@ -55,13 +55,6 @@ def _caught_up(db) -> bool:
     return all(p >= head for p in queries.tracking_positions(db).values())
 
 
-def _connections(db) -> int:
-    with db.connect() as conn:
-        return conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", (db.name,)
-        ).fetchone()[0]
-
-
 def test_workers_survive_an_outage_and_catch_up_alone(private_server, tmp_path):
     from web import create_app
 
@@ -77,7 +70,7 @@ def test_workers_survive_an_outage_and_catch_up_alone(private_server, tmp_path):
     try:
         ids = [_add_game(archive, seed).id for seed in (101, 102)]
         wait_for(lambda: _caught_up(db), timeout=60)
-        before = _connections(db)
+        before = connections(db)
         health = client.get("/healthz")
         assert health.status_code == 200 and health.json["views"]["gameindex"]["lag"] == 0
 
@@ -109,7 +102,7 @@ def test_workers_survive_an_outage_and_catch_up_alone(private_server, tmp_path):
         ids.append(_add_game(archive, 104).id)
         wait_for(lambda: _caught_up(db), timeout=60)
         assert ids[-1] in {g["game_id"] for g in queries.list_games(db)}
-        assert _connections(db) <= before + 4, (before, _connections(db))
+        assert connections(db) <= before + 4, (before, connections(db))
     finally:
         worker.stop()
         cli.send_signal(signal.SIGTERM)

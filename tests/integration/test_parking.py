@@ -16,7 +16,7 @@ from projections.runner import Worker, rebuild_views
 from projections.status import parked_events, projection_status
 from projections.views import VIEWS, GameIndexView
 from service.game import Game
-from tests.helpers import generated, wait_for
+from tests.helpers import connections, generated, wait_for
 
 MARK = "~NUL~"
 
@@ -63,13 +63,6 @@ def parked_rows(db, view):
             "SELECT notification_id, game_id, error, attempts FROM parked_events WHERE view = %s AND generation = %s"
             " ORDER BY notification_id", (view, active),
         ).fetchall()
-
-
-def connections(db) -> int:
-    with db.connect() as conn:
-        return conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", (db.name,)
-        ).fetchone()[0]
 
 
 def test_poison_events_are_parked_and_every_later_game_is_projected(fresh_archive, monkeypatch):
