@@ -13,6 +13,8 @@ from werkzeug.exceptions import HTTPException, SecurityError
 from service import hygiene
 from service.errors import ArchiveError
 from service.schemas import flatten_errors
+from web.breaker import CircuitOpen
+from web.breaker import install as install_breaker
 from web.posture import retry_after
 
 # Connection-level failures: the library's wrappers and psycopg's own (a pool timeout is one).
@@ -47,6 +49,7 @@ def _unreachable(e: Exception) -> bool:
 
 def register_error_handlers(app: Flask) -> None:
     app.before_request(check_request_text)
+    install_breaker(app)
 
     @app.errorhandler(ArchiveError)
     def archive_error(e: ArchiveError):
@@ -76,8 +79,14 @@ def register_error_handlers(app: Flask) -> None:
         return render_template("error.html", status=e.code, message=e.description), e.code, headers
 
     def database_down(e: Exception):
-        app.logger.warning("database unavailable for %s %s: %s", request.method, request.path, e)
-        if _unreachable(e):
+        if isinstance(e, CircuitOpen):
+            unreachable = True  # found so moments ago: not asked again (web/breaker.py)
+        else:
+            app.logger.warning("database unavailable for %s %s: %s", request.method, request.path, e)
+            unreachable = _unreachable(e)
+            if unreachable:
+                app.extensions["db_breaker"].failed()
+        if unreachable:
             message = "the database is unreachable; try again shortly"
         else:
             message = "the database is too busy to answer in time; try again shortly"
@@ -88,7 +97,7 @@ def register_error_handlers(app: Flask) -> None:
             return jsonify({"error": "DatabaseUnavailable", "message": message}), 503, headers
         return render_template("error.html", status=503, message=message), 503, headers
 
-    for exc in DATABASE_DOWN:
+    for exc in (*DATABASE_DOWN, CircuitOpen):
         app.register_error_handler(exc, database_down)
 
     @app.errorhandler(RateLimitExceeded)
