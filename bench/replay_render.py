@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 
-from common import MAX_ROUNDS, PLAYERS, log, median, parser, percentile, scratch_database, table
+from common import MAX_ROUNDS, PLAYERS, load_note, log, median, parser, percentile, scratch_database, table
 
 GOAL_MS = 10  # the goal: p50 of a step's server render at any step of a 400-fact game
 
@@ -80,6 +80,7 @@ def main(argv=None) -> None:
           f"time track), median of {args.runs} renders per step; Flask test client (no network)\n")
     print(table(["render", f"cold ms (first request, median of {args.cold})", "step 1 ms", "p50 ms", "p99 ms",
                  "max ms (step)", "p50 CPU ms", "p50 / step 1", "KiB"], rows))
+    print(f"\n{load_note()}")
     print(f"\nGoal: p50 ≤ {GOAL_MS} ms at any step of a 400-fact game, no refold per request — "
           f"{'met' if worst <= GOAL_MS else 'NOT met'} (worst p50 {worst:.1f} ms).")
 
