@@ -21,6 +21,10 @@ is style, layout and paint of the ~100 KiB SVG + card).
 
 Each mode's ratio is its p50 against the same measurement at step 1 (median of 5).
 
+Then where a swap's time goes: on the long game, 30 panels spread over it are fetched in the page
+and swapped in as replay.js does, timing the HTML parse, the swap, the style + layout that
+replay.js's mark() forces, and the frames up to the paint.
+
     .venv/bin/python bench/replay_browser.py [--database-url URL] [--seeds 30] [--presses 100] [--jumps 20]
 """
 from __future__ import annotations
@@ -52,6 +56,29 @@ ARM = """(target) => {
     obs.observe(document.body, {childList: true, subtree: true});
   });
 }"""
+
+
+# The parts of one step's swap, timed in the page on a fetched panel: what replay.js's swap() does, then
+# the layout that its mark() forces (getBoundingClientRect), then the frames up to the paint.
+PARTS = """async (seqs) => {
+  const base = document.querySelector(".replay").dataset.base;
+  const out = [];
+  for (const s of seqs) {
+    const html = await (await fetch(base + s + "/panel")).text();
+    const t0 = performance.now();
+    const t = document.createElement("template"); t.innerHTML = html;
+    const t1 = performance.now();
+    [...t.content.children].filter(p => p.id).forEach(p => { const o = document.getElementById(p.id); if (o) o.replaceWith(p); });
+    const t2 = performance.now();
+    document.getElementById("facts").getBoundingClientRect();
+    const t3 = performance.now();
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    out.push([t1 - t0, t2 - t1, t3 - t2, performance.now() - t3]);
+  }
+  return [out, document.querySelectorAll("*").length, document.querySelectorAll("#step-board *").length];
+}"""
+PART_NAMES = ["parse the panel HTML (`template.innerHTML`)", "swap the parts in (`replaceWith`)",
+              "style + layout (forced by `mark()`)", "to the second animation frame (paint)"]
 
 
 class Page:
@@ -131,6 +158,14 @@ def measure(page: Page, game_id, presses: int, jumps: int) -> list[list]:
     return rows
 
 
+def parts(page: Page, game_id, samples: int = 30) -> tuple[list[float], int, int]:
+    """Median ms of each part of a swap over ``samples`` steps spread over the game; the page's and the board's elements."""
+    seqs = page.open(f"/games/{game_id}/step/0")
+    n = len(seqs) - 1
+    times, elements, board = page.page.evaluate(PARTS, [seqs[1 + j * (n - 1) // (samples - 1)] for j in range(samples)])
+    return [median([t[i] for t in times]) for i in range(len(PART_NAMES))], elements, board
+
+
 def main(argv=None) -> None:
     from playwright.sync_api import sync_playwright
     from werkzeug.serving import make_server
@@ -152,7 +187,7 @@ def main(argv=None) -> None:
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no access log on stderr
     header, facts = max((generated(s, PLAYERS, MAX_ROUNDS) for s in range(1, args.seeds + 1)), key=lambda g: len(g[1]))
-    rows = []
+    rows, split = [], None
     with scratch_database(args.database_url, "browser") as db:
         archive = Archive(db)
         server = None
@@ -171,8 +206,11 @@ def main(argv=None) -> None:
                         context = browser.new_context(viewport={"width": 1280, "height": 900})
                         try:
                             log(f"{label}")
-                            for r in measure(Page(context, base), g.id, args.presses, args.jumps):
+                            page = Page(context, base)
+                            for r in measure(page, g.id, args.presses, args.jumps):
                                 rows.append([label, *r])
+                            if g is long_game:
+                                split = parts(page, g.id)
                         finally:
                             context.close()
                 finally:
@@ -185,6 +223,10 @@ def main(argv=None) -> None:
           f"headless, 1280×900, served over HTTP on this machine\n")
     print(table(["game", "→ press", "measured", "step 1 ms (median of 5)", "p50 ms", "p95 ms", "max ms",
                  "p50 ms to the board in the DOM", "p50 / step 1"], rows))
+    times, elements, board = split
+    print(f"\nWhere a swap's time goes ({len(facts)}-fact game, median over 30 steps spread over it; the page "
+          f"holds {elements:,} elements, {board:,} of them in the board):\n")
+    print(table(["part", "p50 ms", "share"], [[n, t, f"{t / sum(times):.0%}"] for n, t in zip(PART_NAMES, times)]))
     print(f"\n{load_note()}")
     worst = max(r[4] for r in rows)
     print(f"\nGoal: a step ≤ {GOAL_MS} ms from key press to painted board — "
