@@ -49,6 +49,17 @@ The first run (2026-11-25 23:25) profiled each slow path with cProfile; since th
 - **Rebuild of all views**: each view used to fold the whole archive again; `nemesis-archive
   rebuild` (no VIEW) now folds each page once for every view (row "all views in one pass").
 
+- **Replay step (sections 5–6, 2026-11-26, on a loaded machine)**: neither goal is met yet. On the
+  server, a warm step never refolds (cold, the first request of a game, is ~10× a warm one), but
+  cProfile of 60 page renders at steps 250–309 puts a third of the time in drawing the board,
+  which each step draws twice (the wide and the narrow SVG, `web/replay.py:_boards`), a quarter in
+  the templates and a sixth in `get_game` (the aggregate cache's fast-forward SELECT). In the
+  browser the panel is already prefetched when the reader presses → at a reading pace, so the time
+  is Chromium's: parsing ~100 KiB of panel HTML, then style + layout of a page of ~5,000 elements
+  (~1,800 in the two boards) forced by `mark()`, then the paint. Drawing one board instead of two
+  and not forcing a layout before the paint are the levers; the ratios to step 1 (≤ 2×) say the
+  cost barely grows with the game, so it is a constant to cut, not a refold.
+
 The ruleset grew a lot between the first run and this one (the whole game instead of the
 skeleton), so per-fact rules costs are not comparable across the two runs.
 The machine is shared (other jobs may run during the measurements; see the load average):
