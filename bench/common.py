@@ -140,3 +140,16 @@ CREATE TABLE {name} (originator_id uuid NOT NULL, originator_version bigint NOT 
   topic text, state bytea, notification_id bigserial, PRIMARY KEY (originator_id, originator_version));
 CREATE UNIQUE INDEX {name}_nid ON {name} (notification_id);
 """
+
+
+def load_note() -> str:
+    """A sentence on how busy the machine was while measuring (the load average over the cores)."""
+    import os
+
+    one, five, _ = os.getloadavg()
+    cores = len(os.sched_getaffinity(0))
+    if max(one, five) <= 0.5 * cores:
+        return f"The machine was quiet (load average {one:.2f} / {five:.2f} over {cores} cores)."
+    return (f"**The machine was shared and loaded** while measuring: load average {one:.2f} (1 min) / {five:.2f} "
+            f"(5 min) on {cores} cores, i.e. other jobs wanted {max(one, five) / cores:.1f}× the CPUs; absolute "
+            f"times are inflated by that, the ratios against step 1 (same run) less so.")

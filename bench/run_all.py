@@ -1,11 +1,16 @@
 """Run every benchmark (each in its own process, default sizes) and rewrite docs/benchmarks.md.
 
-    .venv/bin/python bench/run_all.py [--database-url URL] [--output docs/benchmarks.md]
+    .venv/bin/python bench/run_all.py [--database-url URL] [--output docs/benchmarks.md] [--only NAME[,NAME]]
+
+--only runs the named benchmarks (script names, e.g. ``replay_render,replay_browser``) and replaces
+just their sections in the existing file (added before the notes if new); every other section's
+text is kept as it is. Each section says when it ran and the load average then.
 """
 from __future__ import annotations
 
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -20,10 +25,13 @@ BENCHMARKS = [  # (script, title, uses a database)
     ("import_facts", "2. Importing 100,000 facts from notation files", True),
     ("rebuild", "3. Full rebuild of the read models", True),
     ("fold", "4. The rules fold", False),
+    ("replay_render", "5. Rendering a replay step on the server", True),
+    ("replay_browser", "6. A step in the browser", True),
 ]
+NOTES_HEADING = "## What the profiles showed, and what was done about it"
 
 
-NOTES = """## What the profiles showed, and what was done about it
+NOTES = NOTES_HEADING + """
 
 The first run (2026-11-25 23:25) profiled each slow path with cProfile; since then:
 
@@ -40,6 +48,17 @@ The first run (2026-11-25 23:25) profiled each slow path with cProfile; since th
   correction.
 - **Rebuild of all views**: each view used to fold the whole archive again; `nemesis-archive
   rebuild` (no VIEW) now folds each page once for every view (row "all views in one pass").
+
+- **Replay step (sections 5–6, 2026-11-26, on a loaded machine)**: neither goal is met yet. On the
+  server, a warm step never refolds (cold, the first request of a game, is ~10× a warm one), but
+  cProfile of 60 page renders at steps 250–309 puts a third of the time in drawing the board,
+  which each step draws twice (the wide and the narrow SVG, `web/replay.py:_boards`), a quarter in
+  the templates and a sixth in `get_game` (the aggregate cache's fast-forward SELECT). In the
+  browser the panel is already prefetched when the reader presses → at a reading pace, so the time
+  is Chromium's: parsing ~100 KiB of panel HTML, then style + layout of a page of ~5,000 elements
+  (~1,800 in the two boards) forced by `mark()`, then the paint. Drawing one board instead of two
+  and not forcing a layout before the paint are the levers; the ratios to step 1 (≤ 2×) say the
+  cost barely grows with the game, so it is a constant to cut, not a refold.
 
 The ruleset grew a lot between the first run and this one (the whole game instead of the
 skeleton), so per-fact rules costs are not comparable across the two runs.
@@ -72,29 +91,83 @@ def machine(url: str | None) -> list[str]:
     ]
 
 
+def load() -> str:
+    return " / ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def replace_sections(doc: str, sections: dict[str, str], reproduce: str) -> str:
+    """``doc`` with each ``## title`` section swapped for the new text (inserted before the notes if
+    absent) and its reproduce block refreshed; all else kept byte for byte."""
+    for title, text in sections.items():
+        heading = f"## {title}\n"
+        start = doc.find(heading)
+        if start < 0:
+            at = doc.find(NOTES_HEADING)
+            doc = doc + "\n" + text if at < 0 else doc[:at] + text + "\n" + doc[at:]
+            continue
+        nxt = doc.find("\n## ", start + len(heading))
+        end = len(doc) if nxt < 0 else nxt + 1
+        doc = doc[:start] + text + "\n" + doc[end:]
+    return re.sub(r"```sh\n.*?```\n", lambda m: reproduce, doc, count=1, flags=re.S)
+
+
 def main(argv=None) -> None:
     p = parser(__doc__.splitlines()[0])
     p.add_argument("--output", type=Path, default=ROOT / "docs" / "benchmarks.md")
+    p.add_argument("--only", type=lambda v: [x.strip() for x in v.split(",") if x.strip()], default=None,
+                   metavar="NAME[,NAME]", help="run only these benchmarks and replace only their sections")
     args = p.parse_args(argv)
+    known = [b[0] for b in BENCHMARKS]
+    if args.only:
+        unknown = [n for n in args.only if n not in known]
+        if unknown:
+            p.error(f"--only: no benchmark {', '.join(unknown)}; choose from {', '.join(known)}")
+        if not args.output.exists():
+            p.error(f"--only replaces sections of {args.output}, which does not exist: run without --only first")
     env = dict(os.environ)
     if args.database_url:
         env["DATABASE_URL"] = args.database_url
     else:
         env.pop("DATABASE_URL", None)
-    facts = machine(args.database_url)
+    facts = None if args.only else machine(args.database_url)
     url = f" --database-url '{redacted(args.database_url)}'" if args.database_url else ""  # shown, not run
     sections, started = [], time.perf_counter()
+    titles = {}
     for script, title, uses_db in BENCHMARKS:
+        if args.only and script not in args.only:
+            continue
         cmd = [sys.executable, str(ROOT / "bench" / f"{script}.py")]
         log(f"run_all: {script}")
+        ran, at_start = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), load()
         t = time.perf_counter()
         out = subprocess.run(cmd, cwd=ROOT, env=env, check=True, stdout=subprocess.PIPE, text=True)
         took = time.perf_counter() - t
         shown = f".venv/bin/python bench/{script}.py" + (url if uses_db else "")
-        sections.append(f"## {title}\n\n`{shown}` ({took:.0f} s)\n\n{out.stdout.strip()}\n")
+        sections.append(f"## {title}\n\n`{shown}` ({took:.0f} s; run {ran}, load average {at_start} at start, "
+                        f"{load()} at end)\n\n{out.stdout.strip()}\n")
+        titles[title] = sections[-1]
         print(sections[-1], flush=True)
+    reproduce = "\n".join([
+        "```sh",
+        f".venv/bin/python bench/run_all.py{url}    # all six (~5 min); rewrites this file",
+        "env -u DATABASE_URL .venv/bin/python bench/run_all.py    # the same on an embedded PostgreSQL",
+        f".venv/bin/python bench/run_all.py --only replay_render,replay_browser{url}    # only those sections",
+        f".venv/bin/python bench/http_append.py --appends 2000{url}",
+        f".venv/bin/python bench/import_facts.py --facts 100000{url}",
+        f".venv/bin/python bench/rebuild.py --facts 100000{url}",
+        ".venv/bin/python bench/fold.py --seeds 60",
+        f".venv/bin/python bench/replay_render.py --seeds 30{url}",
+        f".venv/bin/python bench/replay_browser.py --presses 100{url}",
+        "```",
+        "",
+    ])
+    if args.only:
+        args.output.write_text(replace_sections(args.output.read_text(encoding="utf-8"), titles, reproduce),
+                               encoding="utf-8")
+        log(f"run_all: replaced {', '.join(args.only)} in {args.output}")
+        return
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    facts[0] += f", at end {' / '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    facts[0] += f", at end {load()}"
     doc = "\n".join([
         "# Benchmarks",
         "",
@@ -108,15 +181,7 @@ def main(argv=None) -> None:
         "",
         "Reproduce (from the project root, after `make install`):",
         "",
-        "```sh",
-        f".venv/bin/python bench/run_all.py{url}    # all four (~3 min); rewrites this file",
-        "env -u DATABASE_URL .venv/bin/python bench/run_all.py    # the same on an embedded PostgreSQL",
-        f".venv/bin/python bench/http_append.py --appends 2000{url}",
-        f".venv/bin/python bench/import_facts.py --facts 100000{url}",
-        f".venv/bin/python bench/rebuild.py --facts 100000{url}",
-        ".venv/bin/python bench/fold.py --seeds 60",
-        "```",
-        "",
+        reproduce,
         "Each script prints its table on stdout and takes `--help`; sizes are options.",
         "",
         *sections,
