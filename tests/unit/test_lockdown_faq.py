@@ -502,3 +502,16 @@ def test_faq31_the_facility_is_destroyed_when_the_time_token_leaves_the_red_slot
     assert g.state.ended and g.state.ending == "base_destroyed" and g.state.time_label == "02"
     assert [g.state.characters[s].status for s in (1, 2)] == ["dead", "dead"]
     assert g.state.queen_killed and not g.state.intruders
+
+
+def test_a_lenient_pod_entry_where_no_pod_tile_is_known_is_flagged_not_a_crash():
+    """Found by the reliability probe: a lenient game stored `enter_pod` in a room with no tile recorded,
+    and folding it raised KeyError (a 500 for every later append). The fact is flagged; the character is in
+    a pod all the same, which one unknown."""
+    g = new_game(2, characters=["survivor", "lab_rat"])
+    g.push("CharacterMoved", 1, to_room="slot-04", corridor=1)  # an unexplored room: no tile yet
+    violations = g.push("RoomActionUsed", 1, action="enter_pod")
+    assert violations, "the pod action where no pod is known must be flagged"
+    c = g.state.characters[1]
+    assert c.status == "pod" and c.pod is None and None not in g.state.pods
+    assert any("which one is not known" in x.text for x in g.consequences)

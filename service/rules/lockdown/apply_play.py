@@ -691,12 +691,18 @@ def reveal_weakness(state: LockdownState, slot: int, card: str | None, obj: str 
 
 
 def _ra_pod(state, seat, place, d, cons):
-    letter = ROOMS[state.rooms[place].tile].id[-1].upper()
+    tile = state.rooms[place].tile if place in state.rooms else None
+    # a lenient game may record the pod action where no evacuation tile is known (flagged by check):
+    # the character is in a pod all the same, which one is not known
+    letter = ROOMS[tile].id[-1].upper() if tile in ROOMS else None
     c = state.characters[seat]
-    cons.append(C("pod-entered", f"{who(state, seat)} discards all cards, passes and enters pod {letter}.", seat=seat,
-                  pod=letter))
+    cons.append(C("pod-entered", f"{who(state, seat)} discards all cards, passes and enters "
+                  + (f"pod {letter}." if letter else "a pod (which one is not known: no evacuation tile recorded here)."),
+                  seat=seat, pod=letter))
     state = with_character(state, seat, status=IN_POD, pod=letter, room=None, passed=True, hand=0,
                            discard=c.discard + c.hand)
+    if letter is None:
+        return M.check_base_empty(state, cons)
     pods = dict(state.pods)
     pods[letter] = seat
     return M.check_base_empty(replace(state, pods=MappingProxyType(pods)), cons)
