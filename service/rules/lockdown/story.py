@@ -591,7 +591,7 @@ def moments(before: LockdownState, fact: Fact | None, after: LockdownState,
             if now.status == DEAD:
                 out.append(Moment("death", f"{person(before, seat)} dies: {DEATH_WORDS.get(now.cause, now.cause)}", seat))
             elif now.status in ESCAPES:
-                out.append(Moment("escape", f"{person(before, seat)} {ESCAPES[now.status].format(pod=now.pod or "?")}", seat))
+                out.append(Moment("escape", f"{person(before, seat)} {ESCAPES[now.status].format(pod=now.pod or '?')}", seat))
     gone = {i.id: i for i in before.intruders} .keys() - {i.id for i in after.intruders}
     kills = [c for c in consequences if c.type in ("killed", "larva-killed", "carcass", "queen-killed")]
     if gone and kills:
