@@ -59,16 +59,22 @@ def server(url: str | None) -> Iterator[Database]:
 @contextmanager
 def scratch_database(url: str | None, tag: str) -> Iterator[Database]:
     """A freshly migrated database of this run's own, dropped at the end."""
+    with server(url) as srv, scratch_on(srv, f"bench_{tag}") as db:
+        yield db
+
+
+@contextmanager
+def scratch_on(srv: Database, tag: str) -> Iterator[Database]:
+    """A migrated database named after ``tag`` and this process on ``srv``, dropped afterwards."""
     from service.schema import upgrade
 
-    with server(url) as srv:
-        name = f"nemesis_bench_{tag}_{os.getpid()}"
-        db = ensure_database(srv, name)
-        try:
-            upgrade(db)
-            yield db
-        finally:
-            drop_database(srv, name)
+    name = f"nemesis_{tag}_{os.getpid()}"
+    db = ensure_database(srv, name)
+    try:
+        upgrade(db)
+        yield db
+    finally:
+        drop_database(srv, name)
 
 
 def server_version(db: Database) -> str:

@@ -30,15 +30,14 @@ import time
 import uuid
 import warnings
 from collections import Counter
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from common import generated, games_totalling, log, notation, parser, server_version, table
+from common import generated, games_totalling, log, notation, parser, scratch_on, server_version, table
 
-from service.db import Database, drop_database, ensure_database  # noqa: E402  (common puts the project on sys.path)
+from service.db import Database  # noqa: E402  (common puts the project on sys.path)
 
 ROOT = Path(__file__).resolve().parents[1]
 LOOPBACK = "127.0.0.1"
@@ -100,18 +99,9 @@ class PrivatePostgres:
             self.tmp.cleanup()
 
 
-@contextmanager
-def scratch(server: Database, tag: str) -> Iterator[Database]:
+def scratch(server: Database, tag: str):
     """A migrated database of this run's own on ``server``, dropped afterwards."""
-    from service.schema import upgrade
-
-    name = f"nemesis_reliability_{tag}_{os.getpid()}"
-    db = ensure_database(server, name)
-    try:
-        upgrade(db)
-        yield db
-    finally:
-        drop_database(server, name)
+    return scratch_on(server, f"reliability_{tag}")
 
 
 def preload(db: Database, facts: int, first_seed: int = 1000) -> int:

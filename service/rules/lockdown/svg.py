@@ -360,7 +360,6 @@ def board(state: LockdownState, *, before: LockdownState | None = None,
     b = state.board
     lay = layout(b.id, NARROW if narrow else WIDE)
     ch = changes(before, state)
-    hl = _hl
     out: list[str] = [""]
     out.append(_header(state, lay.width))
     out.append(_time_track(state, ch, lay.width))
