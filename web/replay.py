@@ -124,7 +124,6 @@ def _context(game_id: str, step: int) -> dict:
         "as_": as_,
         "perspectives": offered,
         "finished": finished,
-        "drawing": _boards(rp, index),
     }
 
 
@@ -157,6 +156,7 @@ def _boards(rp, index: int) -> dict[str, Markup] | None:
 @replay.get("/games/<game_id>/step/<int:step>")
 def game_step(game_id: str, step: int):
     ctx = _context(game_id, step)
+    ctx["drawing"] = _boards(ctx["replay"], ctx["index"])
     folded = ctx["folded"]
     if folded.log_html is None:  # the log and the timeline are the same at every step: render them once
         folded.marks_html = Markup(render_template("_marks.html", **ctx))
@@ -168,7 +168,8 @@ def game_step(game_id: str, step: int):
 
 @replay.get("/games/<game_id>/step/<int:step>/panel")
 def game_step_panel(game_id: str, step: int):
-    return render_template("_panel.html", **_context(game_id, step))
+    ctx = _context(game_id, step)
+    return render_template("_panel.html", drawing=_boards(ctx["replay"], ctx["index"]), **ctx)
 
 
 @replay.get("/games/<game_id>/step/<int:step>/board.svg")
