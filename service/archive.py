@@ -4,12 +4,13 @@ from __future__ import annotations
 import random
 import threading
 import time
+from contextlib import contextmanager
 from copy import deepcopy
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError
 
 from service import hygiene
 from service.errors import FactsRefused, GameAlreadyExists, GameBusy, GameNotFound, InvalidInput
@@ -18,6 +19,12 @@ from service.game import Game
 # Appends that lost the race to another writer are tried again against the new head.
 RECORD_ATTEMPTS = 8
 RECORD_BACKOFF = 0.01  # seconds, doubled per attempt, with jitter
+
+
+# A reader waiting for a game's lock gives up after this long (503, retry) rather than queue
+# behind readers that are each spending their whole connect budget on an unreachable database.
+READ_LOCK_WAIT = 2.0  # seconds
+DATABASE_DOWN = (OperationalError, InterfaceError)
 
 
 class _Stripes:
@@ -30,6 +37,37 @@ class _Stripes:
         return self._locks[hash(game_id) % len(self._locks)]
 
 
+class _ReadStripes(_Stripes):
+    """Per-game read locks that pass a database outage on to the readers queued behind it.
+
+    When the holder finds the database unreachable, every reader that was already waiting
+    fails at once with the same error instead of trying the database again in turn: during an
+    outage the n-th queued reader would otherwise answer after n connect budgets (seconds
+    each), long after a client should have had its 503.
+    """
+
+    def __init__(self, n: int = 64) -> None:
+        super().__init__(n)
+        self._down_at = [0.0] * n  # monotonic time the last holder found the database down
+
+    @contextmanager
+    def holding(self, game_id: UUID) -> Iterator[None]:
+        i = hash(game_id) % len(self._locks)
+        asked = time.monotonic()
+        if not self._locks[i].acquire(timeout=READ_LOCK_WAIT):
+            raise GameBusy(f"game {game_id} is busy being read; retry in a moment", field="game_id", retry_after=1)
+        try:
+            if self._down_at[i] > asked:
+                raise OperationalError("the database was found unreachable while this read waited its turn")
+            try:
+                yield
+            except DATABASE_DOWN:
+                self._down_at[i] = time.monotonic()
+                raise
+        finally:
+            self._locks[i].release()
+
+
 class Games(Application[UUID]):
     name = "Games"  # pins the table names games_events / games_snapshots
 
@@ -39,7 +77,7 @@ class Games(Application[UUID]):
         # after letting go, so a copy could walk a dict another thread was appending to
         # ("dictionary changed size during iteration") or see half an event. Reading and
         # copying under one lock per game makes the copy a consistent snapshot.
-        self._read_lock = _Stripes()
+        self._read_lock = _ReadStripes()
         # Writers of one game in this process take turns instead of racing to the database
         # and retrying; writers in other processes are still met by optimistic concurrency.
         self._write_lock = _Stripes()
@@ -111,14 +149,14 @@ class Games(Application[UUID]):
         try:
             if version is not None:
                 return self.repository.get(game_id, version=version)
-            with self._read_lock(game_id):
+            with self._read_lock.holding(game_id):
                 return deepcopy(self.repository.get(game_id, deepcopy_from_cache=False))
         except AggregateNotFoundError:
             raise GameNotFound(f"no game {game_id}", field="game_id") from None
 
     def exists(self, game_id: UUID) -> bool:
         try:
-            with self._read_lock(game_id):
+            with self._read_lock.holding(game_id):
                 self.repository.get(game_id, deepcopy_from_cache=False)
         except AggregateNotFoundError:
             return False

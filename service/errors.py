@@ -49,6 +49,6 @@ class InvalidInput(ArchiveError):
 
 
 class GameBusy(ArchiveError):
-    """Other writers kept landing first; nothing of the batch was stored. Retry later."""
+    """Others kept the game busy (writers landing first, or a read queue); nothing was stored. Retry later."""
 
     status = 503
