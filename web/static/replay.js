@@ -76,8 +76,14 @@
   }
   narrowScreen.addEventListener("change", refit);
 
+  // where the reader may go next: the neighbouring steps, and the key moments either side (k / K)
+  function prefetch() {
+    [neighbour(1), neighbour(-1), nextMoment(1), nextMoment(-1)].forEach(s => { if (s !== undefined) panel(s).catch(() => {}); });
+  }
+
   function panel(seq) {
     if (!panels.has(seq)) {
+      if (panels.size >= 200) panels.delete(panels.keys().next().value);  // the oldest first
       panels.set(seq, fetch(base + seq + "/panel" + query + (query ? "&" : "?") + "fit=" + fit()).then(r => {
         if (!r.ok) { panels.delete(seq); throw new Error("step " + seq + ": " + r.status); }
         return r.text();
@@ -147,7 +153,7 @@
     if (seq !== target) return;                   // the reader has moved on
     swap(html);
     mark(seq);
-    [neighbour(1), neighbour(-1)].forEach(s => panel(s).catch(() => {}));
+    prefetch();
   }
 
   // --- autoplay ---------------------------------------------------------------------------------
@@ -262,5 +268,5 @@
   mark(current());
   refit();
   // the neighbouring steps, fetched once the page has settled: the reader's first → or ← is then a swap
-  setTimeout(() => [neighbour(1), neighbour(-1)].forEach(s => panel(s).catch(() => {})), 250);
+  setTimeout(prefetch, 250);
 })();
