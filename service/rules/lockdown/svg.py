@@ -19,7 +19,8 @@ recorded moves taught them (``learned``, dashed; decision 0005). The legend says
 
 What changed since ``before`` (the state one step earlier) carries the class ``hl``; figures
 that moved get an arrow from where they were. Every element has a ``<title>`` tooltip.
-There are two layouts, wide (a screen) and ``narrow`` (a phone). A layout and every fragment
+There are two layouts, wide (a screen) and ``narrow`` (a phone); ``styled=False`` leaves out the
+``<style>`` for pages that link ``STYLE`` once (decision 0015). A layout and every fragment
 that depends only on the board are computed once per board and layout; a draw is a diff of two
 states and string joins (bench/board_draw.py).
 """
