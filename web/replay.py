@@ -101,6 +101,8 @@ def _context(game_id: str, step: int) -> dict:
     state = current.state
     result = ruleset.score(state)
     query = _query()
+    qs = ("?" + urlencode(query)) if query else ""
+    step_base = url_for("replay.game_step", game_id=game.id, step=0)[:-1]  # ".../step/": one url_for, not one per link
     return {
         "game": game,
         "names": {p["seat"]: p["name"] for p in game.players},
@@ -121,7 +123,9 @@ def _context(game_id: str, step: int) -> dict:
         "ending_story": ruleset.ending_story(state),
         "view": "played" if not corrected else "corrected",
         "query": query,
-        "qs": ("?" + urlencode(query)) if query else "",
+        "qs": qs,
+        "step_base": step_base,
+        "step_url": lambda seq, part="": f"{step_base}{seq}{part}{qs}",
         "as_": as_,
         "perspectives": offered,
         "finished": finished,
