@@ -3,7 +3,10 @@
 A generated five-player game played to the end of the time track (the longest of --seeds: 400+
 facts) is imported; then every step is rendered --runs times through the Flask app (test client,
 no network, so the figures are the server's own work): the full page ``/games/<id>/step/<n>`` and
-the panel ``…/panel`` that the arrow keys fetch, in the all-seeing and the public perspective.
+the panel ``…/panel`` that the arrow keys fetch, in the all-seeing and the public perspective, as a
+browser that has shown a replay before asks for them (one board drawing, the wide one: the page
+by the cookie replay.js keeps, the panel by ``?fit=wide``; decision 0015), and the page as a
+browser's very first replay page gets it (both drawings, wide and narrow).
 The replay of each (game, view, perspective) is folded once and cached (web/replays.py), with its
 story and rendered log, so a warm step is a lookup plus the render of that step.
 
@@ -42,38 +45,43 @@ def main(argv=None) -> None:
         archive = Archive(db)
         try:
             game, _ = import_parsed(archive.games, parse(notation(header, facts), "bench"))
-            client = create_app({"ARCHIVE": archive}).test_client()
+            app = create_app({"ARCHIVE": archive})
+            returning, first = app.test_client(), app.test_client()
+            returning.set_cookie("board_fit", "wide")  # as replay.js leaves it after its first page on a wide screen
             log(f"game of {len(facts)} facts imported")
 
-            def get(url: str) -> tuple[float, float, int]:
+            def get(url: str, client=returning) -> tuple[float, float, int]:
                 t, c = time.perf_counter(), time.process_time()
                 r = client.get(url)
                 wall, cpu = (time.perf_counter() - t) * 1000, (time.process_time() - c) * 1000
                 assert r.status_code == 200, (url, r.status_code)
                 return wall, cpu, len(r.data)
 
-            for as_ in ("all", "public"):
-                for kind, suffix in (("page", ""), ("panel", "/panel")):
-                    url = lambda seq: f"/games/{game.id}/step/{seq}{suffix}?as={as_}"  # noqa: E731
-                    colds = []
-                    for i in range(args.cold):
-                        replays._cache.clear()
-                        colds.append(get(url(1 + i * len(facts) // args.cold))[0])
-                    get(url(0))  # warm: folded, told, log rendered
-                    per_step, cpu, sizes = [], [], []
-                    for seq in range(0, len(facts) + 1):
-                        samples = [get(url(seq)) for _ in range(args.runs)]
-                        per_step.append(median([s[0] for s in samples]))
-                        cpu.append(median([s[1] for s in samples]))
-                        sizes.append(samples[0][2])
-                    step1, p50 = per_step[1], percentile(per_step, 50)
-                    slowest = max(range(len(per_step)), key=per_step.__getitem__)
-                    worst = max(worst, p50)
-                    rows.append([f"{kind} (`as={as_}`)", median(colds), step1, p50, percentile(per_step, 99),
-                                 f"{per_step[slowest]:.1f} (#{slowest})", percentile(cpu, 50),
-                                 f"**{p50 / step1:.2f}×**", f"{median(sizes) / 1024:.0f}"])
-                    log(f"{kind} {as_}: step 1 {step1:.2f} ms, p50 {p50:.2f} ms (cpu {percentile(cpu, 50):.2f} ms), "
-                        f"cold {median(colds):.1f} ms")
+            renders = [(as_, kind, suffix, returning) for as_ in ("all", "public")
+                       for kind, suffix in (("page", ""), ("panel", "/panel"))]
+            renders.append(("all", "page, a browser's first (no cookie: wide + narrow board)", "", first))
+            for as_, kind, suffix, client in renders:
+                fit = "&fit=wide" if suffix else ""  # replay.js asks for its panels with the screen's layout
+                url = lambda seq: f"/games/{game.id}/step/{seq}{suffix}?as={as_}{fit}"  # noqa: E731
+                colds = []
+                for i in range(args.cold):
+                    replays._cache.clear()
+                    colds.append(get(url(1 + i * len(facts) // args.cold), client)[0])
+                get(url(0), client)  # warm: folded, told, log rendered
+                per_step, cpu, sizes = [], [], []
+                for seq in range(0, len(facts) + 1):
+                    samples = [get(url(seq), client) for _ in range(args.runs)]
+                    per_step.append(median([s[0] for s in samples]))
+                    cpu.append(median([s[1] for s in samples]))
+                    sizes.append(samples[0][2])
+                step1, p50 = per_step[1], percentile(per_step, 50)
+                slowest = max(range(len(per_step)), key=per_step.__getitem__)
+                worst = max(worst, p50)
+                rows.append([f"{kind} (`as={as_}`)", median(colds), step1, p50, percentile(per_step, 99),
+                             f"{per_step[slowest]:.1f} (#{slowest})", percentile(cpu, 50),
+                             f"**{p50 / step1:.2f}×**", f"{median(sizes) / 1024:.0f}"])
+                log(f"{kind} {as_}: step 1 {step1:.2f} ms, p50 {p50:.2f} ms (cpu {percentile(cpu, 50):.2f} ms), "
+                    f"cold {median(colds):.1f} ms")
         finally:
             archive.close()
     print(f"Every step (0–{len(facts)}) of a generated game of {len(facts)} facts ({PLAYERS} seats, to the end of the "

@@ -31,8 +31,9 @@ def _style_hashes() -> str:
     return "".join(f" 'sha256-{d}'" for d in digests)
 
 
-# Pages load their scripts and styles from /static only; the board is inline SVG (no script in it)
-# whose one stylesheet is admitted by its hash, so no other inline style runs.
+# Pages load their scripts and styles from the server only (/static, and a ruleset's drawing stylesheet
+# for the inline boards, decision 0015); board.svg, opened alone, carries that stylesheet inline,
+# admitted by its hash, so no other inline style runs.
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
     "script-src 'self'",

@@ -1,6 +1,7 @@
 """HTML pages: the games list and the replay of one game, step by step (per-step URLs)."""
 from __future__ import annotations
 
+import hashlib
 import json
 from urllib.parse import urlencode
 
@@ -100,6 +101,8 @@ def _context(game_id: str, step: int) -> dict:
     state = current.state
     result = ruleset.score(state)
     query = _query()
+    qs = ("?" + urlencode(query)) if query else ""
+    step_base = url_for("replay.game_step", game_id=game.id, step=0)[:-1]  # ".../step/": one url_for, not one per link
     return {
         "game": game,
         "names": {p["seat"]: p["name"] for p in game.players},
@@ -120,17 +123,20 @@ def _context(game_id: str, step: int) -> dict:
         "ending_story": ruleset.ending_story(state),
         "view": "played" if not corrected else "corrected",
         "query": query,
-        "qs": ("?" + urlencode(query)) if query else "",
+        "qs": qs,
+        "step_base": step_base,
+        "step_url": lambda seq, part="": f"{step_base}{seq}{part}{qs}",
         "as_": as_,
         "perspectives": offered,
         "finished": finished,
     }
 
 
-def _board(rp, index: int, narrow: bool = False, learned=None) -> str | None:
+def _board(rp, index: int, narrow: bool = False, learned=None, styled: bool = True) -> str | None:
     """The ruleset's drawing of step ``index``, highlighting what its fact changed (decision 0012)."""
     before = rp.steps[index - 1].state if index > 0 else None
-    return rp.ruleset.draw(rp.steps[index].state, before=before, narrow=narrow, learned=learned or _learned())
+    return rp.ruleset.draw(rp.steps[index].state, before=before, narrow=narrow, learned=learned or _learned(),
+                           styled=styled)
 
 
 def _learned():
@@ -144,32 +150,74 @@ def _learned():
     return lookup
 
 
-def _boards(rp, index: int) -> dict[str, Markup] | None:
-    """The wide and the narrow (phone) drawing; board.css shows the one that fits the screen."""
+FITS = ("wide", "narrow")
+FIT_COOKIE = "board_fit"
+
+
+def _fit() -> str | None:
+    """The board layout the reader's screen wants (decision 0015): ``?fit=`` (replay.js asks for its
+    panels with it), else the cookie replay.js keeps; None until replay.js has run once in this browser."""
+    fit = request.args.get("fit") or request.cookies.get(FIT_COOKIE)
+    return fit if fit in FITS else None
+
+
+def _boards(rp, index: int, fit: str | None) -> dict[str, Markup] | None:
+    """The one drawing that fits the reader's screen, or (screen not known yet) the wide and the narrow
+    one, of which board.css shows the one that fits. Unstyled: the page links the drawing's stylesheet
+    once (``drawing_css``) rather than parsing it again with every drawing swapped in."""
     learned = _learned()
-    wide = _board(rp, index, learned=learned)
+    if fit is not None:
+        drawn = _board(rp, index, narrow=fit == "narrow", learned=learned, styled=False)
+        return None if drawn is None else {"fit": fit, "svg": Markup(drawn)}
+    wide = _board(rp, index, learned=learned, styled=False)
     if wide is None:
         return None
-    return {"wide": Markup(wide), "narrow": Markup(_board(rp, index, narrow=True, learned=learned) or wide)}
+    return {"wide": Markup(wide), "narrow": Markup(_board(rp, index, narrow=True, learned=learned, styled=False) or wide)}
+
+
+@replay.get("/rulesets/<name>/drawing.css")
+def drawing_css(name: str):
+    """The stylesheet of a ruleset's board drawings, for pages that show them inline (long-cached: the
+    page links it with a digest of its text)."""
+    from service.rules.registry import RULESETS
+
+    ruleset = RULESETS.get(name)
+    if ruleset is None or not ruleset.drawing_styles:
+        raise NotFound(f"no board drawing stylesheet for a ruleset named {name!r}")
+    response = Response("\n".join(ruleset.drawing_styles), mimetype="text/css")
+    response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
+
+
+def _drawing_css_url(ruleset) -> str | None:
+    if not ruleset.drawing_styles:
+        return None
+    digest = hashlib.sha256("\n".join(ruleset.drawing_styles).encode()).hexdigest()[:12]
+    return url_for("replay.drawing_css", name=ruleset.name, v=digest)
 
 
 @replay.get("/games/<game_id>/step/<int:step>")
 def game_step(game_id: str, step: int):
     ctx = _context(game_id, step)
-    ctx["drawing"] = _boards(ctx["replay"], ctx["index"])
+    ctx["drawing"] = _boards(ctx["replay"], ctx["index"], _fit())
+    ctx["drawing_css"] = _drawing_css_url(ctx["replay"].ruleset)
     folded = ctx["folded"]
     if folded.log_html is None:  # the log and the timeline are the same at every step: render them once
         folded.marks_html = Markup(render_template("_marks.html", **ctx))
         folded.log_html = render_template("_log.html", **ctx)
     ctx["log"] = Markup(mark_current(folded.log_html, ctx["step"].seq))
     ctx["marks"] = folded.marks_html
-    return render_template("replay.html", **ctx)
+    response = Response(render_template("replay.html", **ctx))
+    response.vary.add("Cookie")  # the board drawn depends on the screen replay.js remembered
+    return response
 
 
 @replay.get("/games/<game_id>/step/<int:step>/panel")
 def game_step_panel(game_id: str, step: int):
     ctx = _context(game_id, step)
-    return render_template("_panel.html", drawing=_boards(ctx["replay"], ctx["index"]), **ctx)
+    response = Response(render_template("_panel.html", drawing=_boards(ctx["replay"], ctx["index"], _fit()), **ctx))
+    response.vary.add("Cookie")
+    return response
 
 
 @replay.get("/games/<game_id>/step/<int:step>/board.svg")

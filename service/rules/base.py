@@ -200,13 +200,15 @@ class Ruleset(ABC):
 
     def draw(self, state: Any, *, before: Any = None,
              learned: Callable[[str], Iterable[Mapping[str, Any]]] | None = None,
-             narrow: bool = False) -> str | None:
+             narrow: bool = False, styled: bool = True) -> str | None:
         """The board of ``state`` as a standalone SVG document; None when the ruleset draws no board.
 
         ``before`` is the state one step earlier: what changed since is highlighted. ``learned``
         looks up, by board id, the corridors learned from recorded moves (rows with ``from_place``,
         ``to_place``, ``corridor``; decision 0005); the rules cannot query a database themselves.
         ``narrow`` asks for a layout for a phone-wide screen (taller, larger print).
+        ``styled=False`` leaves out the ``<style>`` elements (the texts of ``drawing_styles``): a
+        page that shows many drawings links those texts once as a stylesheet instead.
         """
         return None
     # --- the replay as a story (defaults: plain, secret-free) -----------------------------------

@@ -59,3 +59,61 @@ def test_stepping_with_the_keys_redraws_the_board(served, page):
     assert {lit.nth(i).get_attribute("data-corridor") for i in range(lit.count())} == {"c05"}
     r = page.request.get(f"{base}/games/{game.id}/step/{KEY_STEP + 1}/board.svg")
     assert r.ok and r.headers["content-type"].startswith("image/svg+xml")
+
+
+# the drawing on the page, as board.svg draws it without its <style> (the page links that once)
+SAME_AS_SERVED = """async ([svgUrl, narrow]) => {
+  const text = await (await fetch(svgUrl + (narrow ? "?narrow=1" : ""))).text();
+  const served = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+  served.querySelector("style").remove();
+  const live = document.querySelectorAll("#board svg.nb-board");
+  return live.length === 1 && live[0].isEqualNode(served);
+}"""
+
+
+@pytest.mark.parametrize("name, width, height, columns", [("desktop", 1280, 800, 1132), ("phone", 390, 844, 664)])
+def test_once_the_screen_is_known_one_board_is_drawn_and_patched_in_place(served, browser, name, width, height, columns):
+    """Decision 0015: the first replay page draws both layouts; replay.js remembers the screen's, so
+    later pages and every step bring one drawing, and a step changes only what differs in it."""
+    base, games = served
+    game = games["Friday night, four players"]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    url = f"{base}/games/{game.id}/step/{KEY_STEP}"
+    page.goto(url)
+    assert page.locator("#board svg.nb-board").count() == 2  # nothing known yet: wide and narrow
+    assert any(c["name"] == "board_fit" for c in context.cookies())
+    page.goto(url)
+    board = page.locator("#board svg.nb-board")
+    assert board.count() == 1 and board.evaluate("svg => svg.viewBox.baseVal.width") == columns
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # the stylesheet linked once styles the drawing (under the page's CSP)
+    assert board.locator("rect.bg").evaluate("r => getComputedStyle(r).fill") == "rgb(13, 18, 20)"
+    board.evaluate("svg => { svg.kept = true; }")  # a property of this element object, not an attribute
+    for key, seq in (("ArrowRight", KEY_STEP + 1), ("ArrowRight", KEY_STEP + 2), ("Home", 0), ("End", game.position)):
+        page.keyboard.press(key)
+        page.wait_for_selector(f'#step-board[data-seq="{seq}"]')
+        page.wait_for_url(re.compile(rf"/step/{seq}$"))
+        svg = page.locator("#board svg.nb-board")
+        assert svg.evaluate("svg => svg.kept === true")  # the same element, patched
+        assert page.evaluate(SAME_AS_SERVED, [f"{base}/games/{game.id}/step/{seq}/board.svg", name == "phone"])
+        assert page.locator("#board figcaption a").get_attribute("href").endswith(f"/step/{seq}/board.svg")
+    context.close()
+
+
+def test_crossing_the_phone_width_redraws_the_board_in_the_other_layout(served, browser):
+    base, games = served
+    game = games["Friday night, four players"]
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{base}/games/{game.id}/step/{KEY_STEP}")
+    page.goto(f"{base}/games/{game.id}/step/{KEY_STEP}")  # the cookie set: one (wide) drawing
+    assert page.locator("#board").get_attribute("data-fit") == "wide"
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_selector('#board[data-fit="narrow"]')
+    assert page.locator("#board svg.nb-board").evaluate("svg => svg.viewBox.baseVal.width") == 664
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert any(c["name"] == "board_fit" and c["value"] == "narrow" for c in context.cookies())
+    page.keyboard.press("ArrowRight")  # the panels fetched before the change were dropped
+    page.wait_for_selector(f'#step-board[data-seq="{KEY_STEP + 1}"] #board[data-fit="narrow"]')
+    context.close()

@@ -1,6 +1,7 @@
 """The board picture over HTTP: /games/<id>/step/<n>/board.svg and the replay page's inline board (real PostgreSQL)."""
 from __future__ import annotations
 
+import re
 import uuid
 import xml.etree.ElementTree as ET
 
@@ -67,8 +68,43 @@ def test_the_replay_page_and_its_panel_carry_the_same_board(client, lenient):
     page = client.get(f"/games/{lenient.id}/step/40").get_data(as_text=True)
     panel = client.get(f"/games/{lenient.id}/step/40/panel").get_data(as_text=True)
     svg = client.get(f"/games/{lenient.id}/step/40/board.svg").get_data(as_text=True)
-    assert svg in page and svg in panel
+    # board.svg stands alone with its <style>; the page links that stylesheet once and inlines the rest
+    style = "<style>" + "".join(lenient.ruleset.drawing_styles) + "</style>"
+    assert style in svg
+    inline = svg.replace(style, "")
+    assert inline in page and inline in panel and "<style>" not in page + panel
     assert f'/games/{lenient.id}/step/40/board.svg' in page
+
+
+def boards(html: str) -> list[tuple[float, float]]:
+    """The (width, height) of every board drawing in a page or panel."""
+    return [tuple(map(float, m.split()[2:])) for m in re.findall(r'<svg [^>]*class="nb-board" viewBox="([^"]+)"', html)]
+
+
+def test_one_drawing_per_step_once_the_screen_is_known(client, lenient):
+    """A browser's first replay page draws the board wide and narrow (CSS shows one); replay.js then
+    asks for its panels with ?fit= and keeps a cookie, and from then on one drawing comes (decision 0015)."""
+    url = f"/games/{lenient.id}/step/40"
+    wide, narrow = sorted(boards(client.get(url).get_data(as_text=True)), reverse=True)
+    assert wide[0] > narrow[0]
+    assert boards(client.get(url + "/panel?fit=narrow").get_data(as_text=True)) == [narrow]
+    assert boards(client.get(url + "/panel?fit=wide").get_data(as_text=True)) == [wide]
+    client.set_cookie("board_fit", "narrow")
+    page = client.get(url)
+    assert boards(page.get_data(as_text=True)) == [narrow] and "Cookie" in page.headers["Vary"]
+    assert boards(client.get(url + "/panel?fit=wide").get_data(as_text=True)) == [wide]  # the ask beats the cookie
+    client.set_cookie("board_fit", "sideways")  # not a layout: both again
+    assert len(boards(client.get(url + "/panel").get_data(as_text=True))) == 2
+
+
+def test_the_drawing_stylesheet_is_served_once_for_every_board(client, lenient):
+    page = client.get(f"/games/{lenient.id}/step/40").get_data(as_text=True)
+    href = re.search(r'<link rel="stylesheet" href="(/rulesets/lockdown/drawing\.css\?v=[0-9a-f]+)">', page).group(1)
+    css = client.get(href)
+    assert css.status_code == 200 and css.mimetype == "text/css"
+    assert css.get_data(as_text=True) == "\n".join(lenient.ruleset.drawing_styles)
+    missing = client.get("/rulesets/chess/drawing.css")
+    assert missing.status_code == 404 and b"chess" in missing.data
 
 
 def test_learned_corridors_of_the_basic_board_come_from_the_read_model(fresh_archive, client):

@@ -30,13 +30,14 @@
   function clamp(i) { return Math.min(Math.max(i, 0), seqs.length - 1); }
   function neighbour(delta) { return seqs[clamp(indexOf(target) + delta)]; }
 
+  // Writes only: the log's scroll position is read and fixed in the next frame, so a step costs one
+  // style + layout pass (the browser's own, before the paint) instead of a forced one and another.
   function mark(seq) {
     facts.querySelectorAll("li.current").forEach(li => { li.classList.remove("current"); li.removeAttribute("aria-current"); });
     const li = document.getElementById("s" + seq);
     if (li) {
       li.classList.add("current"); li.setAttribute("aria-current", "step");
-      const box = facts.getBoundingClientRect(), r = li.getBoundingClientRect();
-      if (r.top < box.top || r.bottom > box.bottom) facts.scrollTop += r.top - box.top - box.height / 3;
+      seen.disconnect(); seen.observe(li);
     }
     const i = indexOf(seq);
     scrub.value = i;
@@ -49,10 +50,41 @@
     roundSelect.value = round === 0 ? "0" : (opt ? opt.value : "");
     document.title = document.title.replace(/step \d+/, "step " + i);
   }
+  // scroll the log only when the current line is out of view; the observer reports after the browser's
+  // own layout, so finding out costs no forced layout
+  const seen = new IntersectionObserver(entries => {
+    entries.forEach(en => {
+      seen.unobserve(en.target);
+      const box = en.rootBounds, r = en.boundingClientRect;
+      if (!box || !en.target.classList.contains("current")) return;
+      if (r.top < box.top || r.bottom > box.bottom) facts.scrollTop += r.top - box.top - box.height / 3;
+    });
+  }, {root: facts, threshold: 1});
+
+  // --- one board drawing per step: the layout (wide / narrow) this screen wants --------------------
+  // The server draws only that one for the panels (?fit=) and, once the cookie is set, for whole pages.
+  const narrowScreen = window.matchMedia("(max-width: 640px)");
+  function fit() { return narrowScreen.matches ? "narrow" : "wide"; }
+  function remember() { document.cookie = "board_fit=" + fit() + "; path=/; max-age=31536000; SameSite=Lax"; }
+  function refit() {                              // the screen changed sides of 640 px: redraw the board
+    remember();
+    const drawn = document.getElementById("board");
+    if (!drawn || !drawn.dataset.fit || drawn.dataset.fit === fit()) return;
+    panels.clear();
+    const seq = target;
+    panel(seq).then(html => { if (seq === target) swap(html); }).catch(() => {});
+  }
+  narrowScreen.addEventListener("change", refit);
+
+  // where the reader may go next: the neighbouring steps, and the key moments either side (k / K)
+  function prefetch() {
+    [neighbour(1), neighbour(-1), nextMoment(1), nextMoment(-1)].forEach(s => { if (s !== undefined) panel(s).catch(() => {}); });
+  }
 
   function panel(seq) {
     if (!panels.has(seq)) {
-      panels.set(seq, fetch(base + seq + "/panel" + query).then(r => {
+      if (panels.size >= 200) panels.delete(panels.keys().next().value);  // the oldest first
+      panels.set(seq, fetch(base + seq + "/panel" + query + (query ? "&" : "?") + "fit=" + fit()).then(r => {
         if (!r.ok) { panels.delete(seq); throw new Error("step " + seq + ": " + r.status); }
         return r.text();
       }));
@@ -66,10 +98,26 @@
     const open = document.getElementById("step-details")?.open;
     [...t.content.children].filter(part => part.id).forEach(part => {
       const old = document.getElementById(part.id);
-      if (old) old.replaceWith(part);
+      if (old && !(part.id === "step-board" && patchBoard(old, part))) old.replaceWith(part);
     });
     watchDetails();
     if (open) { document.getElementById("step-details").open = true; }
+  }
+
+  // Most of a board is the same from one step to the next: change only the drawing's top-level figures
+  // that differ (isEqualNode), so the browser restyles and lays out those, not the whole picture.
+  function patchBoard(live, fresh) {
+    const figure = live.querySelector("#board"), next = fresh.querySelector("#board");
+    const a = live.querySelector(".board-fit > svg"), b = fresh.querySelector(".board-fit > svg");
+    if (!a || !b || figure.dataset.fit !== next.dataset.fit) return false;
+    [...b.attributes].forEach(at => { if (a.getAttribute(at.name) !== at.value) a.setAttribute(at.name, at.value); });
+    [...a.attributes].forEach(at => { if (!b.hasAttribute(at.name)) a.removeAttribute(at.name); });
+    const olds = [...a.children], news = [...b.children];
+    news.forEach((n, i) => { const o = olds[i]; if (!o) a.append(n); else if (!o.isEqualNode(n)) o.replaceWith(n); });
+    olds.slice(news.length).forEach(o => o.remove());
+    live.dataset.seq = fresh.dataset.seq;
+    figure.querySelector("figcaption").replaceWith(next.querySelector("figcaption"));
+    return true;
   }
 
   // the full state of a step is long: fetched only when the reader opens it
@@ -88,16 +136,24 @@
     load();
   }
 
+  // The address follows the step once the board is painted: a history entry costs the browser a few
+  // ms (more on a long page) that need not come between the key and the picture.
+  function follow(seq, push) {
+    requestAnimationFrame(() => setTimeout(() => {
+      if (push) history.pushState({seq: seq}, "", url(seq)); else history.replaceState({seq: seq}, "", url(seq));
+    }));
+  }
+
   async function go(seq, push) {
     if (seq === undefined || Number.isNaN(seq) || seq === target) return;
     target = seq;
-    if (push) history.pushState({seq: seq}, "", url(seq)); else history.replaceState({seq: seq}, "", url(seq));
+    follow(seq, push);
     let html;
     try { html = await panel(seq); } catch (e) { stop(); return; }
     if (seq !== target) return;                   // the reader has moved on
     swap(html);
     mark(seq);
-    [neighbour(1), neighbour(-1)].forEach(s => panel(s).catch(() => {}));
+    prefetch();
   }
 
   // --- autoplay ---------------------------------------------------------------------------------
@@ -176,7 +232,7 @@
     manual(Number(a.closest("[data-seq]").dataset.seq));
   });
   scrub.addEventListener("input", () => { stop(); go(seqs[clamp(Number(scrub.value))], false); });
-  scrub.addEventListener("change", () => history.pushState({seq: target}, "", url(target)));
+  scrub.addEventListener("change", () => follow(target, true));
   const help = document.getElementById("keys-help");
   help.addEventListener("click", () => {
     const k = document.getElementById("keys"); k.hidden = !k.hidden; help.setAttribute("aria-expanded", String(!k.hidden));
@@ -210,4 +266,7 @@
   history.replaceState({seq: current()}, "", location.href);
   watchDetails();
   mark(current());
+  refit();
+  // the neighbouring steps, fetched once the page has settled: the reader's first → or ← is then a swap
+  setTimeout(prefetch, 250);
 })();

@@ -41,8 +41,9 @@ class LockdownRuleset(Ruleset):
         return view.position(state)
 
     def draw(self, state: _state.LockdownState, *, before: _state.LockdownState | None = None,
-             learned: Callable[[str], Iterable[Mapping[str, Any]]] | None = None, narrow: bool = False) -> str:
-        return svg.board(state, before=before, learned=learned, narrow=narrow)
+             learned: Callable[[str], Iterable[Mapping[str, Any]]] | None = None, narrow: bool = False,
+             styled: bool = True) -> str:
+        return svg.board(state, before=before, learned=learned, narrow=narrow, styled=styled)
 
     # --- the replay as a story -------------------------------------------------------------
 

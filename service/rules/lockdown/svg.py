@@ -19,7 +19,8 @@ recorded moves taught them (``learned``, dashed; decision 0005). The legend says
 
 What changed since ``before`` (the state one step earlier) carries the class ``hl``; figures
 that moved get an arrow from where they were. Every element has a ``<title>`` tooltip.
-There are two layouts, wide (a screen) and ``narrow`` (a phone). A layout and every fragment
+There are two layouts, wide (a screen) and ``narrow`` (a phone); ``styled=False`` leaves out the
+``<style>`` for pages that link ``STYLE`` once (decision 0015). A layout and every fragment
 that depends only on the board are computed once per board and layout; a draw is a diff of two
 states and string joins (bench/board_draw.py).
 """
@@ -122,6 +123,9 @@ STYLE = """
 .nb-board .hl>.space{stroke:#ffd54a;stroke-width:4;stroke-dasharray:none}
 .nb-board .legend{font-size:14px}
 """
+
+_STYLE_ELEMENT = f"<style>{STYLE}</style>"
+
 
 @lru_cache(maxsize=None)
 def _defs(ids: str) -> str:
@@ -349,13 +353,16 @@ def changes(before: LockdownState | None, after: LockdownState) -> Changes:
 
 
 def board(state: LockdownState, *, before: LockdownState | None = None,
-          learned: Callable[[str], Iterable[Mapping[str, Any]]] | None = None, narrow: bool = False) -> str:
+          learned: Callable[[str], Iterable[Mapping[str, Any]]] | None = None, narrow: bool = False,
+          styled: bool = True) -> str:
     """The board of ``state`` as an SVG document (a string).
 
     ``before``: the state one step earlier; what changed is highlighted (class ``hl``).
     ``learned``: looks up the corridors learned from recorded moves for a board id (rows with
     ``from_place``, ``to_place``, ``corridor``); asked only for boards without declared corridors.
     ``narrow``: fewer cards per row, for a phone (a taller picture with larger print).
+    ``styled``: carry the drawing's ``<style>`` (a standalone document); False when a page links
+    ``STYLE`` once as a stylesheet and swaps many drawings in (decision 0015).
     """
     b = state.board
     lay = layout(b.id, NARROW if narrow else WIDE)
@@ -400,7 +407,7 @@ def board(state: LockdownState, *, before: LockdownState | None = None,
     w, ids = lay.width, lay.ids
     out[0] = (f'<svg xmlns="http://www.w3.org/2000/svg" class="nb-board" viewBox="0 0 {w} {_n(height)}" '
               f'role="img" aria-labelledby="{ids}-title"><title id="{ids}-title">{_e(_summary(state))}</title>'
-              f'<style>{STYLE}</style>{_defs(ids)}<rect class="bg" width="{w}" height="{_n(height)}" rx="10"/>')
+              f'{_STYLE_ELEMENT if styled else ""}{_defs(ids)}<rect class="bg" width="{w}" height="{_n(height)}" rx="10"/>')
     return "".join(out)
 
 
