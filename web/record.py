@@ -241,8 +241,12 @@ def _offers(ruleset_name: str, expected, label=None) -> list[dict[str, Any]]:
         fields = [_field(name, legal, specs.get(name), label) for name, legal in e.options.items()]
         # one button is the whole fact when nothing is left to choose or type
         direct = all(f["input"] == "fixed" or (f["input"] == "free" and not f["required"]) for f in fields)
+        # the places this offer names (a fixed room, or its room choices): a tap on the board finds it
+        places = [v["json"] for f in fields if f.get("place")
+                  for v in ([f["value"]] if f["input"] == "fixed" else f.get("choices", []))]
         out.append({"index": i, "type": e.type, "actor": e.actor, "note": e.note, "fields": fields, "direct": direct,
-                    "effect": e.note.startswith("table effect") or e.type == "GameEnded"})
+                    "effect": e.note.startswith("table effect") or e.type == "GameEnded",
+                    "places": "[" + ",".join(places) + "]"})
     return out
 
 

@@ -226,7 +226,7 @@
   }
 
   function targets(form) {
-    if (!form) return Array.from(live.querySelectorAll("#offers button.offer"));
+    if (!form) return Array.from(live.querySelectorAll("#offers button.offer")).filter((b) => !b.hidden);
     const fields = Array.from(form.querySelectorAll('fieldset[data-input="choice"], fieldset[data-input="multi"]'));
     const open = fields.find((f) => !f.querySelector(".value.chosen")) || fields[0];
     return open ? Array.from(open.querySelectorAll("button.value")).filter((b) => !b.hidden) : [];
@@ -372,8 +372,9 @@
   function tapPlace(place) {
     const form = openForms();
     const fs = placeField(form);
+    if (!form) { offersAt(place); return; }
     if (!fs) {
-      message.textContent = "Open a fact that names a room first, then tap the room on the board.";
+      message.textContent = "This fact names no room: the board tap picks rooms only for facts that do.";
       message.hidden = false;
       return;
     }
@@ -396,6 +397,31 @@
     choose(btn);
   }
 
+  function offersAt(place) {
+    // no form open: keep only the offers that name the tapped room (e.g. the moves into it)
+    const wanted = JSON.stringify(place);
+    const offers = Array.from(live.querySelectorAll("#offers button.offer"));
+    const hits = offers.filter((b) => b.dataset.places && JSON.parse(b.dataset.places).some((p) => JSON.stringify(p) === wanted));
+    const box = document.getElementById("place-filter");
+    if (!hits.length) {
+      message.textContent = "Nothing to record in " + place + " right now; the table effects list has more.";
+      message.hidden = false;
+      return;
+    }
+    message.hidden = true;
+    offers.forEach((b) => { b.hidden = !hits.includes(b); });
+    box.querySelector("span").textContent = hits.length + " offer(s) in " + place + ":";
+    box.hidden = false;
+    labelKeys(null);
+  }
+
+  function showAllOffers() {
+    live.querySelectorAll("#offers button.offer").forEach((b) => { b.hidden = false; });
+    const box = document.getElementById("place-filter");
+    if (box) box.hidden = true;
+    labelKeys(null);
+  }
+
   function showBoardHint(form) {
     const hint = live.querySelector(".board-hint");
     if (hint) hint.hidden = !placeField(form);
@@ -410,6 +436,7 @@
     else if (t.classList.contains("value")) choose(t);
     else if (t.classList.contains("back")) closeForm();
     else if (t.id === "undo") undo();
+    else if (t.id === "place-all") showAllOffers();
   });
   live.addEventListener("input", (e) => { if (e.target.classList.contains("filter")) filter(e.target); });
 
