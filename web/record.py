@@ -252,6 +252,10 @@ def _offers(ruleset_name: str, expected, label=None) -> list[dict[str, Any]]:
 
 def _fact_line(fact, names: dict[int, str]) -> str:
     who = f"{names.get(fact.actor, f'seat {fact.actor}')}: " if fact.actor is not None else ""
+    if fact.type == "Commented":
+        return f"{who}💬 {fact.data.get('text', '')}"
+    if fact.type == "FactAnnotated":
+        return f"Note on #{fact.data.get('seq')}: {fact.data.get('note', '')}"
     data = " · ".join(f"{k} {_label(v)}" for k, v in fact.data.items() if v not in (None, [], {}))
     return f"{who}{fact.type}" + (f" — {data}" if data else "")
 
