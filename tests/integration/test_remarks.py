@@ -107,3 +107,29 @@ def test_the_api_shows_notes_on_their_fact_and_comments_as_facts(archive):
     assert client.get(f"/api/games/{gid}/state?step=1").get_json()["notes"] == ["the basic side"]
     played = client.get(f"/api/games/{gid}/facts?view=played").get_json()["facts"]
     assert [f["type"] for f in played] == ["BoardPrepared", "FactAnnotated", "Commented"]
+
+
+def test_the_fix_page_prefills_the_fact_as_it_stands_and_names_bad_requests(archive):
+    import re as _re
+
+    from web import create_app
+
+    client = create_app({"ARCHIVE": archive, "TESTING": True, "WRITE_LIMIT": None}).test_client()
+    gid = _game(archive)
+    archive.games.record(gid, [{"type": "CharacterChosen", "actor": 1, "data": {"character": "survivor"}},
+                               {"type": "FactReplaced", "data": {"seq": 2, "replacement": {
+                                   "type": "CharacterChosen", "actor": 1, "data": {"character": "hacker"}}}},
+                               {"type": "Commented", "data": {"text": "all good"}}])
+    page = client.get(f"/games/{gid}/record?fix=2").get_data(as_text=True)
+    form = _re.search(r'<form class="fact-form"[^>]*data-replaces="2" data-original="([^"]*)"', page)
+    assert form and "hacker" in form.group(1)  # as corrected, not as first recorded
+    assert _re.search(r'class="value chosen" data-value="&#34;hacker&#34;"', page)
+    assert "Fixing #2" in page and 'data-place="' in page  # the board as it stood before #2
+    page = client.get(f"/games/{gid}/record?fix=4").get_data(as_text=True)
+    assert _re.search(r'data-type="Commented"[^>]*data-replaces="4"', page) and ">all good</textarea>" in page
+    r = client.get(f"/games/{gid}/record?fix=3")
+    assert r.status_code == 400 and "fix the fact it is about" in r.get_data(as_text=True)
+    assert client.get(f"/games/{gid}/record?fix=9").status_code == 404
+    r = client.get(f"/games/{gid}/record?fix=abc")
+    assert r.status_code == 400 and "number of the fact" in r.get_data(as_text=True)
+    assert f'/games/{gid}/record?fix=2' in client.get(f"/games/{gid}/step/4").get_data(as_text=True)
