@@ -397,7 +397,8 @@ def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
                      "fields": [_field(n, None, specs.get(n)) for n in names_], "direct": False, "effect": True}
             offers.append(offer)
     offer["fields"] = [_prefill(f, fact.data.get(f["name"])) for f in offer["fields"]]
-    offer["direct"] = False  # a fix is confirmed, never sent by the offer's tap alone
+    for o in offers:
+        o["direct"] = False  # a fix is confirmed in its form, never sent by an offer's tap alone
     return {
         "offers": offers,
         "drawing": _drawing(rp, before),
