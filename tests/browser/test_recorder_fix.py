@@ -193,6 +193,18 @@ def test_tapping_a_room_on_the_board_picks_the_place(served, page, tmp_path):
     wait_position(page, 12)
     assert api_facts(base, game_id)[-1]["type"] == "FirePlaced"
     assert api_facts(base, game_id)[-1]["data"]["room"] == target
+    # the fire was elsewhere: fix it from the replay by tapping the right room on the board of that moment
+    page.goto(f"{base}/games/{game_id}/step/12")
+    page.click('#facts li[data-seq="12"] a.fix')
+    page.wait_for_url(re.compile(r"/record\?fix=12$"))
+    assert json.loads(page.locator(f"{OPEN} fieldset[data-field=room] button.value.chosen").get_attribute("data-value")) == target
+    page.locator(f'#record-board .board-wide [data-place="{legal[0]}"]').first.click()
+    page.click(f"{OPEN} .confirm")
+    page.wait_for_url(re.compile(r"/step/12$"))
+    fixed = api_facts(base, game_id)[-1]
+    assert fixed["type"] == "FactReplaced" and fixed["data"]["seq"] == 12
+    assert fixed["data"]["replacement"]["data"]["room"] == legal[0]
+    assert "replaced by correction #13" in log_line(page, 12).inner_text()
 
 
 def test_two_devices_see_each_others_facts_and_review_their_own(served, browser):
