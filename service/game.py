@@ -24,7 +24,7 @@ from service import chain as hash_chain
 from service import hygiene
 from service.errors import CommandIdReused, FactsRefused, InvalidInput, StalePosition
 from service.rules import Fact, Seat, Setup, Violation, get_ruleset
-from service.rules.replay import CORRECTION_TYPES, check_correction, fold
+from service.rules.replay import ANNOTATION_TYPES, CORRECTION_TYPES, GENERIC_TYPES, check_annotation, check_correction, fold
 
 
 @dataclass(frozen=True)
@@ -268,12 +268,14 @@ class Game(Aggregate):
             seq = self.position + 1 + i
             fact = self._read_fact(raw, seq, i)
             pos = ruleset.position(state)
+            if fact.type in GENERIC_TYPES and known is None:
+                known = {r.fact.seq: r.fact for r in self.recorded} | {f.seq: f for f, *_ in staged}
             if fact.type in CORRECTION_TYPES:
-                if known is None:
-                    known = {r.fact.seq: r.fact for r in self.recorded} | {f.seq: f for f, *_ in staged}
                 violations = check_correction(known, fact)
                 if not violations:
                     violations = self._check_replacement(known, fact)
+            elif fact.type in ANNOTATION_TYPES:  # a comment or a note: checked here, never by the ruleset
+                violations = check_annotation(known, fact, [p["seat"] for p in self.players])
             else:
                 violations = ruleset.check(state, fact)
             refused = [v for v in violations if v.shape or self.strict]
@@ -289,6 +291,8 @@ class Game(Aggregate):
             if fact.type in CORRECTION_TYPES:
                 known[seq] = fact
                 state = fold(ruleset, self.setup, list(known.values())).head.state
+            elif fact.type in ANNOTATION_TYPES:
+                known[seq] = fact
             else:
                 if known is not None:
                     known[seq] = fact
@@ -368,6 +372,8 @@ class Game(Aggregate):
             self._head = _Head(staged)
         elif type in CORRECTION_TYPES:
             self._head = _Head(self.replay().head.state)
+        elif type in ANNOTATION_TYPES:
+            pass  # a comment or a note leaves the game's state as it was
         else:
             state, _ = self.ruleset.apply(self.head_state, fact)
             self._head = _Head(state)

@@ -32,6 +32,8 @@ MAX_TAGS = 20  # tags per game
 MAX_TAG = 40  # characters per tag
 MAX_QUERY = 200  # characters in a query or path parameter
 MAX_POSITION = 2**31 - 1  # a position, step or offset (PostgreSQL's integer)
+MAX_COMMENT = 1000  # characters in a comment fact (``Commented``; decision 0017)
+MAX_NOTE = 500  # characters in a note on a fact (``FactAnnotated``; decision 0017)
 
 # NUL cannot go into PostgreSQL text; a lone surrogate cannot be encoded as UTF-8.
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")

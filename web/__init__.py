@@ -18,7 +18,7 @@ def create_app(config: dict[str, Any]) -> Flask:
     app.config.update(config)
     app.json.sort_keys = False
 
-    from web import posture
+    from web import csrf, posture
     from web.admin import admin
     from web.api import api
     from web.errors import register_error_handlers
@@ -31,4 +31,5 @@ def create_app(config: dict[str, Any]) -> Flask:
     app.register_blueprint(record)
     register_error_handlers(app)
     posture.install(app, config)
+    csrf.install(app)  # forms and the pages' scripts send a token back (decision 0017)
     return app

@@ -108,6 +108,7 @@ def step_dict(replay: Replay, step: Step) -> dict[str, Any]:
         if fact is None
         else {"seq": fact.seq, "type": fact.type, "actor": fact.actor, "data": dict(fact.data), "visibility": fact.visibility},
         "note": step.note,
+        "notes": list(step.notes),
         "corrected_by": step.corrected_by,
         "consequences": [c.as_dict() for c in step.consequences],
         "violations": [v.as_dict() for v in step.violations],
@@ -170,7 +171,8 @@ def get_facts(game_id: str):
             if step.seq <= q["since"]:
                 continue
             d = fact_dict(by_seq[step.seq])
-            d.update(type=step.fact.type, actor=step.fact.actor, data=dict(step.fact.data), corrected_by=step.corrected_by)
+            d.update(type=step.fact.type, actor=step.fact.actor, data=dict(step.fact.data), corrected_by=step.corrected_by,
+                     notes=list(step.notes))
             facts.append(d)
     return jsonify({"game": str(game.id), "view": q["view"], "position": game.position, "facts": facts})
 

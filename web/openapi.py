@@ -118,6 +118,8 @@ class RecordedFactSchema(Schema):
     command_id = fields.String(required=True, allow_none=True)
     flags = fields.List(fields.Dict(), required=True)
     corrected_by = fields.Raw(allow_none=True, metadata={"description": "view=corrected: the correction in force"})
+    notes = fields.List(fields.String(), metadata={"description": "view=corrected: the recorders' notes on this fact "
+                                                                  "(FactAnnotated facts; decision 0017)"})
 
 
 class FactsSchema(Schema):
@@ -143,6 +145,7 @@ class StateSchema(Schema):
     steps = fields.Integer(required=True)
     fact = fields.Nested(StepFactSchema, required=True, allow_none=True)
     note = fields.String(required=True)
+    notes = fields.List(fields.String(), required=True, metadata={"description": "the recorders' notes on this fact"})
     corrected_by = fields.Raw(required=True, allow_none=True)
     consequences = fields.List(fields.Dict(), required=True)
     violations = fields.List(fields.Dict(), required=True)

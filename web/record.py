@@ -11,9 +11,11 @@ from datetime import date
 from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from markupsafe import Markup
 from marshmallow import ValidationError
 
 from projections import queries
+from service import hygiene
 from service.errors import ArchiveError, InvalidInput
 from service.notation import NotationError, import_parsed, parse
 from service.rules.registry import RULESETS
@@ -34,7 +36,7 @@ OPTION_CHOICES = {
 RECENT = 8  # facts shown above the inputs
 LONG_LIST = 12  # more legal values than this: the list gets a search box
 PRESELECT_UP_TO = 4  # short lists start with their first value chosen; long ones make the recorder pick
-CORRECTIONS = ("FactVoided", "FactReplaced")
+CORRECTIONS = ("FactVoided", "FactReplaced")  # Commented and FactAnnotated are remarks (decision 0017)
 # field kinds whose value is a list: listed legal values are then picked several at a time
 LIST_KINDS = {"markers", "corridor_list", "seats", "names", "objectives", "draw_kinds", "tiles_list"}
 INT_KINDS = {"count", "count0", "count1", "amount", "seat", "slot", "computer_option"}
@@ -200,7 +202,17 @@ def _label(value: Any) -> str:
     return str(value)
 
 
+PLACE_KINDS = {"room"}  # field kinds whose value is a place on the board picture: tapping a room there picks it
+
+
 def _field(name: str, legal: Any, spec: Any, label=None) -> dict[str, Any]:
+    field = _field_of(name, legal, spec, label)
+    field["kind"] = getattr(spec, "kind", "text")
+    field["place"] = field["kind"] in PLACE_KINDS
+    return field
+
+
+def _field_of(name: str, legal: Any, spec: Any, label=None) -> dict[str, Any]:
     kind = getattr(spec, "kind", "text")
     required = getattr(spec, "required", True)
     doc = getattr(spec, "doc", "")
@@ -229,19 +241,26 @@ def _offers(ruleset_name: str, expected, label=None) -> list[dict[str, Any]]:
         fields = [_field(name, legal, specs.get(name), label) for name, legal in e.options.items()]
         # one button is the whole fact when nothing is left to choose or type
         direct = all(f["input"] == "fixed" or (f["input"] == "free" and not f["required"]) for f in fields)
+        # the places this offer names (a fixed room, or its room choices): a tap on the board finds it
+        places = [v["json"] for f in fields if f.get("place")
+                  for v in ([f["value"]] if f["input"] == "fixed" else f.get("choices", []))]
         out.append({"index": i, "type": e.type, "actor": e.actor, "note": e.note, "fields": fields, "direct": direct,
-                    "effect": e.note.startswith("table effect") or e.type == "GameEnded"})
+                    "effect": e.note.startswith("table effect") or e.type == "GameEnded",
+                    "places": "[" + ",".join(places) + "]"})
     return out
 
 
 def _fact_line(fact, names: dict[int, str]) -> str:
     who = f"{names.get(fact.actor, f'seat {fact.actor}')}: " if fact.actor is not None else ""
+    if fact.type == "Commented":
+        return f"{who}💬 {fact.data.get('text', '')}"
+    if fact.type == "FactAnnotated":
+        return f"Note on #{fact.data.get('seq')}: {fact.data.get('note', '')}"
     data = " · ".join(f"{k} {_label(v)}" for k, v in fact.data.items() if v not in (None, [], {}))
     return f"{who}{fact.type}" + (f" — {data}" if data else "")
 
 
-def _undo_target(recorded) -> int | None:
-    """The latest fact still standing (not a correction, not voided): what Undo voids."""
+def _voided(recorded) -> set[int]:
     voided: set[int] = set()
     for r in recorded:
         f = r.fact
@@ -249,46 +268,164 @@ def _undo_target(recorded) -> int | None:
             voided.update(s for s in f.data.get("seqs", []) if isinstance(s, int))
         elif f.type == "FactReplaced":
             voided.discard(f.data.get("seq"))
+    return voided
+
+
+def _undo_seqs(recorded) -> list[int]:
+    """What Undo voids: the latest fact still standing (not a correction, not voided), with the note sent with it.
+
+    A note recorded in the same command as its fact (the note field of a fact's form) goes back with the
+    fact; a note added later is taken back alone.
+    """
+    voided = _voided(recorded)
+    by_seq = {r.fact.seq: r for r in recorded}
     for r in reversed(recorded):
-        if r.fact.type not in CORRECTIONS and r.fact.seq not in voided:
-            return r.fact.seq
-    return None
+        if r.fact.type in CORRECTIONS or r.fact.seq in voided:
+            continue
+        target = by_seq.get(r.fact.data.get("seq")) if r.fact.type == "FactAnnotated" else None
+        if (target is not None and target.command_id is not None and target.command_id == r.command_id
+                and target.fact.seq not in voided):
+            return [target.fact.seq, r.fact.seq]
+        return [r.fact.seq]
+    return []
 
 
-def _panel_context(game_id: str) -> dict[str, Any]:
+def _undo_target(recorded) -> int | None:
+    """The latest fact still standing (not a correction, not voided): what Undo voids."""
+    seqs = _undo_seqs(recorded)
+    return seqs[0] if seqs else None
+
+
+def _panel_context(game_id: str, fix: int | None = None) -> dict[str, Any]:
     game, rp = replay_of(_archive().games, _game_id(game_id), corrected=True)
     ruleset = rp.ruleset
     state = rp.head.state
     names = {p["seat"]: p["name"] for p in game.players}
-    voided: set[int] = set()
-    for r in game.recorded:
-        if r.fact.type == "FactVoided":
-            voided.update(r.fact.data.get("seqs", []))
-        elif r.fact.type == "FactReplaced":
-            voided.discard(r.fact.data.get("seq"))
+    voided = _voided(game.recorded)
     recent = [{"seq": r.fact.seq, "line": _fact_line(r.fact, names), "voided": r.fact.seq in voided,
                "flagged": bool(r.flags), "correction": r.fact.type in CORRECTIONS}
               for r in game.recorded[-RECENT:]][::-1]
-    undo = _undo_target(game.recorded)
-    return {
+    undo_seqs = _undo_seqs(game.recorded)
+    undo = undo_seqs[0] if undo_seqs else None
+    ctx = {
         "game": game,
         "names": names,
         "position": ruleset.position(state),
         "recent": recent,
-        "offers": _offers(game.ruleset_name, ruleset.next_inputs(state), Labels(game.ruleset_name, state, names)),
         "undo_seq": undo,
+        "undo_seqs": json.dumps(undo_seqs),
         "undo_line": next((_fact_line(r.fact, names) for r in game.recorded if r.fact.seq == undo), None),
+        "comment": _comment_offer(),
+        "max_note": hygiene.MAX_NOTE,
+        "fix": None,
+    }
+    if fix is not None:
+        return {**ctx, **_fix_context(game, rp, fix, names)}
+    ctx["offers"] = _offers(game.ruleset_name, ruleset.next_inputs(state), Labels(game.ruleset_name, state, names))
+    ctx["drawing"] = _drawing(rp, state)
+    return ctx
+
+
+def _drawing(rp, state) -> dict[str, Markup] | None:
+    """The board picture, wide and narrow (board.css shows the one that fits); its rooms carry ``data-place``."""
+    wide = rp.ruleset.draw(state)
+    if not wide:
+        return None
+    return {"wide": Markup(wide), "narrow": Markup(rp.ruleset.draw(state, narrow=True) or wide)}
+
+
+def _comment_offer() -> dict[str, Any]:
+    """The comment: always offered, whatever the rules expect (a generic fact, decision 0017)."""
+    text = {"name": "text", "input": "free", "parse": "text", "required": True, "kind": "comment", "place": False,
+            "doc": f"free text, at most {hygiene.MAX_COMMENT} characters", "max": hygiene.MAX_COMMENT}
+    return {"index": "comment", "type": "Commented", "actor": None, "note": "A comment at this point of the game: "
+            "what the table said, why a fact was odd, a break.", "fields": [text], "direct": False, "effect": False}
+
+
+def _prefill(field: dict[str, Any], value: Any) -> dict[str, Any]:
+    """``field`` showing ``value`` (a recorded fact's), so the fix form starts from what was recorded."""
+    field = dict(field)
+    if field["input"] == "free":
+        if value is None:
+            return field
+        if field.get("parse") == "json":
+            field["prefill"] = json.dumps(value, ensure_ascii=False)
+        elif isinstance(value, list):
+            field["prefill"] = ", ".join(str(v) for v in value)
+        else:
+            field["prefill"] = str(value)
+        return field
+    if field["input"] == "fixed":
+        return field
+    wanted = [value] if field["input"] == "choice" else (value if isinstance(value, list) else [value])
+    wanted_json = {json.dumps(v, ensure_ascii=False) for v in wanted if v is not None}
+    choices = list(field["choices"])
+    for w in wanted_json - {c["json"] for c in choices}:  # recorded outside the legal list (a lenient game)
+        choices.insert(0, {"json": w, "label": f"{_label(json.loads(w))} (as recorded)"})
+    field["choices"] = choices
+    field["chosen"] = wanted_json
+    field["preselect"] = None
+    return field
+
+
+def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
+    """The recorder's form for fact ``seq`` as the table stood before it, prefilled with the fact as it now stands."""
+    from werkzeug.exceptions import NotFound
+
+    by_seq = {r.fact.seq: r.fact for r in game.recorded}
+    original = by_seq.get(seq)
+    if original is None:
+        raise NotFound(f"this game has no fact #{seq} to fix (it holds #1–#{game.position})")
+    if original.type in CORRECTIONS or original.type == "FactAnnotated":
+        raise InvalidInput(f"#{seq} is a {original.type}: fix the fact it is about, not the correction or note",
+                           field="fix")
+    step = next((s for s in rp.steps if s.seq == seq and s.fact is not None), None)
+    fact = step.fact if step is not None else original  # as corrected; a voided fact is brought back as recorded
+    before = rp.at(seq - 1).state
+    ruleset = rp.ruleset
+    if fact.type == "Commented":
+        offer = _comment_offer()
+        offers = [offer]
+    else:
+        offers = _offers(game.ruleset_name, ruleset.next_inputs(before), Labels(game.ruleset_name, before, names))
+        offer = next((o for o in offers if o["type"] == fact.type and o["actor"] == fact.actor), None)
+        if offer is None:  # not offered there (a lenient game, a table effect): the fact's own fields, free
+            specs = _fact_kinds(game.ruleset_name).get(fact.type, {})
+            names_ = list(specs) or list(fact.data)
+            offer = {"index": len(offers), "type": fact.type, "actor": fact.actor, "note": "as recorded (the rules do "
+                     "not offer it here; the replacement is checked when sent)",
+                     "fields": [_field(n, None, specs.get(n)) for n in names_], "direct": False, "effect": True}
+            offers.append(offer)
+    offer["fields"] = [_prefill(f, fact.data.get(f["name"])) for f in offer["fields"]]
+    for o in offers:
+        o["direct"] = False  # a fix is confirmed in its form, never sent by an offer's tap alone
+    return {
+        "offers": offers,
+        "drawing": _drawing(rp, before),
+        "fix": {"seq": seq, "line": _fact_line(fact, names), "offer": offer["index"], "voided": step is None,
+                "original": json.dumps({"type": fact.type, "actor": fact.actor, "data": fact.data}, ensure_ascii=False),
+                "notes": step.notes if step is not None else (),
+                "back": url_for("replay.game_step", game_id=game.id, step=seq)},
     }
 
 
 @record.get("/games/<game_id>/record")
 def recorder(game_id: str):
-    return render_template("record.html", **_panel_context(game_id))
+    return render_template("record.html", **_panel_context(game_id, _fix_arg()))
+
+
+def _fix_arg() -> int | None:
+    fix = request.args.get("fix")
+    if fix is None:
+        return None
+    if not (fix.isdigit() and 0 < int(fix) <= hygiene.MAX_POSITION):
+        raise InvalidInput(f"fix={fix[:40]!r}: give the number of the fact to fix (e.g. ?fix=12)", field="fix")
+    return int(fix)
 
 
 @record.get("/games/<game_id>/record/panel")
 def panel(game_id: str):
-    return render_template("_record_panel.html", **_panel_context(game_id))
+    return render_template("_record_panel.html", **_panel_context(game_id, _fix_arg()))
 
 
 __all__ = ["record", "ArchiveError"]

@@ -6,6 +6,13 @@ Corrections are facts too, so history is never edited:
 - ``FactReplaced`` ``{"seq": 5, "replacement": {"type", "actor", "data"}, "reason": "..."}``:
   fact 5 happened as the replacement says.
 
+Remarks are facts too, beside the corrections and the same for every ruleset (decision 0017):
+
+- ``Commented``     ``{"text": "..."}``: a free-text comment at this point of the game (actor: the seat
+  it is about, or null). A step of its own in both views; the state does not change.
+- ``FactAnnotated`` ``{"seq": 5, "note": "..."}``: a note on fact 5, given when it was recorded (in
+  the same batch) or later. Not a step in the corrected view: its text joins fact 5's ``notes``.
+
 "As played" applies every recorded fact in order and shows corrections as markers;
 "as corrected" (the default) applies the replacements in place of what they replace,
 skips voided facts, and leaves the correction facts out of the sequence.
@@ -18,6 +25,8 @@ from typing import Any, Iterable, Mapping
 from service.rules.base import Consequence, Fact, Ruleset, Setup, Violation
 
 CORRECTION_TYPES = ("FactVoided", "FactReplaced")
+ANNOTATION_TYPES = ("Commented", "FactAnnotated")
+GENERIC_TYPES = CORRECTION_TYPES + ANNOTATION_TYPES  # never seen by a ruleset's check or apply
 
 
 @dataclass(frozen=True)
@@ -31,6 +40,7 @@ class Step:
     violations: tuple[Violation, ...] = ()
     corrected_by: int | None = None  # seq of the correction that replaced this fact
     note: str = ""
+    notes: tuple[str, ...] = ()  # the recorders' notes on this fact (FactAnnotated), in order
 
     def __deepcopy__(self, memo):  # immutable: share it
         return self
@@ -70,6 +80,52 @@ def check_correction(facts: Mapping[int, Fact], fact: Fact) -> list[Violation]:
         out.append(Violation("correction.shape", "FactReplaced needs 'replacement' with a fact 'type'", section, "data.replacement", True))
     elif rep["type"] in CORRECTION_TYPES:
         out.append(Violation("correction.shape", "a replacement cannot itself be a correction", section, "data.replacement.type", True))
+    elif not out:
+        original = facts[fact.data["seq"]].type
+        if (original in ANNOTATION_TYPES or rep["type"] in ANNOTATION_TYPES) and original != rep["type"]:
+            out.append(Violation("correction.shape", f"#{fact.data['seq']} is a {original}: a {rep['type']} cannot replace it "
+                                 "(a comment or a note is replaced by another one, a table fact by a table fact)",
+                                 section, "data.replacement.type", True))
+        elif rep["type"] in ANNOTATION_TYPES:
+            trial = Fact(fact.data["seq"], rep["type"], rep.get("data") or {}, rep.get("actor"))
+            out += [Violation(v.rule, v.message, v.section, "data.replacement." + (v.field or "data"), v.shape)
+                    for v in check_annotation(facts, trial)]
+    return out
+
+
+def check_annotation(facts: Mapping[int, Fact], fact: Fact, seats: Iterable[int] | None = None) -> list[Violation]:
+    """Shape checks of a ``Commented`` or ``FactAnnotated`` fact (lengths: service/hygiene.py)."""
+    from service.hygiene import MAX_COMMENT, MAX_NOTE, text_problem
+
+    section = "docs/decisions/0017-recorder-corrections-and-csrf.md"
+    data = fact.data if isinstance(fact.data, Mapping) else {}
+    name, limit = ("text", MAX_COMMENT) if fact.type == "Commented" else ("note", MAX_NOTE)
+    known = {"text"} if fact.type == "Commented" else {"seq", "note"}
+    out = [Violation("annotation.shape", f"{fact.type} has no field {k!r}; its fields are: {', '.join(sorted(known))}",
+                     section, f"data.{k}", True) for k in data if k not in known]
+    text = data.get(name)
+    if not isinstance(text, str) or not text.strip():
+        out.append(Violation("annotation.shape", f"{fact.type} needs {name!r}: a non-empty text", section, f"data.{name}", True))
+    else:
+        problem = text_problem(text, limit)
+        if problem:
+            out.append(Violation("annotation.shape", f"{fact.type}.{name} {problem}", section, f"data.{name}", True))
+    if fact.type == "Commented":
+        if fact.actor is not None and seats is not None and fact.actor not in set(seats):
+            out.append(Violation("annotation.shape", f"a comment is about a seat of this game or the table (null), "
+                                 f"not {fact.actor!r}", section, "actor", True))
+        return out
+    if fact.actor is not None:
+        out.append(Violation("annotation.shape", "a note has no actor: leave it empty", section, "actor", True))
+    seq = data.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        out.append(Violation("annotation.target", "FactAnnotated needs 'seq': the number of the fact it is about",
+                             section, "data.seq", True))
+    elif seq not in facts:
+        out.append(Violation("annotation.target", f"there is no fact #{seq} to note", section, "data.seq", True))
+    elif facts[seq].type in GENERIC_TYPES:
+        out.append(Violation("annotation.target", f"fact #{seq} is a {facts[seq].type}; a note goes on a table fact",
+                             section, "data.seq", True))
     return out
 
 
@@ -165,7 +221,16 @@ def fold(ruleset: Ruleset, setup: Setup, facts: Iterable[Fact], corrected: bool 
     truth = state  # the all-seeing state, folded alongside a perspective
     seeing = as_ != "all"
     replay = Replay(ruleset, setup, [Step(0, None, state, note="setup")])
-    for fact, corrected_by, note in effective_facts(facts, corrected):
+    effective = effective_facts(facts, corrected)
+    notes: dict[int, list[str]] = {}
+    for fact, _, _ in effective:
+        if fact.type == "FactAnnotated" and isinstance(fact.data.get("note"), str):
+            notes.setdefault(fact.data.get("seq"), []).append(fact.data["note"])
+    for fact, corrected_by, note in effective:
+        if fact.type in ANNOTATION_TYPES:  # a remark: the state does not change
+            if fact.type == "Commented" or not corrected:  # a note shows on its fact in the corrected view
+                replay.steps.append(Step(fact.seq, fact, state, (), (), corrected_by, note))
+            continue
         if fact.type in CORRECTION_TYPES:  # as played: a marker, the state does not change
             if seeing:
                 fact = _masked_correction(ruleset, setup, fact, as_)
@@ -177,7 +242,8 @@ def fold(ruleset: Ruleset, setup: Setup, facts: Iterable[Fact], corrected: bool 
             fact = ruleset.mask(setup, fact, as_)
         violations = tuple(ruleset.check(state, fact))
         if any(v.shape for v in violations):  # cannot be applied (only reachable through a replacement)
-            replay.steps.append(Step(fact.seq, fact, state, (), violations, corrected_by, note))
+            replay.steps.append(Step(fact.seq, fact, state, (), violations, corrected_by, note,
+                                     tuple(notes.get(fact.seq, ()))))
             continue
         state, consequences = ruleset.apply(state, fact)
         if seeing:
@@ -185,5 +251,6 @@ def fold(ruleset: Ruleset, setup: Setup, facts: Iterable[Fact], corrected: bool 
                 if not any(v.shape for v in ruleset.check(state, shown)):
                     state, more = ruleset.apply(state, shown)
                     consequences = list(consequences) + list(more)
-        replay.steps.append(Step(fact.seq, fact, state, tuple(consequences), violations, corrected_by, note))
+        replay.steps.append(Step(fact.seq, fact, state, tuple(consequences), violations, corrected_by, note,
+                                 tuple(notes.get(fact.seq, ()))))
     return replay

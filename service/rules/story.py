@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from service.rules.base import Fact, Moment, Violation
-from service.rules.replay import CORRECTION_TYPES, Replay, correction_targets
+from service.rules.replay import ANNOTATION_TYPES, CORRECTION_TYPES, Replay, correction_targets
 
 PHASES = {"setup": "Setup", "player": "Player phase", "event": "Event phase", "ended": "After the end"}
 
@@ -26,10 +26,11 @@ class Entry:
     details: tuple[str, ...] = ()
     moments: tuple[Moment, ...] = ()
     violations: tuple[Violation, ...] = ()
-    kind: str = "fact"  # fact, correction (a correction fact, as played), setup
+    kind: str = "fact"  # fact, correction (a correction fact, as played), comment, annotation (a note, as played), setup
     corrected: str = ""  # as corrected: "replaced by correction #9: reason"
     voided_by: int | None = None  # as played: the correction that voids or replaces this fact
     actor: int | None = None
+    notes: tuple[str, ...] = ()  # the recorders' notes on this fact (decision 0017)
 
     @property
     def heading(self) -> str:
@@ -55,6 +56,14 @@ def _correction_text(fact, narrate_replacement) -> str:
     return f"Correction: #{fact.data.get('seq')} is replaced by “{narrate_replacement(fact)}”{why}."
 
 
+def _remark_text(fact, names: dict) -> str:
+    """A comment or (as played) a note, as a log line."""
+    if fact.type == "Commented":
+        about = f" ({names.get(fact.actor, f'seat {fact.actor}')})" if fact.actor is not None else ""
+        return f"Comment{about}: {fact.data.get('text', '')}"
+    return f"Note on #{fact.data.get('seq')}: {fact.data.get('note', '')}"
+
+
 def tell(replay: Replay) -> Story:
     """The story of ``replay`` (either view, any perspective)."""
     rs = replay.ruleset
@@ -64,6 +73,7 @@ def tell(replay: Replay) -> Story:
         if s.fact is not None and s.fact.type in CORRECTION_TYPES:
             for target in correction_targets(s.fact):
                 voiding[target] = s.seq  # as played: the latest correction of a fact wins
+    names = {p.seat: p.name for p in replay.setup.players}
     entries = [Entry(0, 0, 0, "setup", "Before the first fact: the table sets up.", kind="setup")]
     moments: list[tuple[int, Moment]] = []
     rounds: list[tuple[int, int]] = []
@@ -71,6 +81,12 @@ def tell(replay: Replay) -> Story:
         before, step = steps[i - 1], steps[i]
         pos = rs.position(before.state)
         rnd, phase = pos.get("round") or 0, pos.get("phase") or ""
+        if step.fact.type in ANNOTATION_TYPES:
+            entries.append(Entry(step.seq, i, rnd, phase, _remark_text(step.fact, names),
+                                 kind="comment" if step.fact.type == "Commented" else "annotation",
+                                 corrected=step.note if step.corrected_by else "", voided_by=voiding.get(step.seq),
+                                 actor=step.fact.actor))
+            continue
         if step.fact.type in CORRECTION_TYPES:
             def replacement(fact, state=before.state):
                 rep = fact.data.get("replacement") or {}
@@ -87,6 +103,7 @@ def tell(replay: Replay) -> Story:
         entries.append(Entry(
             step.seq, i, rnd, phase, rs.narrate(before.state, step.fact, step.state),
             tuple(rs.details(step.state, step.fact, step.consequences)), ms, step.violations,
-            corrected=step.note if step.corrected_by else "", voided_by=voiding.get(step.seq), actor=step.fact.actor))
+            corrected=step.note if step.corrected_by else "", voided_by=voiding.get(step.seq), actor=step.fact.actor,
+            notes=step.notes))
     return Story(tuple(entries), tuple(moments), tuple(rounds), rs.ending_story(steps[-1].state),
                  {e.seq: e for e in entries})

@@ -17,7 +17,10 @@ from tests.helpers import generated
 def client(archive):
     from web import create_app
 
-    return create_app({"ARCHIVE": archive, "TESTING": True, "WRITE_LIMIT": None}).test_client()
+    c = create_app({"ARCHIVE": archive, "TESTING": True, "WRITE_LIMIT": None}).test_client()
+    page = c.get("/games/new").get_data(as_text=True)  # a browser opens the form first: its token (decision 0017)
+    c.environ_base["HTTP_X_CSRF_TOKEN"] = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    return c
 
 
 def form(**fields):

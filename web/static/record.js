@@ -39,11 +39,13 @@
   let stored = 0;  // the game's position after our last stored fact (the panel may not show it yet)
   function position() { return Math.max(stored, Number(document.getElementById("panel").dataset.position)); }
 
-  function enqueue(fact) {
+  function enqueue(fact, extra) {
     const q = load();
     // queued facts each add one to the position: the next one expects the game after them
-    const expected = position() + q.length;
-    q.push({ command_id: commandId(), expected_position: expected, fact: fact, state: "waiting", queued_at: Date.now() });
+    // (a fact sent with a note adds two: the note is a FactAnnotated in the same command)
+    const expected = position() + q.reduce((n, e) => n + 1 + (e.note ? 1 : 0), 0);
+    q.push(Object.assign({ command_id: commandId(), expected_position: expected, fact: fact, state: "waiting", queued_at: Date.now() },
+      extra || {}));
     save(q);
     pump();
   }
@@ -77,7 +79,8 @@
     if (review) {
       const send = button("Send mine after theirs", "big primary", () => {
         const n = load(); const p = position();
-        n.forEach((e, i) => { e.state = "waiting"; e.expected_position = p + i; });
+        let at = p;
+        n.forEach((e) => { e.state = "waiting"; e.expected_position = at; at += 1 + (e.note ? 1 : 0); });
         save(n); pump();
       });
       send.id = "queue-send";
@@ -108,8 +111,8 @@
         try {
           response = await fetch(FACTS_URL, {
             method: "POST",
-            headers: { "Content-Type": "application/json", "Accept": "application/json" },
-            body: JSON.stringify({ facts: [entry.fact], expected_position: entry.expected_position, command_id: entry.command_id }),
+            headers: { "Content-Type": "application/json", "Accept": "application/json", "X-CSRF-Token": csrfToken() },
+            body: JSON.stringify({ facts: factsOf(entry), expected_position: entry.expected_position, command_id: entry.command_id }),
           });
         } catch (e) {
           setNet("offline", "offline — " + load().length + " queued");
@@ -122,6 +125,7 @@
           if (typeof result.position === "number") stored = Math.max(stored, result.position);
           save(load().filter((e) => e.command_id !== entry.command_id));
           setNet("online", "online");
+          if (entry.back) { window.location.assign(entry.back); break; }  // a fix from the replay: show it there
           await refresh();
           continue;
         }
@@ -144,6 +148,22 @@
     } finally {
       sending = false;
     }
+  }
+
+  function csrfToken() {
+    // the page's token (decision 0017): read at send time, so a queue kept across a reload uses the new page's
+    const meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.content : "";
+  }
+
+  function factsOf(entry) {
+    // a note goes with its fact as a FactAnnotated in the same command: all or nothing (decision 0017)
+    const facts = [entry.fact];
+    if (entry.note) {
+      const seq = entry.note_seq || entry.expected_position + 1;
+      facts.push({ type: "FactAnnotated", actor: null, data: { seq: seq, note: entry.note } });
+    }
+    return facts;
   }
 
   function refused(entry, body) {
@@ -187,7 +207,8 @@
     showOffers(false);
     message.hidden = true;
     labelKeys(form);
-    const first = form.querySelector("input:not(.filter), textarea, .filter");
+    showBoardHint(form);
+    const first = form.querySelector("fieldset.field input:not(.filter), fieldset.field textarea, .filter");
     if (first && first.classList.contains("filter")) first.focus();
     else form.querySelector(".confirm").focus();
   }
@@ -205,7 +226,7 @@
   }
 
   function targets(form) {
-    if (!form) return Array.from(live.querySelectorAll("#offers button.offer"));
+    if (!form) return Array.from(live.querySelectorAll("#offers button.offer")).filter((b) => !b.hidden);
     const fields = Array.from(form.querySelectorAll('fieldset[data-input="choice"], fieldset[data-input="multi"]'));
     const open = fields.find((f) => !f.querySelector(".value.chosen")) || fields[0];
     return open ? Array.from(open.querySelectorAll("button.value")).filter((b) => !b.hidden) : [];
@@ -216,6 +237,7 @@
     if (raw === "") return undefined;
     if (parse === "int") return Number(raw);
     if (parse === "json") return JSON.parse(raw);
+    if (parse === "text") return raw;
     const scalar = (s) => (/^-?\d+$/.test(s) ? Number(s) : s);
     if (parse === "list") return raw.split(",").map((s) => s.trim()).filter(Boolean).map(scalar);
     return scalar(raw);
@@ -255,11 +277,35 @@
     }
     err.hidden = true;
     const actor = form.dataset.actor === "" ? null : Number(form.dataset.actor);
-    enqueue({ type: form.dataset.type, actor: actor, data: data });
+    const noteBox = form.querySelector("fieldset.remark input");
+    const note = noteBox ? noteBox.value.trim() : "";
+    const fact = { type: form.dataset.type, actor: actor, data: data };
+    const fixing = form.dataset.replaces ? Number(form.dataset.replaces) : null;
+    if (fixing === null) { enqueue(fact, note ? { note: note } : null); return; }
+    // a fix from the replay: the fact as it really was replaces #n; a note alone leaves the fact as it is
+    const back = document.getElementById("panel").dataset.back || null;
+    const unchanged = form.dataset.original && same(JSON.parse(form.dataset.original), fact);
+    if (unchanged && !note) {
+      err.textContent = "Nothing changed: pick what really happened, or write a note."; err.hidden = false; return;
+    }
+    if (unchanged) {
+      enqueue({ type: "FactAnnotated", actor: null, data: { seq: fixing, note: note } }, { back: back });
+      return;
+    }
+    enqueue({ type: "FactReplaced", actor: null, data: { seq: fixing, replacement: fact } },
+      Object.assign({ back: back }, note ? { note: note, note_seq: fixing } : {}));
+  }
+
+  function same(a, b) {
+    // key order does not matter: compare the canonical forms
+    const canon = (v) => (Array.isArray(v) ? v.map(canon) : v && typeof v === "object"
+      ? Object.keys(v).sort().reduce((o, k) => { o[k] = canon(v[k]); return o; }, {}) : v);
+    return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
   }
 
   function undo() {
     const b = document.getElementById("undo");
+    if (document.getElementById("panel").dataset.fix) return;  // fixing one fact: nothing to undo here
     // a fact still queued on this device is taken back from the queue (the one being sent is not)
     const q = load();
     const local = q.length > (sending ? 1 : 0) && q[q.length - 1].state !== "review" ? q[q.length - 1] : null;
@@ -279,7 +325,9 @@
       if (b) { b.classList.remove("armed"); b.textContent = "↶ Undo" + (b.dataset.seq ? " #" + b.dataset.seq : ""); }
       return;
     }
-    enqueue({ type: "FactVoided", actor: null, data: { seqs: [Number(b.dataset.seq)] } });
+    let seqs = [Number(b.dataset.seq)];
+    try { const listed = JSON.parse(b.dataset.seqs || "[]"); if (listed.length) seqs = listed; } catch (e) { /* the one seq */ }
+    enqueue({ type: "FactVoided", actor: null, data: { seqs: seqs } });
   }
 
   function choose(btn) {
@@ -309,15 +357,86 @@
     live.querySelectorAll("form.fact-form").forEach((f) => {
       f.addEventListener("submit", (e) => { e.preventDefault(); submit(f); });
     });
+    const panel = document.getElementById("panel");
+    if (panel && panel.dataset.fix) openOffer(panel.dataset.fixOffer);  // fixing a fact: its form, prefilled
+  }
+
+  // -- the board picture: tapping a room picks it in the open form's place field ------------------
+  function placeField(form) {
+    if (!form) return null;
+    const fields = Array.from(form.querySelectorAll('fieldset.field[data-place="yes"]'));
+    return fields.find((f) => f.dataset.input === "free" ? !f.querySelector("input").value
+      : !f.querySelector(".value.chosen")) || fields[0] || null;
+  }
+
+  function tapPlace(place) {
+    const form = openForms();
+    const fs = placeField(form);
+    if (!form) { offersAt(place); return; }
+    if (!fs) {
+      message.textContent = "This fact names no room: the board tap picks rooms only for facts that do.";
+      message.hidden = false;
+      return;
+    }
+    message.hidden = true;
+    const err = form.querySelector(".form-error");
+    if (fs.dataset.input === "free") {
+      fs.querySelector("input").value = place;
+      err.hidden = true;
+      return;
+    }
+    const wanted = JSON.stringify(place);
+    const btn = Array.from(fs.querySelectorAll("button.value")).find((b) => b.dataset.value === wanted);
+    if (!btn) {
+      err.textContent = fs.dataset.field.replace(/_/g, " ") + ": " + place + " is not one of the legal choices here.";
+      err.hidden = false;
+      return;
+    }
+    err.hidden = true;
+    btn.hidden = false;
+    choose(btn);
+  }
+
+  function offersAt(place) {
+    // no form open: keep only the offers that name the tapped room (e.g. the moves into it)
+    const wanted = JSON.stringify(place);
+    const offers = Array.from(live.querySelectorAll("#offers button.offer"));
+    const hits = offers.filter((b) => b.dataset.places && JSON.parse(b.dataset.places).some((p) => JSON.stringify(p) === wanted));
+    const box = document.getElementById("place-filter");
+    if (!hits.length) {
+      message.textContent = "Nothing to record in " + place + " right now; the table effects list has more.";
+      message.hidden = false;
+      return;
+    }
+    message.hidden = true;
+    offers.forEach((b) => { b.hidden = !hits.includes(b); });
+    box.querySelector("span").textContent = hits.length + " offer(s) in " + place + ":";
+    box.hidden = false;
+    labelKeys(null);
+  }
+
+  function showAllOffers() {
+    live.querySelectorAll("#offers button.offer").forEach((b) => { b.hidden = false; });
+    const box = document.getElementById("place-filter");
+    if (box) box.hidden = true;
+    labelKeys(null);
+  }
+
+  function showBoardHint(form) {
+    const hint = live.querySelector(".board-hint");
+    if (hint) hint.hidden = !placeField(form);
   }
 
   live.addEventListener("click", (e) => {
+    const room = e.target.closest("#record-board [data-place]");
+    if (room) { e.preventDefault(); tapPlace(room.dataset.place); return; }
     const t = e.target.closest("button");
     if (!t) return;
-    if (t.classList.contains("offer")) openOffer(t.dataset.offer);
+    if (t.classList.contains("offer") || t.id === "comment") openOffer(t.dataset.offer);
     else if (t.classList.contains("value")) choose(t);
     else if (t.classList.contains("back")) closeForm();
     else if (t.id === "undo") undo();
+    else if (t.id === "place-all") showAllOffers();
   });
   live.addEventListener("input", (e) => { if (e.target.classList.contains("filter")) filter(e.target); });
 
