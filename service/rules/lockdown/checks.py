@@ -97,7 +97,8 @@ def check(state: LockdownState, fact: Fact) -> list[Violation]:
     unknown = unknowns.unknown_fields(fact)
     out = _order(state, fact)
     if unknown:  # its place in the game is checked; what depends on the unknown value cannot be
-        return out + unknowns.violations(state, fact, unknown)
+        coarse = unknowns.COARSE_RULES.get(fact.type)  # a coarse fact's own flag does not depend on the value
+        return out + unknowns.violations(state, fact, unknown) + (coarse(state, fact) if coarse else [])
     if out:
         return out
     return RULES.get(fact.type, lambda s, f: [])(state, fact)
@@ -512,4 +513,4 @@ RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
 from service.rules.lockdown.checks_play import RULES as _PLAY_RULES  # noqa: E402
 
 RULES.update(_PLAY_RULES)
-RULES.update({"RecordGap": unknowns.check_gap, "CharacterEscaped": unknowns.check_escape})
+RULES.update(unknowns.COARSE_RULES)

@@ -38,7 +38,7 @@ UNKNOWN = "unknown"
 # the kinds of table values a lenient game may record as "unknown" (facts.KINDS)
 UNKNOWN_KINDS = frozenset((
     "character", "room", "tile", "corridor", "move_corridor", "corridor_list", "exploration_token", "noise_result",
-    "colony_token", "css_token", "event_card", "attack_card", "die_face", "blood", "computer_card", "cause",
+    "colony_token", "css_token", "event_card", "attack_card", "die_face", "blood", "computer_card", "cause", "pod",
 ))
 GAP_RULE, ESCAPE_RULE, UNKNOWN_RULE = "record-gap", "escape-summary", "value-unknown"
 ESCAPE_ROUTES = ("pod", "bunker", "isolation")
@@ -101,6 +101,9 @@ def check_escape(state: LockdownState, fact: Fact) -> list[Violation]:
         out.append(Violation("not-in-base", f"{who(state, fact.actor)} is no longer in the base ({c.status}): "
                              f"nothing to escape from.", S.END, "route"))
     return out
+
+
+COARSE_RULES = {"RecordGap": check_gap, "CharacterEscaped": check_escape}
 
 
 # --- applying ----------------------------------------------------------------------------
@@ -310,8 +313,10 @@ def coarse_inputs(state: LockdownState) -> list[Expected]:
     """The coarse-record facts that fit here (offered by the recorder in lenient games only)."""
     if state.ended or state.phase == "setup":
         return []
-    out = [Expected("RecordGap", None, {"to_round": list(range(state.round + 1, state.round + 16)), "time": None,
-                                        "note": None},
+    b = state.board
+    times = [b.time_label(i) for i in range(state.time, len(b.time_spaces) - 1)]  # not the last: that ends the game
+    out = [Expected("RecordGap", None, {"to_round": list(range(state.round + 1, max(state.round + 2, 16))),
+                                        "time": times, "note": None},
                     "coarse record: skip ahead — the rest of this round and the rounds before the chosen one "
                     "were not recorded")]
     for seat in state.seats:
