@@ -58,14 +58,20 @@ def game_state(db: Database, game_id) -> dict[str, Any] | None:
 
 
 def player_table(db: Database, player: str | None = None) -> list[dict[str, Any]]:
-    """Per player across games: played, finished, won, lost, undetermined."""
+    """Per player across games: played, finished, won, lost, undetermined, incomplete.
+
+    A game whose record is incomplete (a coarse record that stops before the end, decision 0018)
+    counts as played and as ``incomplete``, never as finished, won, lost or undetermined: its
+    known deaths and escapes stay in its own result, but a win rate counts complete games only.
+    """
     with db.connect(row_factory=dict_row) as conn:
         query = sql.SQL(
             "SELECT min(player) AS player, player_key, count(*) AS played,"
-            " count(*) FILTER (WHERE finished) AS finished,"
-            " count(*) FILTER (WHERE outcome = 'won') AS won,"
-            " count(*) FILTER (WHERE outcome = 'lost') AS lost,"
-            " count(*) FILTER (WHERE finished AND outcome = 'undetermined') AS undetermined"
+            " count(*) FILTER (WHERE finished AND NOT incomplete) AS finished,"
+            " count(*) FILTER (WHERE outcome = 'won' AND NOT incomplete) AS won,"
+            " count(*) FILTER (WHERE outcome = 'lost' AND NOT incomplete) AS lost,"
+            " count(*) FILTER (WHERE finished AND NOT incomplete AND outcome = 'undetermined') AS undetermined,"
+            " count(*) FILTER (WHERE incomplete) AS incomplete"
             " FROM {} {} GROUP BY player_key ORDER BY won DESC, played DESC, player_key"
         ).format(
             _t(conn, "playerresults", "results"), sql.SQL("WHERE player_key = %s" if player else "")

@@ -92,7 +92,8 @@ class GameIndexView(GameView):
                 json.dumps(game.players),
                 " ".join(p["name"].casefold() for p in game.players),
                 game.strict,
-                "finished" if pos.get("finished") else "in progress",
+                ("incomplete record" if getattr(game.head_state, "ending", None) == "incomplete" else "finished")
+                if pos.get("finished") else "in progress",
                 pos.get("round"),
                 game.position,
                 game.created_on,
@@ -143,13 +144,15 @@ class PlayerResultsView(GameView):
         finished = bool(ruleset.position(state).get("finished"))
         result = ruleset.score(state) if finished else None
         verdicts = {p.seat: p for p in result.players} if result else {}
+        incomplete = bool(result and result.ending == "incomplete")  # a coarse record that stops early (0018)
         for player in game.players:
             v = verdicts.get(player["seat"])
             curs.execute(
                 sql.SQL(
                     "INSERT INTO {} (game_id, seat, player, player_key, ruleset, mode, played_on, finished, outcome,"
-                    " survival, death_cause, objective) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
+                    " survival, death_cause, objective, incomplete) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
                     " ON CONFLICT (game_id, seat) DO UPDATE SET finished = EXCLUDED.finished,"
+                    " incomplete = EXCLUDED.incomplete,"
                     " outcome = EXCLUDED.outcome, survival = EXCLUDED.survival,"
                     " death_cause = EXCLUDED.death_cause, objective = EXCLUDED.objective"
                 ).format(self.table("results")),
@@ -166,6 +169,7 @@ class PlayerResultsView(GameView):
                     v.survival if v else None,
                     v.death_cause if v else None,
                     v.objective if v else None,
+                    incomplete,
                 ),
                 prepare=True,
             )

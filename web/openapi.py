@@ -173,6 +173,9 @@ class PlayerRowSchema(Schema):
     won = fields.Integer(required=True)
     lost = fields.Integer(required=True)
     undetermined = fields.Integer(required=True)
+    incomplete = fields.Integer(required=True, metadata={
+        "description": "games whose record is incomplete (decision 0018): played, but not finished, won, lost "
+                       "or undetermined"})
 
 
 class PlayersSchema(Schema):

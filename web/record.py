@@ -52,6 +52,7 @@ def _archive():
 def _form_defaults() -> dict[str, Any]:
     return {"ruleset": next(iter(RULESETS)), "mode": "standard", "strict": "strict", "played_on": date.today().isoformat(),
             "board": "basic", "characters": "lockdown", "intruders": "night_stalkers", "league": "", "tags": "", "title": "",
+            "after_the_fact": "",
             "players": [{"name": "", "seat": str(i + 1)} for i in range(MAX_SEATS)]}
 
 
@@ -68,6 +69,11 @@ def _read_form(form) -> tuple[dict[str, Any], dict[str, Any], dict[int, int]]:
             rows[len(players)] = i
             players.append({"seat": int(p["seat"]) if p["seat"].isdigit() else p["seat"], "name": p["name"]})
     options = {k: values[k] for k in OPTION_CHOICES if values[k] != OPTION_CHOICES[k][0][0]}
+    # a game known from memory or a report: lenient, so unknown values and gaps can be recorded (decision 0018)
+    values["after_the_fact"] = "yes" if form.get("after_the_fact") == "yes" else ""
+    if values["after_the_fact"]:
+        options["after_the_fact"] = True
+        values["strict"] = "lenient"
     header = {
         "ruleset": values["ruleset"], "mode": values["mode"], "strict": values["strict"] != "lenient",
         "players": players, "options": options, "league": values["league"] or None,
@@ -202,51 +208,94 @@ def _label(value: Any) -> str:
     return str(value)
 
 
+def _unknown_kinds(ruleset_name: str) -> frozenset[str]:
+    """Field kinds a lenient game may record as "unknown" (decision 0018), if the ruleset has them."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"service.rules.{ruleset_name}.unknowns").UNKNOWN_KINDS
+    except (ImportError, AttributeError):
+        return frozenset()
+
+
+UNKNOWN_VALUE = {"json": json.dumps("unknown"), "label": "Unknown"}
+
+
 PLACE_KINDS = {"room"}  # field kinds whose value is a place on the board picture: tapping a room there picks it
 
 
-def _field(name: str, legal: Any, spec: Any, label=None) -> dict[str, Any]:
-    field = _field_of(name, legal, spec, label)
+def _field(name: str, legal: Any, spec: Any, label=None, unknowns: frozenset[str] = frozenset()) -> dict[str, Any]:
+    field = _field_of(name, legal, spec, label, unknowns)
     field["kind"] = getattr(spec, "kind", "text")
     field["place"] = field["kind"] in PLACE_KINDS
     return field
 
 
-def _field_of(name: str, legal: Any, spec: Any, label=None) -> dict[str, Any]:
+def _field_of(name: str, legal: Any, spec: Any, label=None, unknowns: frozenset[str] = frozenset()) -> dict[str, Any]:
     kind = getattr(spec, "kind", "text")
     required = getattr(spec, "required", True)
     doc = getattr(spec, "doc", "")
+    # lenient games: a table value nobody saw is recorded as unknown, never invented (decision 0018)
+    unknown = UNKNOWN_VALUE if kind in unknowns else None
     if legal is None:
         if kind == "bool":
             legal = [True, False]
         else:
             parse = ("int" if kind in INT_KINDS else "list" if kind in LIST_KINDS or kind.endswith("_list")
                      else "json" if kind in ("tiles",) else "scalar")
-            return {"name": name, "input": "free", "parse": parse, "required": required, "doc": doc, "kind": kind}
+            return {"name": name, "input": "free", "parse": parse, "required": required, "doc": doc, "kind": kind,
+                    "unknown": unknown}
     show = (lambda v: label(kind, v)) if label else _label
     values = [{"json": json.dumps(v, ensure_ascii=False), "label": show(v)} for v in legal]
     multi = (kind in LIST_KINDS or kind.endswith("_list")) and not any(isinstance(v, list) for v in legal)
     if len(values) == 1 and not multi:
         return {"name": name, "input": "fixed", "value": values[0], "required": required, "doc": doc}
     preselect = 0 if (not multi and len(values) <= PRESELECT_UP_TO) else None
+    if unknown is not None and not multi:
+        values = values + [unknown]  # last, never preselected
     return {"name": name, "input": "multi" if multi else "choice", "choices": values, "required": required,
             "searchable": len(values) > LONG_LIST, "preselect": preselect, "doc": doc}
 
 
-def _offers(ruleset_name: str, expected, label=None) -> list[dict[str, Any]]:
+def _offers(ruleset_name: str, expected, label=None, lenient: bool = False, coarse=()) -> list[dict[str, Any]]:
     kinds = _fact_kinds(ruleset_name)
+    unknowns = _unknown_kinds(ruleset_name) if lenient else frozenset()
     out = []
-    for i, e in enumerate(expected):
+    for i, e in enumerate(list(expected) + list(coarse)):
         specs = kinds.get(e.type, {})
-        fields = [_field(name, legal, specs.get(name), label) for name, legal in e.options.items()]
+        fields = [_field(name, legal, specs.get(name), label, unknowns) for name, legal in e.options.items()]
         # one button is the whole fact when nothing is left to choose or type
         direct = all(f["input"] == "fixed" or (f["input"] == "free" and not f["required"]) for f in fields)
+        is_coarse = i >= len(expected)
         # the places this offer names (a fixed room, or its room choices): a tap on the board finds it
         places = [v["json"] for f in fields if f.get("place")
                   for v in ([f["value"]] if f["input"] == "fixed" else f.get("choices", []))]
         out.append({"index": i, "type": e.type, "actor": e.actor, "note": e.note, "fields": fields, "direct": direct,
-                    "effect": e.note.startswith("table effect") or e.type == "GameEnded",
+                    "effect": not is_coarse and (e.note.startswith("table effect") or e.type == "GameEnded"),
+                    "coarse": is_coarse, "title": COARSE_TITLES.get(e.type) if is_coarse else None,
                     "places": "[" + ",".join(places) + "]"})
+    return out
+
+
+COARSE_TITLES = {"RecordGap": "Skip ahead: rounds not recorded", "CharacterEscaped": "Escaped",
+                 "GameEnded": "End: record incomplete"}
+
+
+def _coarse_offers(ruleset_name: str, state: Any) -> list:
+    """A coarse record's facts (decision 0018): skip ahead, an escape by its outcome, the record ends incomplete."""
+    import importlib
+
+    from service.rules.base import Expected
+
+    try:
+        coarse_inputs = importlib.import_module(f"service.rules.{ruleset_name}.unknowns").coarse_inputs
+    except (ImportError, AttributeError):
+        return []
+    out = list(coarse_inputs(state))
+    if not getattr(state, "ended", True):
+        out.append(Expected("GameEnded", None, {"ending": ["incomplete"], "note": None},
+                            "the record stops here: what followed is not known (known deaths and escapes stay in "
+                            "the result; statistics count the game as incomplete)"))
     return out
 
 
@@ -312,6 +361,7 @@ def _panel_context(game_id: str, fix: int | None = None) -> dict[str, Any]:
         "names": names,
         "position": ruleset.position(state),
         "recent": recent,
+        "after_the_fact": bool((game.options or {}).get("after_the_fact")),
         "undo_seq": undo,
         "undo_seqs": json.dumps(undo_seqs),
         "undo_line": next((_fact_line(r.fact, names) for r in game.recorded if r.fact.seq == undo), None),
@@ -321,7 +371,9 @@ def _panel_context(game_id: str, fix: int | None = None) -> dict[str, Any]:
     }
     if fix is not None:
         return {**ctx, **_fix_context(game, rp, fix, names)}
-    ctx["offers"] = _offers(game.ruleset_name, ruleset.next_inputs(state), Labels(game.ruleset_name, state, names))
+    ctx["offers"] = _offers(game.ruleset_name, ruleset.next_inputs(state), Labels(game.ruleset_name, state, names),
+                            lenient=not game.strict,
+                            coarse=() if game.strict else _coarse_offers(game.ruleset_name, state))
     ctx["drawing"] = _drawing(rp, state)
     return ctx
 
@@ -387,7 +439,8 @@ def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
         offer = _comment_offer()
         offers = [offer]
     else:
-        offers = _offers(game.ruleset_name, ruleset.next_inputs(before), Labels(game.ruleset_name, before, names))
+        offers = _offers(game.ruleset_name, ruleset.next_inputs(before), Labels(game.ruleset_name, before, names),
+                         lenient=not game.strict)
         offer = next((o for o in offers if o["type"] == fact.type and o["actor"] == fact.actor), None)
         if offer is None:  # not offered there (a lenient game, a table effect): the fact's own fields, free
             specs = _fact_kinds(game.ruleset_name).get(fact.type, {})

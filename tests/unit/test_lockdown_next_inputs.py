@@ -11,7 +11,9 @@ from service.rules.lockdown.inputs_play import is_table_effect
 
 # Fact types the 30 generated games below need not see offered, with the reason. Keep it short.
 NOT_OFFERED_IN_GENERATED_GAMES: dict[str, str] = {
-    # none today: every type of the registry is offered at some step of these games (table effects included)
+    # every other type of the registry is offered at some step of these games (table effects included)
+    "RecordGap": "coarse record only: offered by unknowns.coarse_inputs to lenient games (decision 0018)",
+    "CharacterEscaped": "coarse record only: offered by unknowns.coarse_inputs to lenient games (decision 0018)",
 }
 
 

@@ -196,7 +196,7 @@
   function openForms() { return live.querySelector("form.fact-form:not([hidden])"); }
 
   function showOffers(show) {
-    live.querySelectorAll(".offers, details.effects, .next-title, .undo-row").forEach((el) => { el.hidden = !show; });
+    live.querySelectorAll(".offers, details.effects, details.coarse, .next-title, .undo-row").forEach((el) => { el.hidden = !show; });
   }
 
   function openOffer(index) {
@@ -256,6 +256,8 @@
         value = b ? JSON.parse(b.dataset.value) : undefined;
       } else if (kind === "multi") {
         value = Array.from(fs.querySelectorAll(".value.chosen")).map((b) => JSON.parse(b.dataset.value));
+      } else if (fs.querySelector(".value.unknown.chosen")) {
+        value = "unknown";  // a lenient game's "Unknown" beside a free input (decision 0018)
       } else {
         const input = fs.querySelector("input, textarea");
         try { value = parseFree(input, fs.dataset.parse); } catch (e) { throw new Error(name + ": not valid JSON"); }
@@ -332,7 +334,7 @@
 
   function choose(btn) {
     const fs = btn.closest("fieldset");
-    if (fs.dataset.input === "multi") {
+    if (fs.dataset.input === "multi" || fs.dataset.input === "free") {
       btn.classList.toggle("chosen");
     } else {
       fs.querySelectorAll(".value").forEach((v) => { v.classList.remove("chosen"); v.setAttribute("aria-pressed", "false"); });

@@ -23,6 +23,7 @@ from service.rules.lockdown.components import CHARACTERS, ROOMS
 from service.rules.lockdown.facts import AFTER_END, MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token, shape_violations
 from service.rules.lockdown import mechanics as M
 from service.rules.lockdown.mechanics import C
+from service.rules.lockdown.unknowns import INCOMPLETE, apply_escape, apply_gap, apply_unknown, unknown_fields
 from service.rules.lockdown.state import (
     ATTACKS, CHARACTERS as CHARACTERS_STEP, COLONY_STEP, CSS, DEAD, ENDED, EVACUATED, EVENT, EVENT_CARD,
     FIRST_PLAYER, HAND_SIZE, IN_BASE, IN_BUNKER, LOCKED_IN, NOISE_CLEANUP, PLAYER, READY, ROUND_END, TIME,
@@ -46,7 +47,11 @@ def apply(state: LockdownState, fact: Fact) -> Result:
     if handler is not None and (not state.ended or fact.type in AFTER_END):
         if state.free_crafts and fact.type in ACTIONS and not (fact.type == "ItemCrafted" and fact.data.get("free")):
             state = replace(state, free_crafts=())  # the Repository's shared craft ends with the next action
-        state = handler(state, fact, cons)
+        unknown = unknown_fields(fact)
+        if unknown:  # docs/decisions/0018: apply what does not depend on the unknown value
+            state = apply_unknown(state, fact, unknown, cons, HANDLERS)
+        else:
+            state = handler(state, fact, cons)
         if not state.ended:
             state = _settle(state, cons)
     return replace(state, facts=state.facts + 1), cons
@@ -300,7 +305,7 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
     b = state.board
     n = fact.data["corridor"]
     origin = c.room
-    key = M.entry_key(state, origin, dest, n)
+    key = M.entry_key(state, origin, dest, n) if n is not None else None  # None: not recorded (decision 0018)
     surcharge = fact.data.get("surcharge") or 0
     cost = MOVE_COST[fact.type] + surcharge
     careful = fact.type == "CharacterMovedCarefully"
@@ -315,7 +320,7 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
     state = M.count_action(state, seat)
     cons.append(C("moved", f"{who(state, seat)} {'carefully ' if careful else ''}moves from "
                   f"{state.room_label(origin)} to {state.room_label(dest)} "
-                  f"{'along a path' if n == PATH else f'through corridor {n}'} ({cost} "
+                  f"{'along a path' if n == PATH else f'through corridor {n}' if n is not None else 'through a corridor not recorded'} ({cost} "
                   f"card{'s' if cost > 1 else ''}"
                   f"{f', {surcharge} for the Knee wound' if surcharge else ''}).", seat=seat, from_room=origin, to_room=dest, corridor=key))
     if origin and not b.has_graph:
@@ -745,7 +750,7 @@ def _intruder_moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -
 
 def _game_ended(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     ending = fact.data["ending"]
-    if ending != "abandoned" and state.phase in (PLAYER, EVENT):
+    if ending not in ("abandoned", INCOMPLETE) and state.phase in (PLAYER, EVENT):
         state = M.end_game(state, ending, cons)
         return replace(state, ending_note=fact.data.get("note") or "")
     cons.append(C("game-ended", f"The game ends ({ending.replace('_', ' ')})."
@@ -867,6 +872,8 @@ HANDLERS: dict[str, Callable[[LockdownState, Fact, list[Consequence]], LockdownS
     "ColonyTokenDrawn": _colony,
     "IntruderMoved": _intruder_moved,
     "GameEnded": _game_ended,
+    "RecordGap": apply_gap,
+    "CharacterEscaped": apply_escape,
 }
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Callable
 
 from service.rules.base import Fact, Violation
-from service.rules.lockdown import sections as S
+from service.rules.lockdown import sections as S, unknowns
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import CHARACTERS, ROOMS
 from service.rules.lockdown.facts import (
@@ -42,6 +42,7 @@ ANYTIME = frozenset((
     "DoorChanged", "NoiseMarkerPlaced", "NoiseMarkerRemoved", "PowerChanged", "SelfDestructStarted", "ItemGained",
     "ObjectivesDealt", "ObjectiveChosen", "ObjectiveRevealed", "ContingencyTokensDealt", "ContingencyTokenPeeked",
     "ContingencyTokenTaken", "ContingencyTokenRevealed", "WeaknessRevealed", "ComputerCardRevealed", "ItemDropped",
+    "RecordGap", "CharacterEscaped",  # a coarse record (docs/decisions/0018)
 ))
 SETUP_FACTS = frozenset(("BoardPrepared", "CharacterChosen", "SetupCompleted", "ObjectivesDealt",
                          "ContingencyTokensDealt", "ItemGained", "ComputerCardRevealed", "ContingencyTokenRevealed"))
@@ -86,12 +87,18 @@ def check(state: LockdownState, fact: Fact) -> list[Violation]:
     if shape:
         return shape
     if state.ended:
+        if fact.type in AFTER_END and unknowns.unknown_fields(fact):
+            return unknowns.violations(state, fact, unknowns.unknown_fields(fact))
         if fact.type in AFTER_END:
             return RULES.get(fact.type, lambda s, f: [])(state, fact)
         return [V("game-over", f"The game has already ended ({state.ending}); nothing more can be recorded.", S.END)]
     if fact.type == "GameEnded":
         return []
+    unknown = unknowns.unknown_fields(fact)
     out = _order(state, fact)
+    if unknown:  # its place in the game is checked; what depends on the unknown value cannot be
+        coarse = unknowns.COARSE_RULES.get(fact.type)  # a coarse fact's own flag does not depend on the value
+        return out + unknowns.violations(state, fact, unknown) + (coarse(state, fact) if coarse else [])
     if out:
         return out
     return RULES.get(fact.type, lambda s, f: [])(state, fact)
@@ -200,7 +207,7 @@ def _character_chosen(state: LockdownState, fact: Fact) -> list[Violation]:
                   f"{' / Aftermath' if char.extra.get('origin') == 'aftermath' else ''}; set the option "
                   f"characters = nemesis to play with them.", S.NEMESIS, "character")]
     colour = char.extra.get("colour")
-    same = next((c for c in state.characters.values() if c.character and colour
+    same = next((c for c in state.characters.values() if c.character in CHARACTERS and colour
                  and CHARACTERS[c.character].extra.get("colour") == colour), None)
     if same is not None:  # each player keeps the selection card of their colour (seed 000 L4569–4572)
         return [V("character-colour-taken", f"{CHARACTERS[same.character].en} (seat {same.seat}) already plays "
@@ -506,3 +513,4 @@ RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
 from service.rules.lockdown.checks_play import RULES as _PLAY_RULES  # noqa: E402
 
 RULES.update(_PLAY_RULES)
+RULES.update(unknowns.COARSE_RULES)

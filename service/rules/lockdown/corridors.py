@@ -8,7 +8,9 @@ complete the board file from its physical board.
 
 ``observations(steps)`` is pure: it takes a folded replay's consecutive steps as
 ``(state before, fact, state after)`` and yields :class:`Observation` for every character move
-and every intruder move whose corridor the table named.
+and every intruder move whose corridor the table named. A corridor recorded as ``unknown``, and every move
+of a game recorded after the fact or after a gap in its record (decision 0018), teach nothing: the
+corridor or the room it was entered from may be invented.
 
     >>> from service.rules.lockdown.fold import new_game
     >>> g = new_game(2)
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
 from service.rules.base import Fact
+from service.rules.lockdown.unknowns import is_unknown, uncertain
 
 CHARACTER_MOVES = ("CharacterMoved", "CharacterMovedCarefully")
 
@@ -51,7 +54,9 @@ def observe(before: Any, fact: Fact | None, after: Any) -> Observation | None:
     if fact is None or before is None or after is None:
         return None
     corridor = (fact.data or {}).get("corridor")
-    if corridor is None or isinstance(corridor, bool):
+    if corridor is None or isinstance(corridor, bool) or is_unknown(corridor):
+        return None
+    if uncertain(before):  # recorded from memory, or after a gap: the corridor or the origin may be invented
         return None
     if fact.type in CHARACTER_MOVES:
         seat = fact.actor

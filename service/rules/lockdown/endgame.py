@@ -34,10 +34,10 @@ def scoring_view(state: LockdownState):
         end_death = c.status == "dead" and c.cause in END_CAUSES and c.was is not None
         alive = c.status != "dead" or end_death
         where = c.was if end_death else c.status
-        char = CHARACTERS[c.character] if c.character else None
+        char = CHARACTERS[c.character] if c.character in CHARACTERS else None
         seats.append(SeatView(
             seat=seat,
-            character=c.character,
+            character=c.character if c.character in CHARACTERS else None,
             nemesis_survivor=(char.group == "survivor") if char else None,
             alive=alive,
             death_cause=None if alive else c.cause,
@@ -61,7 +61,7 @@ def scoring_view(state: LockdownState):
     for sector in state.board.sectors:
         rooms = [r for r in state.rooms.values() if r.sector == sector and r.kind != "special"]
         sectors[sector] = all(r.explored for r in rooms) if rooms and all(r.sector for r in rooms) else None
-    return ScoringView(
+    view = ScoringView(
         mode=state.setup.mode,
         ending=state.ending or "abandoned",
         seats=tuple(seats),
@@ -77,3 +77,31 @@ def scoring_view(state: LockdownState):
         sectors_explored=sectors if any(v is not None for v in sectors.values()) else None,
         pods_launched=state.launches,
     )
+    return _coarse(state, view)
+
+
+def _coarse(state: LockdownState, view):
+    """What a coarse record does not know (docs/decisions/0018) becomes unknown (None) for the victory check.
+
+    A record that stops early (ending ``incomplete``) does not know where the characters still in the base
+    ended. A record with gaps, or one made after the fact, does not know the values the unrecorded facts
+    could have changed: knowledge, contamination, items, the Nest, the weaknesses, the sectors explored. What
+    cannot be undone stays known (a signal sent, a queen killed, a weakness discovered, a final scan recorded).
+    """
+    from dataclasses import replace as copy
+    from service.rules.lockdown.unknowns import INCOMPLETE, uncertain
+
+    seats = list(view.seats)
+    if state.ending == INCOMPLETE:
+        seats = [copy(sv, alive=None, location=None) if sv.alive and sv.location in ("base", "pod") else sv
+                 for sv in seats]
+    if not uncertain(state):
+        return copy(view, seats=tuple(seats))
+    seats = [copy(sv, signal_sent=sv.signal_sent or None, knowledge=None,
+                  knowledge_token_active=sv.knowledge_token_active or None,
+                  larva=sv.larva if sv.scan_infected is not None else None,
+                  contamination_cards=None, items=None) for sv in seats]
+    weaknesses = tuple(copy(w, discovered=w.discovered or None) for w in view.weaknesses or ())
+    return copy(view, seats=tuple(seats), eggs_in_nest=None, queen_killed=view.queen_killed or None,
+                weaknesses=weaknesses, sectors_explored=None,
+                self_destruct=view.self_destruct if view.self_destruct != "off" else None)

@@ -15,11 +15,13 @@ from typing import Any, Callable, Mapping
 from service.rules.base import Fact, Violation
 from service.rules.lockdown import sections
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
+from service.rules.lockdown.unknowns import UNKNOWN_KINDS, is_unknown
 from service.rules.lockdown.components import (
     BOARDS, CHARACTERS, EVENT_CARDS, EXPLORATION_EFFECTS, NOISE_RESULTS, ROOMS, TOKEN_TYPES,
 )
 
-ENDINGS = ("abandoned", "time_out", "alarm_procedure", "base_destroyed", "no_characters_left")
+# "incomplete": the record stops before the game's end (a coarse record; docs/decisions/0018)
+ENDINGS = ("abandoned", "time_out", "alarm_procedure", "base_destroyed", "no_characters_left", "incomplete")
 CSS_TOKENS = ("A", "B", "C", "ALL", "NONE")
 # the printed maximum is unknown (gaps_filled.md §16 item 10); generous bound for shape checks
 MAX_TOKEN_ITEMS = 9
@@ -134,6 +136,20 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
              (_f("ending", "ending", "abandoned, time_out, alarm_procedure, base_destroyed or no_characters_left"),
               _f("note", "text", "free text", False)),
              {"ending": "abandoned", "note": "ran out of time at the club"}, sections.END),
+    FactSpec("RecordGap", "table",
+             "Coarse record: the rest of this round and the rounds before to_round were not recorded; round "
+             "to_round begins (lenient games only; flagged record-gap).",
+             (_f("to_round", "round", "the round recorded next (after the current one)"),
+              _f("time", "space", "where the time token stands when recording resumes, if known", False),
+              _f("note", "text", "free text (what is known of the skipped rounds)", False)),
+             {"to_round": 4, "time": "09", "note": "rounds 2-3 from memory: nothing remembered"}, sections.END),
+    FactSpec("CharacterEscaped", "seat",
+             "Coarse record: the character escaped, recorded by its outcome only — by a CSS pod, to the Bunker, "
+             "or locked in the Isolation Room (lenient games only; flagged escape-summary).",
+             (_f("route", "route", "pod, bunker or isolation"),
+              _f("pod", "pod", "for a pod: A, B or C, if known", False),
+              _f("note", "text", "free text", False)),
+             {"route": "pod", "pod": "B"}, sections.END),
 )}
 
 
@@ -294,6 +310,9 @@ KINDS: dict[str, Checker] = {
     "markers": _markers,
     "ending": lambda s, v: None if v in ENDINGS else f"must be one of {', '.join(ENDINGS)}, got {v!r}",
     "text": lambda s, v: None if isinstance(v, str) else "must be text",
+    "round": lambda s, v: None if _is_int(v) and 1 <= v <= 99 else f"must be a round number 1–99, got {v!r}",
+    "route": lambda s, v: None if v in ("pod", "bunker", "isolation") else f"must be pod, bunker or isolation, got {v!r}",
+    "pod": lambda s, v: None if v in ("A", "B", "C") else f"must be A, B or C (leave it out when not known), got {v!r}",
 }
 
 
@@ -334,6 +353,8 @@ def shape_violations(state: Any, fact: Fact) -> list[Violation]:
                     message=f"{fact.type} needs {f.name!r}: {f.doc}.",
                 ))
             continue
+        if f.kind in UNKNOWN_KINDS and is_unknown(fact.data[f.name]):
+            continue  # well shaped; checks.check answers value-unknown (refused in strict games)
         problem = KINDS[f.kind](state, fact.data[f.name])
         if problem:
             out.append(Violation(rule="invalid-field", shape=True, field=f.name, section=spec.section,

@@ -77,7 +77,7 @@ def _regular(state: LockdownState) -> list[Expected]:
             return [Expected("BoardPrepared", None, {"board": [state.board.id], "tiles": None},
                              "lay out the board; record the room tiles per slot if the table knows them")]
         if state.step == CHARACTERS_STEP:
-            taken = {c.character for c in state.characters.values() if c.character}
+            taken = {c.character for c in state.characters.values() if c.character in CHARACTERS}
             colours = {CHARACTERS[t].extra.get("colour") for t in taken}
             free = [c.id for c in CHARACTERS if c.id not in taken and c.extra.get("colour") not in colours
                     and (c.extra.get("origin") == "lockdown" or state.nemesis_characters)]
@@ -209,7 +209,7 @@ def _setup_extras(state: LockdownState) -> list[Expected]:
             out.append(Expected("ObjectivesDealt", s, {"objectives": None}, f"{n_obj} objective card(s) dealt"))
         if not c.contingency and state.setup.mode != "coop":
             out.append(Expected("ContingencyTokensDealt", s, {"tokens": None}, f"{n_tok} contingency token(s) dealt"))
-        start = CHARACTERS[c.character].extra.get("starting_item") if c.character else None
+        start = CHARACTERS[c.character].extra.get("starting_item") if c.character in CHARACTERS else None
         if start and not c.items:
             if _heavy(start):
                 out.append(Expected("ItemGained", s, {"item": [start], "colour": ["starting"], "where": ["hand"],

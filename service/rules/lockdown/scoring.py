@@ -37,7 +37,9 @@ from typing import Mapping
 from service.rules.base import PlayerResult, Result
 
 MODES = ("standard", "solo", "coop")
-ENDINGS = ("abandoned", "time_out", "alarm_procedure", "base_destroyed", "no_characters_left")
+ENDINGS = ("abandoned", "time_out", "alarm_procedure", "base_destroyed", "no_characters_left", "incomplete")
+# an incomplete record (docs/decisions/0018) is checked under every ending it could have had
+REAL_ENDINGS = ("time_out", "alarm_procedure", "base_destroyed", "no_characters_left")
 LOCATIONS = ("base", "isolation", "pod", "swc", "bunker")
 SURVIVAL_LOCATIONS = ("isolation", "swc", "bunker")
 PLANS = ("signal", "knowledge", "pods", "isolation", "save_all")
@@ -872,6 +874,8 @@ def victory_check(view: ScoringView, settings: ScoringSettings = DEFAULT) -> Res
         return Result(ending=view.ending, players=tuple(
             PlayerResult(s.seat, "undetermined", ("the game was abandoned: no victory check",),
                          objective=s.objective) for s in view.seats))
+    if view.ending == "incomplete":
+        return _incomplete(view, settings)
     if view.mode == "solo" and len(view.seats) != 1:
         need = f"exactly 1 seat in a solo game (seed 000 L4496–4497), not {len(view.seats)}"
         return Result(ending=view.ending, players=tuple(
@@ -897,3 +901,31 @@ def victory_check(view: ScoringView, settings: ScoringSettings = DEFAULT) -> Res
                                     (f"needs the active contingency token ({detail})",),
                                     survival=first.survival, death_cause=None, objective=sv.objective))
     return Result(ending=view.ending, players=tuple(players))
+
+
+def _incomplete(view: ScoringView, settings: ScoringSettings) -> Result:
+    """The record stops before the end: known deaths and escapes stand; a verdict is given only when every
+    ending the game could have had gives it (docs/decisions/0018)."""
+    from dataclasses import replace as copy
+
+    still_in = any(sv.alive is None for sv in view.seats)
+    endings = tuple(e for e in REAL_ENDINGS if e != "no_characters_left" or not still_in)
+    runs = {e: victory_check(copy(view, ending=e), settings) for e in endings}
+    players = []
+    for i, sv in enumerate(view.seats):
+        per = {e: r.players[i] for e, r in runs.items()}
+        first = next(iter(per.values()))
+        if len({p.outcome for p in per.values()}) == 1 and first.outcome != "undetermined":
+            players.append(PlayerResult(sv.seat, first.outcome, first.reasons + (
+                "the record is incomplete; the outcome is the same however the game ended",),
+                first.survival, first.death_cause, first.objective))
+            continue
+        needs = sorted({r.split("needs ", 1)[1] for p in per.values() for r in p.reasons if r.startswith("needs ")})
+        detail = "; ".join(f"{e.replace('_', ' ')}: {p.outcome}" for e, p in per.items())
+        reasons = [r for r in first.reasons if not r.startswith("needs ")]
+        differ = len({p.outcome for p in per.values()}) > 1
+        reasons.append("the record is incomplete: needs " + "; ".join(
+            ([f"how the game ended ({detail})"] if differ else []) + needs or ["how the game ended"]))
+        players.append(PlayerResult(sv.seat, "undetermined", tuple(reasons), first.survival,
+                                    first.death_cause if sv.alive is False else None, sv.objective))
+    return Result(ending="incomplete", players=tuple(players))

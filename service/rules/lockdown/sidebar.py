@@ -24,7 +24,7 @@ STATUS = {IN_BASE: "in the base", IN_POD: "in pod {pod}", LOCKED_IN: "locked in 
 def _character(state: LockdownState, seat: int) -> dict[str, Any]:
     c = state.characters[seat]
     name = next((p.name for p in state.setup.players if p.seat == seat), f"Seat {seat}")
-    char = CHARACTERS[c.character].en if c.character else None
+    char = CHARACTERS[c.character].en if c.character in CHARACTERS else None
     status = STATUS.get(c.status, c.status).format(pod=c.pod or "?")
     if c.status == DEAD:
         status = f"dead — {DEATH_WORDS.get(c.cause, c.cause or 'unknown cause')}"

@@ -211,6 +211,10 @@ class LockdownState:
     # (faq_lockdown.md 15); cleared by the next action
     free_crafts: tuple[int, ...] = ()
     css_at: frozenset[Any] = frozenset()  # time spaces with a CSS token under them
+    # not recorded (docs/decisions/0018): table values recorded as "unknown" ("round 2: NoiseRolled.result (seat 1)")
+    # and gaps of a coarse record (round the gap began, round recorded next, time label given or None)
+    unknowns: tuple[str, ...] = ()
+    gaps: tuple[tuple[int, int, str | None], ...] = ()
 
     # --- reading helpers -----------------------------------------------------------
 
@@ -369,7 +373,7 @@ def who(state: LockdownState, seat: int | None) -> str:
         return "the table"
     c = state.characters.get(seat)
     name = next((p.name for p in state.setup.players if p.seat == seat), "")
-    char = f", {CHARACTER_CARDS[c.character].en}" if c and c.character else ""
+    char = f", {CHARACTER_CARDS[c.character].en}" if c and c.character in CHARACTER_CARDS else ""
     return f"seat {seat} ({name}{char})" if name else f"seat {seat}{char}"
 
 

@@ -27,7 +27,7 @@ def person(state: LockdownState, seat: Any) -> str:
         return "the table"
     name = next((p.name for p in state.setup.players if p.seat == seat), None) or f"Seat {seat}"
     c = state.characters.get(seat) if isinstance(seat, int) else None
-    return f"{name} ({CHARACTERS[c.character].en})" if c and c.character else name
+    return f"{name} ({CHARACTERS[c.character].en})" if c and c.character in CHARACTERS else name
 
 
 def player(state: LockdownState, seat: Any) -> str:
@@ -202,6 +202,21 @@ def _colony(b, f, a, who):
 def _ended(b, f, a, who):
     note = f" ({f.data['note']})" if f.data.get("note") else ""
     return f"The table ends the game: {ENDING_WORDS.get(f.data.get('ending'), f.data.get('ending'))}{note}."
+
+
+def _gap(b, f, a, who):
+    last = f.data["to_round"] - 1
+    span = f"round {b.round}" if last <= b.round else f"rounds {b.round}–{last}"
+    time = f", the time token at {f.data['time']}" if f.data.get("time") is not None else ""
+    note = f" ({f.data['note']})" if f.data.get("note") else ""
+    return f"Not recorded: the rest of {span}; the record resumes in round {f.data['to_round']}{time}{note}."
+
+
+def _escaped(b, f, a, who):
+    route = f.data.get("route")
+    how = {"bunker": "reaches the Bunker", "isolation": "locks themselves in the Isolation Room"}.get(
+        route, f"escapes by pod {f.data['pod']}" if f.data.get("pod") else "escapes by a CSS pod")
+    return f"{who} {how} (recorded by its outcome)."
 
 
 def _wound(b, f, a, who):
@@ -487,6 +502,7 @@ NARRATORS: Mapping[str, Narrator] = {
     "Passed": _passed, "RoomExplored": _explored, "NoiseRolled": _noise, "EncounterTokenDrawn": _encounter,
     "CssTokenRevealed": _css, "TimeAdvanced": _time, "NoiseMarkersCleared": _cleared, "EventCardDrawn": _event,
     "IntruderMoved": _intruder_moved, "ColonyTokenDrawn": _colony, "GameEnded": _ended,
+    "RecordGap": _gap, "CharacterEscaped": _escaped,
     "WoundSuffered": _wound, "WoundDressed": _dressed, "WoundHealed": _healed,
     "ContaminationCardReceived": _contaminated, "ContaminationScanned": _scanned, "LarvaRemoved": _larva_removed,
     "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _knowledge,
@@ -512,6 +528,7 @@ ENDING_WORDS = {
     "alarm_procedure": "the alarm procedure ran its course",
     "base_destroyed": "the base was destroyed",
     "no_characters_left": "nobody was left in the base",
+    "incomplete": "the record is incomplete — how the game ended is not known",
 }
 DEATH_WORDS = {
     "wounds": "too many wounds", "infection": "the infection", "attack": "a night stalker's attack",

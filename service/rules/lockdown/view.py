@@ -58,7 +58,7 @@ def describe(state: LockdownState) -> dict[str, Any]:
     players = []
     for seat in state.seats:
         c = state.characters[seat]
-        char = CHARACTERS[c.character] if c.character else None
+        char = CHARACTERS[c.character] if c.character in CHARACTERS else None
         players.append({
             "seat": seat,
             "player": names.get(seat, ""),

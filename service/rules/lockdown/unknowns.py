@@ -1,0 +1,326 @@
+"""Unknown table values and coarse (after-the-fact) records (docs/decisions/0018).
+
+A recorder who did not see a value records ``"unknown"`` instead of inventing one. Such a
+fact is well shaped in every game; ``check`` answers a ``value-unknown`` violation naming the
+field, so a strict game refuses it and a lenient game stores it flagged. The fold applies
+what does not depend on the value (the sub-step is resolved, the action is counted, the
+event step advances) and derives nothing from the value itself; ``state.unknowns`` lists
+what was not recorded.
+
+A coarse record skips what nobody remembers: ``RecordGap`` ("the rest of round 2 and round 3
+were not recorded; round 4 begins, time token at 09"), ``CharacterEscaped`` (an escape known
+only by its outcome) and ``GameEnded`` with ``ending: incomplete`` (the record stops before
+the game's end; known deaths and escapes stay in the result).
+
+    >>> from service.rules.lockdown.fold import new_game
+    >>> g = new_game(2)
+    >>> [v.rule + ":" + v.field for v in g.push("CharacterMoved", 1, to_room="slot-04", corridor="unknown")]
+    ['value-unknown:corridor']
+    >>> g.state.characters[1].room, g.state.unknowns
+    ('slot-04', ('round 1: CharacterMoved.corridor (seat 1)',))
+"""
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any, Callable
+
+from service.rules.base import Consequence, Expected, Fact, Violation
+from service.rules.lockdown import mechanics as M
+from service.rules.lockdown import sections as S
+from service.rules.lockdown.evolve import replace
+from service.rules.lockdown.mechanics import C
+from service.rules.lockdown.state import (
+    COLONY_STEP, EVACUATED, EVENT, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, PLAYER, ROUND_END, TIME, TURNS,
+    LockdownState, Pending, who, with_character, with_characters, with_room,
+)
+
+UNKNOWN = "unknown"
+# the kinds of table values a lenient game may record as "unknown" (facts.KINDS)
+UNKNOWN_KINDS = frozenset((
+    "character", "room", "tile", "corridor", "move_corridor", "corridor_list", "exploration_token", "noise_result",
+    "colony_token", "css_token", "event_card", "attack_card", "die_face", "blood", "computer_card", "cause", "pod",
+))
+GAP_RULE, ESCAPE_RULE, UNKNOWN_RULE = "record-gap", "escape-summary", "value-unknown"
+ESCAPE_ROUTES = ("pod", "bunker", "isolation")
+POD_LETTERS = ("A", "B", "C")
+INCOMPLETE = "incomplete"
+
+
+def is_unknown(value: Any) -> bool:
+    return isinstance(value, str) and value.strip().casefold() == UNKNOWN
+
+
+def unknown_fields(fact: Fact) -> list[str]:
+    """The fields of ``fact`` recorded as ``"unknown"`` where the kind allows it."""
+    from service.rules.lockdown.facts import FACTS
+
+    spec = FACTS.get(fact.type)
+    if spec is None or not hasattr(fact.data, "get"):
+        return []
+    return [f.name for f in spec.fields if f.kind in UNKNOWN_KINDS and is_unknown(fact.data.get(f.name))]
+
+
+def after_the_fact(state: LockdownState) -> bool:
+    """The game is recorded after the fact (header option ``after_the_fact``): from memory or a report."""
+    return bool((state.setup.options or {}).get("after_the_fact"))
+
+
+def uncertain(state: LockdownState) -> bool:
+    """Positions may be wrong: the game is recorded after the fact, or a stretch of it was not recorded."""
+    return bool(state.gaps) or after_the_fact(state)
+
+
+# --- checks ------------------------------------------------------------------------------
+
+def violations(state: LockdownState, fact: Fact, fields: list[str]) -> list[Violation]:
+    from service.rules.lockdown.facts import FACTS
+
+    spec = FACTS[fact.type]
+    return [Violation(
+        rule=UNKNOWN_RULE, field=name, section=spec.section,
+        message=f"{fact.type}.{name} is recorded as unknown: a strict game needs every table value (record what "
+                f"the table saw, or record the game as lenient, where unknown values are kept and flagged).",
+    ) for name in fields]
+
+
+def check_gap(state: LockdownState, fact: Fact) -> list[Violation]:
+    out = [Violation(GAP_RULE, "A gap in the record (rounds not recorded): strict games record every fact; "
+                     "record the game as lenient to skip ahead.", S.END, "to_round")]
+    if fact.data["to_round"] <= state.round:
+        out.append(Violation("gap-backwards", f"RecordGap.to_round must be after the current round "
+                             f"({state.round}), got {fact.data['to_round']}.", S.END, "to_round"))
+    return out
+
+
+def check_escape(state: LockdownState, fact: Fact) -> list[Violation]:
+    c = state.characters[fact.actor]
+    out = [Violation(ESCAPE_RULE, "An escape recorded by its outcome only: strict games record how it happened "
+                     "(the pod and its launch, the Bunker, the Isolation Room); record the game as lenient to "
+                     "summarise it.", S.END, "route")]
+    if c.status not in (IN_BASE, IN_POD):
+        out.append(Violation("not-in-base", f"{who(state, fact.actor)} is no longer in the base ({c.status}): "
+                             f"nothing to escape from.", S.END, "route"))
+    return out
+
+
+COARSE_RULES = {"RecordGap": check_gap, "CharacterEscaped": check_escape}
+
+
+# --- applying ----------------------------------------------------------------------------
+
+Handler = Callable[[LockdownState, Fact, list[Consequence]], LockdownState]
+
+
+def _note(state: LockdownState, fact: Fact, fields: list[str]) -> LockdownState:
+    who_ = f" (seat {fact.actor})" if fact.actor is not None else ""
+    entries = tuple(f"round {state.round}: {fact.type}.{name}{who_}" for name in fields)
+    return replace(state, unknowns=state.unknowns + entries)
+
+
+def _without(fact: Fact, fields: list[str], **extra: Any) -> Fact:
+    data = {k: v for k, v in fact.data.items() if k not in fields}
+    data.update(extra)
+    return Fact(fact.seq, fact.type, data, fact.actor, fact.visibility)
+
+
+def apply_unknown(state: LockdownState, fact: Fact, fields: list[str], cons: list[Consequence],
+                  handlers: dict[str, Handler]) -> LockdownState:
+    """Apply a fact with unknown values: what does not depend on them, nothing derived from them."""
+    from service.rules.lockdown.facts import FACTS
+
+    cons.append(C("value-unknown", f"{fact.type}: {', '.join(fields)} not recorded (unknown); what follows from "
+                  f"it is not derived.", fields=list(fields)))
+    state = _note(state, fact, fields)
+    special = SPECIAL.get(fact.type)
+    if special is not None:
+        return special(state, fact, fields, cons, handlers)
+    required = {f.name for f in FACTS[fact.type].fields if f.required}
+    if not required & set(fields) and fact.type in handlers:  # only optional details unknown: the rest stands
+        return handlers[fact.type](state, _without(fact, fields), cons)
+    return state  # the value is the fact: nothing can be derived
+
+
+def _chosen(state, fact, fields, cons, handlers):
+    seat = fact.actor
+    cons.append(C("character-placed", f"{who(state, seat)} plays a character not recorded; where it starts is "
+                  f"unknown.", seat=seat, room=None))
+    state = with_character(state, seat, character=UNKNOWN, room=None)
+    if state.phase == "setup" and state.step != "board" and all(c.character for c in state.characters.values()):
+        state = replace(state, step="ready")
+    return state
+
+
+def _moved(state, fact, fields, cons, handlers):
+    if "to_room" not in fields:  # the room is known, the corridor (or the careful move's noise corridor) is not
+        data = {"corridor": None} if "corridor" in fields else {}
+        if "noise_corridor" in fields:
+            data["noise_corridor"] = None
+        return handlers[fact.type](state, _without(fact, fields, **data), cons)
+    seat = fact.actor
+    c = state.characters[seat]
+    cost = (2 if fact.type == "CharacterMovedCarefully" else 1) + (fact.data.get("surcharge") or 0)
+    state = M.pay(state, seat, cost)
+    state = with_character(state, seat, room=None, moves=c.moves + 1)
+    cons.append(C("moved", f"{who(state, seat)} moves to a room not recorded ({cost} card"
+                  f"{'s' if cost > 1 else ''}).", seat=seat, from_room=c.room, to_room=None))
+    return M.count_action(state, seat)
+
+
+def _explored(state, fact, fields, cons, handlers):
+    seat = fact.actor
+    state, p = M.pop_pending(state, "explore", seat)
+    place = p.room if p else state.characters[seat].room
+    if place is None:
+        return state
+    token = fact.data.get("token")
+    changes: dict[str, Any] = {"explored": True}
+    if "token" not in fields:
+        changes["token"] = MappingProxyType(dict(token))
+    if "room" not in fields:
+        from service.rules.lockdown.components import ROOMS
+        room = ROOMS.resolve(fact.data["room"])
+        if room is not None:
+            changes["tile"] = room.id
+    state = with_room(state, place, **changes)
+    effect = None if "token" in fields else token.get("effect")
+    cons.append(C("room-revealed", f"{state.room_label(place)} is explored; "
+                  + ("its exploration token is not recorded: its effect is not derived." if effect is None
+                     else f"token {effect} (resolve its effect at the table)."), room=place, effect=effect))
+    if p is not None and p.empty and not p.careful and effect not in ("silence", "danger"):
+        cons.append(C("noise-roll-due", f"{who(state, seat)} entered an empty room: a noise roll is due.", seat=seat))
+        state = replace(state, pending=(Pending("noise", seat, place, reason="entered an empty room"),) + state.pending)
+    return state
+
+
+def _pop(kind: str, by_intruder: bool = False):
+    def handler(state, fact, fields, cons, handlers):
+        if by_intruder:
+            state, _ = M.pop_pending(state, kind, intruder=fact.data.get("intruder"))
+        else:
+            state, _ = M.pop_pending(state, kind, fact.actor)
+        if kind == "retreat" and "to_room" in fact.data and "to_room" not in fields:
+            from service.rules.lockdown.facts import resolve_place
+            dest = resolve_place(state, fact.data["to_room"])
+            state = replace(state, intruders=tuple(replace(i, room=dest) if i.id == fact.data["intruder"] else i
+                                                   for i in state.intruders))
+        return state
+    return handler
+
+
+def _step(to: str):
+    def handler(state, fact, fields, cons, handlers):
+        changes: dict[str, Any] = {}
+        if fact.type == "CssTokenRevealed":
+            changes = {"launches": state.launches + (UNKNOWN,), "css_at": state.css_at - {state.time_space}}
+            if state.pods:
+                cons.append(C("pod-unknown", "Which pods launched is not recorded: the characters in pods stay "
+                              "there until a fact says where they went.", seats=sorted(state.pods.values())))
+        return replace(state, step=to if state.phase == EVENT else state.step, **changes)
+    return handler
+
+
+def _combat(state, fact, fields, cons, handlers):
+    seat = fact.actor
+    state = M.pay(state, seat, 1)
+    return M.count_action(state, seat)
+
+
+def _died(state, fact, fields, cons, handlers):
+    state = M.die(state, fact.actor, UNKNOWN, cons)
+    return with_character(state, fact.actor, cause=None)
+
+
+def _computer(state, fact, fields, cons, handlers):
+    return replace(state, computer_card=None)
+
+
+SPECIAL: dict[str, Callable[..., LockdownState]] = {
+    "CharacterChosen": _chosen,
+    "CharacterMoved": _moved,
+    "CharacterMovedCarefully": _moved,
+    "RoomExplored": _explored,
+    "NoiseRolled": _pop("noise"),
+    "EncounterTokenDrawn": _pop("encounter"),
+    "IntruderAttacked": _pop("attack", by_intruder=True),
+    "InjuryCheckDrawn": _pop("injury_check", by_intruder=True),
+    "IntruderRetreated": _pop("retreat", by_intruder=True),
+    "CssTokenRevealed": _step(TIME),
+    "EventCardDrawn": _step(COLONY_STEP),
+    "ColonyTokenDrawn": _step(ROUND_END),
+    "CharacterShot": _combat,
+    "MeleeAttacked": _combat,
+    "CharacterDied": _died,
+    "ComputerCardRevealed": _computer,
+}
+
+
+def apply_gap(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    """Skip ahead: the rest of this round and the rounds before ``to_round`` were not recorded."""
+    to = fact.data["to_round"]
+    b = state.board
+    time, time_text = state.time, ""
+    given = fact.data.get("time")
+    if given is not None:
+        labels = [b.time_label(i) for i in range(len(b.time_spaces))]
+        label = str(given).zfill(2) if str(given).zfill(2) in labels else str(given)
+        if label in labels:
+            time = labels.index(label)
+            time_text = f", time token at {label}"
+    last = to - 1
+    span = f"round {state.round}" if last <= state.round else f"rounds {state.round}–{last}"
+    cons.append(C("record-gap", f"Not recorded: the rest of {span}. Round {to} begins{time_text}; positions, hands "
+                  f"and tokens from before the gap may have changed.", from_round=state.round, to_round=to,
+                  time=b.time_label(time)))
+    changes = {s: {"actions": 0, "passed": False, "moves": 0, "first_turn_done": False, "fire_hurt": False}
+               for s in state.seats if state.characters[s].status == IN_BASE}
+    state = with_characters(state, changes) if changes else state
+    gap = (state.round, to, b.time_label(time) if given is not None else None)
+    state = replace(state, gaps=state.gaps + (gap,), round=to, time=time, phase=PLAYER, step=TURNS, pending=(),
+                    turn=state.first_player, last_turn=None, css_at=frozenset(
+                        s for s in state.css_at if s in b.time_spaces and b.time_spaces.index(s) > time))
+    return state
+
+
+def apply_escape(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    seat, route = fact.actor, fact.data["route"]
+    c = state.characters[seat]
+    if c.status not in (IN_BASE, IN_POD):
+        cons.append(C("ignored", f"{who(state, seat)} is no longer in the base; nothing changes."))
+        return state
+    pods = dict(state.pods)
+    for letter, s in list(pods.items()):
+        if s == seat:
+            del pods[letter]
+    state = replace(state, pods=MappingProxyType(pods))
+    if route == "pod":
+        letter = fact.data.get("pod")
+        letter = letter if letter in POD_LETTERS else None
+        state = with_character(state, seat, status=EVACUATED, pod=letter, room=None, passed=True)
+        text = f"escapes by pod {letter}" if letter else "escapes by a CSS pod (which one is not recorded)"
+    elif route == "bunker":
+        state = with_character(state, seat, status=IN_BUNKER, room=None, passed=True)
+        text = "reaches the Bunker"
+    else:
+        state = with_character(state, seat, status=LOCKED_IN, passed=True)
+        text = "locks themselves in the Isolation Room"
+    cons.append(C("escaped", f"{who(state, seat)} {text} (recorded by its outcome).", seat=seat, route=route))
+    return M.check_base_empty(state, cons)
+
+
+# --- what a coarse record may add --------------------------------------------------------
+
+def coarse_inputs(state: LockdownState) -> list[Expected]:
+    """The coarse-record facts that fit here (offered by the recorder in lenient games only)."""
+    if state.ended or state.phase == "setup":
+        return []
+    b = state.board
+    times = [b.time_label(i) for i in range(state.time, len(b.time_spaces) - 1)]  # not the last: that ends the game
+    out = [Expected("RecordGap", None, {"to_round": list(range(state.round + 1, max(state.round + 2, 16))),
+                                        "time": times, "note": None},
+                    "coarse record: skip ahead — the rest of this round and the rounds before the chosen one "
+                    "were not recorded")]
+    for seat in state.seats:
+        if state.characters[seat].status in (IN_BASE, IN_POD):
+            out.append(Expected("CharacterEscaped", seat, {"route": list(ESCAPE_ROUTES), "pod": list(POD_LETTERS)},
+                                f"coarse record: {who(state, seat)} escaped (how is not recorded)"))
+    return out
