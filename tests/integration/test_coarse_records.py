@@ -5,6 +5,7 @@ strict game's file with one is refused whole, naming the line and the field."""
 from __future__ import annotations
 
 import json
+import re
 import uuid
 
 import pytest
@@ -130,6 +131,8 @@ def test_the_recorder_offers_unknown_and_the_coarse_group_only_to_lenient_games(
     page = client.get(f"/games/{strict.id}/record/panel").get_data(as_text=True)
     assert "unknown" not in page.lower().replace("unknown room", "") and 'class="coarse"' not in page
     # the new-game form: "recorded after the fact" makes a lenient game with the option set
+    form = client.get("/games/new").get_data(as_text=True)  # a browser opens the form first: its token (decision 0017)
+    client.environ_base["HTTP_X_CSRF_TOKEN"] = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
     r = client.post("/games/new", data={"ruleset": "lockdown", "mode": "standard", "strict": "strict",
                                          "board": "basic", "characters": "lockdown", "intruders": "night_stalkers",
                                          "player-0": "Ula", "seat-0": "1", "after_the_fact": "yes"})
