@@ -20,6 +20,9 @@
   const message = document.getElementById("message");
   let sending = false;
   let undoArmed = 0;
+  let noAutoAt = -1;     // the position where the recorder took back (or the rules refused) a fact: ask, don't auto-record
+  let lastAutoAt = -1;   // the position a derived fact was last recorded for us (once per position)
+  let refreshes = 0;     // only the latest panel fetched is shown
 
   // -- the queue ------------------------------------------------------------------------------
   function load() {
@@ -44,8 +47,11 @@
     // queued facts each add one to the position: the next one expects the game after them
     const expected = position() + q.length;
     q.push({ command_id: commandId(), expected_position: expected, fact: fact, state: "waiting", queued_at: Date.now() });
+    root.dataset.idle = "no";
     save(q);
+    const busy = sending;
     pump();
+    if (busy) refresh();  // a fact is still in flight: show the offers after the queued ones (server preview)
   }
 
   function describe(fact) {
@@ -138,11 +144,13 @@
         }
         // refused (422 rule, 400 shape, 409 reused id): drop it, say why, keep the picked inputs
         save(load().filter((e) => e.command_id !== entry.command_id));
+        noAutoAt = entry.expected_position;
         refused(entry, body);
         break;
       }
     } finally {
       sending = false;
+      settle();
     }
   }
 
@@ -150,6 +158,8 @@
     const violations = (body.violations || []).map((v) => v.message).filter(Boolean);
     const text = (violations.length ? violations.join(" ") : body.message || "refused") ;
     const form = live.querySelector("form.fact-form:not([hidden])");
+    live.querySelectorAll("form.fact-form[data-sent]").forEach((f) => { delete f.dataset.sent; });
+    message.classList.remove("auto");
     const target = form ? form.querySelector(".form-error") : message;
     target.textContent = "Not recorded — " + entry.fact.type + ": " + text;
     target.hidden = false;
@@ -157,13 +167,36 @@
   }
 
   // -- the live panel -------------------------------------------------------------------------
+  async function fetchPanel() {
+    // facts still queued here: the server previews the offers after them (nothing is stored by a preview)
+    const q = load().filter((e) => e.state !== "review");
+    if (q.length && !q.some((e, i) => i && e.state === "review")) {
+      try {
+        const r = await fetch(PANEL_URL.replace(/\/panel$/, "/preview"), {
+          method: "POST", headers: { "Content-Type": "application/json", "Accept": "text/html" },
+          body: JSON.stringify({ facts: q.slice(0, 50).map((e) => e.fact), expected_position: q[0].expected_position }),
+        });
+        if (r.ok) return await r.text();
+      } catch (e) { return null; }
+    }
+    const r = await fetch(PANEL_URL, { headers: { "Accept": "text/html" } });
+    return r.ok ? await r.text() : null;
+  }
+
+  // data-idle="yes": nothing queued, nothing in flight, the panel is the latest (tests and the bench wait for it)
+  function settle() { root.dataset.idle = !sending && !inflight && load().length === 0 ? "yes" : "no"; }
+
+  let inflight = 0;
   async function refresh(otherSince) {
     let html;
+    const mine = ++refreshes;
+    inflight++;
+    root.dataset.idle = "no";
     try {
-      const r = await fetch(PANEL_URL, { headers: { "Accept": "text/html" } });
-      if (!r.ok) return;
-      html = await r.text();
-    } catch (e) { return; }
+      html = await fetchPanel();
+    } catch (e) { html = null; }
+    inflight--;
+    if (html == null || mine !== refreshes) { settle(); return; }
     live.innerHTML = html;
     if (otherSince != null) {
       live.querySelectorAll("#recent li[data-seq]").forEach((li) => {
@@ -171,6 +204,7 @@
       });
     }
     wire();
+    settle();
   }
 
   function openForms() { return live.querySelector("form.fact-form:not([hidden])"); }
@@ -179,10 +213,10 @@
     live.querySelectorAll(".offers, details.effects, .next-title, .undo-row").forEach((el) => { el.hidden = !show; });
   }
 
-  function openOffer(index) {
+  function openOffer(index, edit) {
     const form = live.querySelector('form.fact-form[data-offer="' + index + '"]');
     const btn = live.querySelector('button.offer[data-offer="' + index + '"]');
-    if (btn && btn.classList.contains("direct")) { submit(form); return; }
+    if (btn && btn.classList.contains("direct") && !edit) { submit(form); return; }
     live.querySelectorAll("form.fact-form").forEach((f) => { f.hidden = f !== form; });
     showOffers(false);
     message.hidden = true;
@@ -223,6 +257,7 @@
 
   function collect(form) {
     const data = {};
+    const also = [];
     const missing = [];
     form.querySelectorAll("fieldset.field").forEach((fs) => {
       const name = fs.dataset.field;
@@ -232,20 +267,26 @@
       else if (kind === "choice") {
         const b = fs.querySelector(".value.chosen");
         value = b ? JSON.parse(b.dataset.value) : undefined;
+        if (b && b.dataset.also) also.push(JSON.parse(b.dataset.also));
       } else if (kind === "multi") {
         value = Array.from(fs.querySelectorAll(".value.chosen")).map((b) => JSON.parse(b.dataset.value));
       } else {
         const input = fs.querySelector("input, textarea");
         try { value = parseFree(input, fs.dataset.parse); } catch (e) { throw new Error(name + ": not valid JSON"); }
+        const seen = fs.querySelector(".seen-value.chosen");  // a value this game recorded before, tapped
+        if (value === undefined && seen) value = JSON.parse(seen.dataset.value);
       }
       if (value === undefined) { if (fs.dataset.required === "yes") missing.push(name); return; }
       data[name] = value;
     });
     if (missing.length) throw new Error("choose " + missing.join(", "));
+    // what a chosen value decides by itself (an event card's printed corridors), unless typed otherwise
+    also.forEach((extra) => Object.entries(extra).forEach(([k, v]) => { if (!(k in data)) data[k] = v; }));
     return data;
   }
 
   function submit(form) {
+    if (form.dataset.sent === "yes") return;  // a second tap (or Enter after a quick tap) records nothing twice
     const err = form.querySelector(".form-error");
     let data;
     try { data = collect(form); } catch (e) {
@@ -255,6 +296,7 @@
     }
     err.hidden = true;
     const actor = form.dataset.actor === "" ? null : Number(form.dataset.actor);
+    form.dataset.sent = "yes";
     enqueue({ type: form.dataset.type, actor: actor, data: data });
   }
 
@@ -276,14 +318,33 @@
     undoArmed = 0;
     if (local) {
       save(load().filter((e) => e.command_id !== local.command_id));
+      live.querySelectorAll("form.fact-form[data-sent]").forEach((f) => { delete f.dataset.sent; });
+      noAutoAt = position() + load().length;
       if (b) { b.classList.remove("armed"); b.textContent = "↶ Undo" + (b.dataset.seq ? " #" + b.dataset.seq : ""); }
       return;
     }
+    noAutoAt = position() + load().length + 1;  // after the void: ask again rather than re-record it
     enqueue({ type: "FactVoided", actor: null, data: { seqs: [Number(b.dataset.seq)] } });
+  }
+
+  function complete(form) {
+    // every list has a value chosen and nothing required is left to type
+    return Array.from(form.querySelectorAll("fieldset.field")).every((fs) => {
+      const kind = fs.dataset.input;
+      if (kind === "choice") return !!fs.querySelector(".value.chosen");
+      if (kind === "free") {
+        const input = fs.querySelector("input, textarea");
+        return fs.dataset.required !== "yes" || (input && input.value.trim() !== "") || !!fs.querySelector(".seen-value.chosen");
+      }
+      return kind === "fixed";
+    });
   }
 
   function choose(btn) {
     const fs = btn.closest("fieldset");
+    const form = btn.closest("form");
+    // one tap records a fact when that tap completes it (a form already complete waits for Record)
+    const quick = form && form.dataset.quick === "yes" && !form.hidden && !complete(form);
     if (fs.dataset.input === "multi") {
       btn.classList.toggle("chosen");
     } else {
@@ -291,7 +352,8 @@
       btn.classList.add("chosen");
     }
     btn.setAttribute("aria-pressed", btn.classList.contains("chosen") ? "true" : "false");
-    labelKeys(btn.closest("form"));
+    labelKeys(form);
+    if (quick && complete(form)) submit(form);
   }
 
   function filter(input) {
@@ -309,12 +371,35 @@
     live.querySelectorAll("form.fact-form").forEach((f) => {
       f.addEventListener("submit", (e) => { e.preventDefault(); submit(f); });
     });
+    guide();
+  }
+
+  // The game's own next step, when it is the only one: a derived fact (the rules decide every value: time
+  // advances, the clean-up, the first player token) is recorded for you; any other is asked at once.
+  function guide() {
+    const panel = document.getElementById("panel");
+    if (!panel || panel.dataset.sole === "") return;
+    const q = load();
+    if (q.some((e) => e.state === "review")) return;
+    const at = position() + q.length;
+    const form = live.querySelector('form.fact-form[data-offer="' + panel.dataset.sole + '"]');
+    if (!form) return;
+    if (panel.dataset.soleDerived === "yes" && at !== noAutoAt && at !== lastAutoAt) {
+      lastAutoAt = at;
+      message.textContent = "Recorded for you: " + form.dataset.type + " (Undo takes it back).";
+      message.hidden = false;
+      message.classList.add("auto");
+      submit(form);
+      return;
+    }
+    if (panel.dataset.soleDerived !== "yes" && !openForms()) openOffer(panel.dataset.sole, true);
   }
 
   live.addEventListener("click", (e) => {
     const t = e.target.closest("button");
     if (!t) return;
     if (t.classList.contains("offer")) openOffer(t.dataset.offer);
+    else if (t.classList.contains("offer-edit")) openOffer(t.dataset.offer, true);
     else if (t.classList.contains("value")) choose(t);
     else if (t.classList.contains("back")) closeForm();
     else if (t.id === "undo") undo();

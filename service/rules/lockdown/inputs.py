@@ -247,6 +247,33 @@ def _heavy(name: str) -> bool:
     return next((bool(i.get("heavy", True)) for i in catalog.items().values() if i.get("en") == name), True)
 
 
+def objective_cards(state: LockdownState, seat: int) -> list[str]:
+    """Objectives as recorded (type plus printed arguments, data/objectives.json): every type with the arguments
+    this game allows — another seat, a weakness 1-3, knowledge 1-8, two sectors. The printed X values are not
+    in the sources, so the ranges are the tracks' own."""
+    from service.rules.lockdown import catalog
+    from service.rules.lockdown.state import POWER_LOCATIONS
+    sectors = [p for p in POWER_LOCATIONS if p.startswith("S-")]
+    args = {"player": [str(o) for o in state.seats if o != seat], "weakness": ["1", "2", "3"],
+            "knowledge": [str(n) for n in range(1, 9)]}
+    out = []
+    for tid, t in catalog.objective_types().items():
+        params = tuple(t.get("params") or ())
+        if not params:
+            out.append(tid)
+        elif params == ("sector", "sector"):
+            out += [f"{tid}:{a},{b}" for i, a in enumerate(sectors) for b in sectors[i + 1:]]
+        elif len(params) == 1 and params[0] in args:
+            out += [f"{tid}:{v}" for v in args[params[0]]]
+    return out
+
+
+def contingency_tokens() -> list[str]:
+    """The contingency plans a player may be dealt, and ``unknown`` for a token the recorder did not see."""
+    from service.rules.lockdown import catalog
+    return list(catalog.plans()) + ["unknown"]
+
+
 def _setup_extras(state: LockdownState) -> list[Expected]:
     """Optional setup records: objectives, contingency tokens, starting items, the first computer card."""
     from service.rules.lockdown.facts import COMPUTER_DECK
@@ -256,9 +283,11 @@ def _setup_extras(state: LockdownState) -> list[Expected]:
     for s in state.seats:
         c = state.characters[s]
         if not c.objectives:
-            out.append(Expected("ObjectivesDealt", s, {"objectives": None}, f"{n_obj} objective card(s) dealt"))
+            out.append(Expected("ObjectivesDealt", s, {"objectives": objective_cards(state, s)},
+                                f"{n_obj} objective card(s) dealt"))
         if not c.contingency and state.setup.mode != "coop":
-            out.append(Expected("ContingencyTokensDealt", s, {"tokens": None}, f"{n_tok} contingency token(s) dealt"))
+            out.append(Expected("ContingencyTokensDealt", s, {"tokens": contingency_tokens()},
+                                f"{n_tok} contingency token(s) dealt"))
         start = CHARACTERS[c.character].extra.get("starting_item") if c.character else None
         if start and not c.items:
             if _heavy(start):
