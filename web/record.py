@@ -205,7 +205,8 @@ RANDOM_KINDS = {"attack_card", "blood", "colony_token", "computer_card", "css_to
                 "exploration_token", "noise_result", "tile", "draw_kinds", "character", "objective", "objectives",
                 "plan", "ending", "cause"}
 NO_DEFAULT = object()
-COUNT_KINDS = {"count", "count0", "count1"}
+COUNT_KINDS = {"count0", "count1"}  # surcharges, extra cards, wounds: the smallest is the usual
+PRESELECT_FIRST = {("Passed", "discarded")}  # a pass discards nothing unless the player says so
 
 
 class Habits:
@@ -235,7 +236,7 @@ class Habits:
 
 
 def _field(name: str, legal: Any, spec: Any, label=None, default: Any = NO_DEFAULT,
-           ranked: list[str] | None = None) -> dict[str, Any]:
+           ranked: list[str] | None = None, type_: str = "") -> dict[str, Any]:
     kind = getattr(spec, "kind", "text")
     required = getattr(spec, "required", True)
     doc = getattr(spec, "doc", "")
@@ -269,7 +270,7 @@ def _field(name: str, legal: Any, spec: Any, label=None, default: Any = NO_DEFAU
         top = next((keys.index(v) for v in (ranked or []) if v in keys), None)
         if top is not None:
             chosen = [top]
-        elif len(values) <= PRESELECT_UP_TO or kind in COUNT_KINDS:
+        elif len(values) <= PRESELECT_UP_TO or kind in COUNT_KINDS or (type_, name) in PRESELECT_FIRST:
             chosen = [0]  # short lists and counts (discard 0 cards, 0 extra): the first value the rules list
     preselect = chosen[0] if chosen and not multi else None
     return {"name": name, "input": "multi" if multi else "choice", "choices": values, "required": required,
@@ -297,7 +298,7 @@ def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = Non
         specs = kinds.get(e.type, {})
         defaults = getattr(e, "default", {}) or {}
         fields = [_field(name, legal, specs.get(name), label, defaults.get(name, NO_DEFAULT),
-                         habits.ranked(e.type, e.actor, name) if habits else None)
+                         habits.ranked(e.type, e.actor, name) if habits else None, e.type)
                   for name, legal in e.options.items()]
         # one button is the whole fact when nothing is left to choose or type
         direct = all(f["input"] == "fixed" or (f["input"] == "free" and not f["required"]) for f in fields)

@@ -54,7 +54,7 @@ PLAN = """(fact) => {
         const i = buttons.findIndex((b) => same(JSON.parse(b.dataset.value), want));
         if (i < 0) { ok = false; return; }
         if (buttons[i].dataset.also) also = Object.assign(also, JSON.parse(buttons[i].dataset.also));
-        if (i !== chosen) steps.push({ op: "choose", field: name, index: i });
+        if (i !== chosen) steps.push({ op: "choose", field: name, index: i, pre: chosen >= 0 });
       } else if (kind === "multi") {
         const buttons = Array.from(fs.querySelectorAll("button.value"));
         const wanted = has ? want : [];
@@ -203,7 +203,9 @@ class Driver:
                 self.click(f'#live button.offer[data-offer="{plan["offer"]}"]')
         # free fields first, lists next, the single choices last: the tap that completes a quick form records it
         order = {"type": 0, "seen": 1, "toggle": 2, "choose": 3}
-        for step in sorted(plan["steps"], key=lambda s: order[s["op"]]):
+        # (a list already preselected is changed before one still empty: that last tap completes the form)
+        at = self.position()
+        for step in sorted(plan["steps"], key=lambda s: (order[s["op"]], not s.get("pre"))):
             fs = f'{form} fieldset[data-field="{step["field"]}"]'
             if step["op"] == "type":
                 self.type(f"{fs} input, {fs} textarea", step["text"])
@@ -212,10 +214,17 @@ class Driver:
             else:
                 self._reveal(fs, step["index"])
                 self.click(f"{fs} button.value >> nth={step['index']}")
-            if self.page.locator(form).get_attribute("data-sent") == "yes":
+            if self._sent(form, at):
                 return
-        if self.page.locator(form).get_attribute("data-sent") != "yes":
+        if not self._sent(form, at):
             self.click(f"{form} .confirm")
+
+    def _sent(self, form: str, at: int) -> bool:
+        """Did the last tap record the fact (queued, stored, or the form swapped out by the next panel)?"""
+        return self.page.evaluate(
+            """([form, at]) => { const f = document.querySelector(form); const r = document.getElementById('recorder');
+               return !f || f.dataset.sent === 'yes' || r.dataset.idle === 'no' || f.hidden ||
+                 Number(document.getElementById('panel').dataset.position) > at; }""", [form, at])
 
     def _reveal(self, fs: str, index: int) -> None:
         """A long list's value hidden by an earlier search: clear the search (not needed otherwise)."""
@@ -239,6 +248,15 @@ def read_notation(path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(header, facts) of a notation file, facts as {type, actor, data}, in order."""
     lines = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
     return lines[0], [{"type": f["type"], "actor": f.get("actor"), "data": f.get("data") or {}} for f in lines[1:]]
+
+
+def standing(facts: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The facts without the mistakes a file corrected (a voided fact and its void): a person recording with the
+    recorder records what stands (and the recorder does not offer an illegal fact to void later). Returns the
+    facts and how many were left out."""
+    voided = {s for f in facts if f["type"] == "FactVoided" for s in f["data"].get("seqs", [])}
+    kept = [f for i, f in enumerate(facts, start=1) if i not in voided and f["type"] != "FactVoided"]
+    return kept, len(facts) - len(kept)
 
 
 def event_phases(facts: list[dict[str, Any]]) -> list[tuple[int, int]]:

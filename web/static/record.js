@@ -23,6 +23,7 @@
   let noAutoAt = -1;     // the position where the recorder took back (or the rules refused) a fact: ask, don't auto-record
   let lastAutoAt = -1;   // the position a derived fact was last recorded for us (once per position)
   let refreshes = 0;     // only the latest panel fetched is shown
+  let previewed = 0;     // queue length last previewed after a failed send
 
   // -- the queue ------------------------------------------------------------------------------
   function load() {
@@ -120,6 +121,9 @@
         } catch (e) {
           setNet("offline", "offline — " + load().length + " queued");
           if (openForms()) closeForm();  // kept in the queue: back to the offers for the next fact
+          // if the server answers at all, its preview shows the offers after the queued facts (once per new fact,
+          // not at every retry: a form being filled in stays as it is)
+          if (load().length !== previewed) { previewed = load().length; refresh(); }
           setTimeout(pump, RETRY_MS);
           break;
         }
@@ -218,6 +222,12 @@
     const btn = live.querySelector('button.offer[data-offer="' + index + '"]');
     if (btn && btn.classList.contains("direct") && !edit) { submit(form); return; }
     live.querySelectorAll("form.fact-form").forEach((f) => { f.hidden = f !== form; });
+    // opened afresh: the values the server preselected (not what an earlier, queued fact of this form picked)
+    form.querySelectorAll("button.value").forEach((b) => {
+      b.classList.toggle("chosen", b.dataset.pre === "yes");
+      b.setAttribute("aria-pressed", b.dataset.pre === "yes" ? "true" : "false");
+    });
+    delete form.dataset.sent;
     showOffers(false);
     message.hidden = true;
     labelKeys(form);
@@ -281,7 +291,9 @@
     });
     if (missing.length) throw new Error("choose " + missing.join(", "));
     // what a chosen value decides by itself (an event card's printed corridors), unless typed otherwise
-    also.forEach((extra) => Object.entries(extra).forEach(([k, v]) => { if (!(k in data)) data[k] = v; }));
+    also.forEach((extra) => Object.entries(extra).forEach(([k, v]) => {
+      if (!(k in data) && form.querySelector('fieldset[data-field="' + k + '"]')) data[k] = v;
+    }));
     return data;
   }
 
