@@ -221,20 +221,58 @@ def _unknown_kinds(ruleset_name: str) -> frozenset[str]:
 UNKNOWN_VALUE = {"json": json.dumps("unknown"), "label": "Unknown"}
 
 
+# what the table drew, rolled or turned over: never preselected from habit (a hurried tap would record it wrong)
+RANDOM_KINDS = {"attack_card", "blood", "colony_token", "computer_card", "css_token", "die_face", "event_card",
+                "exploration_token", "noise_result", "tile", "draw_kinds", "character", "objective", "objectives",
+                "plan", "ending", "cause"}
+NO_DEFAULT = object()
+COUNT_KINDS = {"count0", "count1"}  # surcharges, extra cards, wounds: the smallest is the usual
+PRESELECT_FIRST = {("Passed", "discarded")}  # a pass discards nothing unless the player says so
+
+
+class Habits:
+    """What this game recorded before, per fact type and field (the same actor's values first): ranks the
+    values a recorder is likely to pick again (decision 0016). Built from the facts the page already read."""
+
+    def __init__(self, recorded) -> None:
+        from collections import Counter
+
+        self.by_actor: dict[tuple, Counter] = {}
+        self.any: dict[tuple, Counter] = {}
+        for r in recorded:
+            f = r.fact
+            if f.type in CORRECTIONS:
+                continue
+            for k, v in f.data.items():
+                key = json.dumps(v, ensure_ascii=False, sort_keys=True)
+                self.any.setdefault((f.type, k), Counter())[key] += 1
+                self.by_actor.setdefault((f.type, f.actor, k), Counter())[key] += 1
+
+    def ranked(self, type_: str, actor: int | None, name: str) -> list[str]:
+        """JSON values of this field, most often recorded first (this actor's, then anyone's)."""
+        own = self.by_actor.get((type_, actor, name))
+        anyone = self.any.get((type_, name))
+        out = [v for v, _ in own.most_common()] if own else []
+        return out + [v for v, _ in anyone.most_common() if v not in out] if anyone else out
+
+
 PLACE_KINDS = {"room"}  # field kinds whose value is a place on the board picture: tapping a room there picks it
 
 
-def _field(name: str, legal: Any, spec: Any, label=None, unknowns: frozenset[str] = frozenset()) -> dict[str, Any]:
-    field = _field_of(name, legal, spec, label, unknowns)
+def _field(name: str, legal: Any, spec: Any, label=None, default: Any = NO_DEFAULT, ranked: list[str] | None = None,
+           type_: str = "", unknowns: frozenset[str] = frozenset()) -> dict[str, Any]:
+    field = _field_of(name, legal, spec, label, default, ranked, type_, unknowns)
     field["kind"] = getattr(spec, "kind", "text")
     field["place"] = field["kind"] in PLACE_KINDS
     return field
 
 
-def _field_of(name: str, legal: Any, spec: Any, label=None, unknowns: frozenset[str] = frozenset()) -> dict[str, Any]:
+def _field_of(name: str, legal: Any, spec: Any, label, default: Any, ranked: list[str] | None, type_: str,
+              unknowns: frozenset[str]) -> dict[str, Any]:
     kind = getattr(spec, "kind", "text")
     required = getattr(spec, "required", True)
     doc = getattr(spec, "doc", "")
+    habitual = kind not in RANDOM_KINDS
     # lenient games: a table value nobody saw is recorded as unknown, never invented (decision 0018)
     unknown = UNKNOWN_VALUE if kind in unknowns else None
     if legal is None:
@@ -243,34 +281,81 @@ def _field_of(name: str, legal: Any, spec: Any, label=None, unknowns: frozenset[
         else:
             parse = ("int" if kind in INT_KINDS else "list" if kind in LIST_KINDS or kind.endswith("_list")
                      else "json" if kind in ("tiles",) else "scalar")
+            seen = [json.loads(v) for v in (ranked or [])][:6] if habitual and parse in ("scalar", "int") else []
             return {"name": name, "input": "free", "parse": parse, "required": required, "doc": doc, "kind": kind,
-                    "unknown": unknown}
+                    "unknown": unknown,
+                    "seen": [{"json": json.dumps(v, ensure_ascii=False), "label": _label(v)} for v in seen]}
     show = (lambda v: label(kind, v)) if label else _label
     values = [{"json": json.dumps(v, ensure_ascii=False), "label": show(v)} for v in legal]
+    also = _also(kind, legal)
+    if also:
+        for v, extra in zip(values, also):
+            v["also"] = json.dumps(extra, ensure_ascii=False) if extra else ""
     multi = (kind in LIST_KINDS or kind.endswith("_list")) and not any(isinstance(v, list) for v in legal)
     if len(values) == 1 and not multi:
         return {"name": name, "input": "fixed", "value": values[0], "required": required, "doc": doc}
-    preselect = 0 if (not multi and len(values) <= PRESELECT_UP_TO) else None
+    keys = [json.dumps(v, ensure_ascii=False, sort_keys=True) for v in legal]
+    chosen: list[int] = []
+    ruled = default is not NO_DEFAULT
+    if ruled:  # the rules' own default (e.g. the markers the clean-up removes)
+        wanted = {json.dumps(v, ensure_ascii=False, sort_keys=True) for v in (default if multi else [default])}
+        chosen = [i for i, k in enumerate(keys) if k in wanted]
+    elif not multi and habitual:
+        # the value this game chose most often here, else (short lists) the first: the rules list it first
+        top = next((keys.index(v) for v in (ranked or []) if v in keys), None)
+        if top is not None:
+            chosen = [top]
+        elif len(values) <= PRESELECT_UP_TO or kind in COUNT_KINDS or (type_, name) in PRESELECT_FIRST:
+            chosen = [0]  # short lists and counts (discard 0 cards, 0 extra): the first value the rules list
+    preselect = chosen[0] if chosen and not multi else None
     if unknown is not None and not multi:
         values = values + [unknown]  # last, never preselected
     return {"name": name, "input": "multi" if multi else "choice", "choices": values, "required": required,
-            "searchable": len(values) > LONG_LIST, "preselect": preselect, "doc": doc}
+            "searchable": len(values) > LONG_LIST, "preselect": preselect, "chosen": chosen if multi else
+            ([preselect] if preselect is not None else []), "ruled": ruled, "doc": doc}
 
 
-def _offers(ruleset_name: str, expected, label=None, lenient: bool = False, coarse=()) -> list[dict[str, Any]]:
+def _also(kind: str, legal: list) -> list[dict] | None:
+    """Fields a chosen value decides by itself: an event card's printed corridors."""
+    if kind != "event_card":
+        return None
+    from service.rules.lockdown.components import EVENT_CARDS
+
+    out = []
+    for v in legal:
+        card = EVENT_CARDS.resolve(v) if isinstance(v, str) else None
+        out.append({"corridors": list(card.corridors)} if card is not None and card.corridors else {})
+    return out
+
+
+def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = None,
+            lenient: bool = False, coarse=()) -> list[dict[str, Any]]:
     kinds = _fact_kinds(ruleset_name)
     unknowns = _unknown_kinds(ruleset_name) if lenient else frozenset()
     out = []
     for i, e in enumerate(list(expected) + list(coarse)):
         specs = kinds.get(e.type, {})
-        fields = [_field(name, legal, specs.get(name), label, unknowns) for name, legal in e.options.items()]
+        defaults = getattr(e, "default", {}) or {}
+        fields = [_field(name, legal, specs.get(name), label, defaults.get(name, NO_DEFAULT),
+                         habits.ranked(e.type, e.actor, name) if habits else None, e.type, unknowns)
+                  for name, legal in e.options.items()]
         # one button is the whole fact when nothing is left to choose or type
         direct = all(f["input"] == "fixed" or (f["input"] == "free" and not f["required"]) for f in fields)
+        # ...or when every choice left has a value already chosen (the button records those; ✎ changes them)
+        chosen = all(f["input"] == "fixed" or (f["input"] == "free" and not f["required"])
+                     or (f["input"] in ("choice", "multi") and (f["chosen"] or f["ruled"])) for f in fields)
+        # derived: the rules decide every field (one legal value or the rules' default): recorded without asking
+        # (an optional free field, such as the board's tile map, means the table may have more to say: asked)
+        derived = all(f["input"] == "fixed" or f.get("ruled") for f in fields)
+        # one tap on a value records the fact: no list to tick several of, no typing required
+        quick = all(f["input"] in ("fixed", "choice") or (f["input"] == "free" and not f["required"])
+                    for f in fields)
         is_coarse = i >= len(expected)
         # the places this offer names (a fixed room, or its room choices): a tap on the board finds it
         places = [v["json"] for f in fields if f.get("place")
                   for v in ([f["value"]] if f["input"] == "fixed" else f.get("choices", []))]
-        out.append({"index": i, "type": e.type, "actor": e.actor, "note": e.note, "fields": fields, "direct": direct,
+        out.append({"index": i, "type": e.type, "actor": e.actor, "note": e.note, "fields": fields,
+                    "direct": direct or chosen, "edit": chosen and not direct, "derived": derived, "quick": quick,
                     "effect": not is_coarse and (e.note.startswith("table effect") or e.type == "GameEnded"),
                     "coarse": is_coarse, "title": COARSE_TITLES.get(e.type) if is_coarse else None,
                     "places": "[" + ",".join(places) + "]"})
@@ -297,6 +382,17 @@ def _coarse_offers(ruleset_name: str, state: Any) -> list:
                             "the record stops here: what followed is not known (known deaths and escapes stay in "
                             "the result; statistics count the game as incomplete)"))
     return out
+
+
+def _procedure(ruleset_name: str, state: Any) -> list[dict]:
+    """The ruleset's round procedure at this state (its event phase steps in order), if it offers one."""
+    import importlib
+
+    try:
+        steps = importlib.import_module(f"service.rules.{ruleset_name}.inputs").round_procedure
+    except (ImportError, AttributeError):
+        return []
+    return steps(state)
 
 
 def _fact_line(fact, names: dict[int, str]) -> str:
@@ -339,17 +435,19 @@ def _undo_seqs(recorded) -> list[int]:
     return []
 
 
-def _undo_target(recorded) -> int | None:
-    """The latest fact still standing (not a correction, not voided): what Undo voids."""
-    seqs = _undo_seqs(recorded)
-    return seqs[0] if seqs else None
-
-
-def _panel_context(game_id: str, fix: int | None = None) -> dict[str, Any]:
+def _panel_context(game_id: str, fix: int | None = None, queued: list | None = None,
+                   expected: Any = None) -> dict[str, Any]:
     game, rp = replay_of(_archive().games, _game_id(game_id), corrected=True)
     ruleset = rp.ruleset
     state = rp.head.state
     names = {p["seat"]: p["name"] for p in game.players}
+    preview: list[str] = []
+    if queued and isinstance(expected, int) and 0 <= expected < game.position:
+        queued = queued[game.position - expected:]  # the first ones were stored meanwhile (their answer in flight)
+    if queued:  # facts queued on the device, not stored yet: the offers after them (checked as an append would)
+        staged = game._stage(queued)
+        state = staged[-1][3]
+        preview = [_fact_line(f, names) for f, *_ in staged]
     voided = _voided(game.recorded)
     recent = [{"seq": r.fact.seq, "line": _fact_line(r.fact, names), "voided": r.fact.seq in voided,
                "flagged": bool(r.flags), "correction": r.fact.type in CORRECTIONS}
@@ -362,6 +460,9 @@ def _panel_context(game_id: str, fix: int | None = None) -> dict[str, Any]:
         "position": ruleset.position(state),
         "recent": recent,
         "after_the_fact": bool((game.options or {}).get("after_the_fact")),
+        "preview": preview[::-1],
+        "procedure": _procedure(game.ruleset_name, state),
+        "sole": None,
         "undo_seq": undo,
         "undo_seqs": json.dumps(undo_seqs),
         "undo_line": next((_fact_line(r.fact, names) for r in game.recorded if r.fact.seq == undo), None),
@@ -371,9 +472,13 @@ def _panel_context(game_id: str, fix: int | None = None) -> dict[str, Any]:
     }
     if fix is not None:
         return {**ctx, **_fix_context(game, rp, fix, names)}
-    ctx["offers"] = _offers(game.ruleset_name, ruleset.next_inputs(state), Labels(game.ruleset_name, state, names),
-                            lenient=not game.strict,
-                            coarse=() if game.strict else _coarse_offers(game.ruleset_name, state))
+    offers = _offers(game.ruleset_name, ruleset.next_inputs(state), Labels(game.ruleset_name, state, names),
+                     Habits(game.recorded), lenient=not game.strict,
+                     coarse=() if game.strict else _coarse_offers(game.ruleset_name, state))
+    main = [o for o in offers if not o["effect"] and not o["coarse"]]
+    ctx["offers"] = offers
+    # the game's own next step, when there is only one: asked at once, or recorded for you when derived
+    ctx["sole"] = main[0] if len(main) == 1 else None
     ctx["drawing"] = _drawing(rp, state)
     return ctx
 
@@ -415,7 +520,7 @@ def _prefill(field: dict[str, Any], value: Any) -> dict[str, Any]:
     for w in wanted_json - {c["json"] for c in choices}:  # recorded outside the legal list (a lenient game)
         choices.insert(0, {"json": w, "label": f"{_label(json.loads(w))} (as recorded)"})
     field["choices"] = choices
-    field["chosen"] = wanted_json
+    field["chosen"] = [i for i, c in enumerate(choices) if c["json"] in wanted_json]
     field["preselect"] = None
     return field
 
@@ -451,7 +556,7 @@ def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
             offers.append(offer)
     offer["fields"] = [_prefill(f, fact.data.get(f["name"])) for f in offer["fields"]]
     for o in offers:
-        o["direct"] = False  # a fix is confirmed in its form, never sent by an offer's tap alone
+        o["direct"] = o["edit"] = False  # a fix is confirmed in its form, never sent by an offer's tap alone
     return {
         "offers": offers,
         "drawing": _drawing(rp, before),
@@ -479,6 +584,19 @@ def _fix_arg() -> int | None:
 @record.get("/games/<game_id>/record/panel")
 def panel(game_id: str):
     return render_template("_record_panel.html", **_panel_context(game_id, _fix_arg()))
+
+
+@record.post("/games/<game_id>/record/preview")
+def preview(game_id: str):
+    """The panel after facts queued on the device but not stored yet (``{"facts": [...]}``, up to 50): the
+    recorder can go on while they are sent. Nothing is stored; a queued fact the rules refuse is a 422
+    naming it, as the append would answer."""
+    body = request.get_json(silent=True)
+    facts = body.get("facts") if isinstance(body, dict) else None
+    if not isinstance(facts, list) or not 1 <= len(facts) <= 50:
+        raise InvalidInput("preview needs a JSON body {\"facts\": [...]} with 1 to 50 facts", field="facts")
+    expected = body.get("expected_position")
+    return render_template("_record_panel.html", **_panel_context(game_id, facts, expected))
 
 
 __all__ = ["record", "ArchiveError"]

@@ -123,15 +123,24 @@ class Expected:
 
     ``options`` maps a data field to its legal values (a list), or to None when the
     value is free (e.g. a corridor number on a board without a corridor graph).
+
+    ``default`` (optional) maps a field to the value the rules themselves give it when the table has
+    nothing else to say (e.g. the noise markers the clean-up removes): a recorder preselects it, and a
+    fact whose every field is fixed or defaulted may be recorded without asking. Rulesets that do not
+    know leave it empty; ``as_dict`` shows it only when set, so the older form is unchanged.
     """
 
     type: str
     actor: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     note: str = ""
+    default: Mapping[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "actor": self.actor, "options": dict(self.options), "note": self.note}
+        out = {"type": self.type, "actor": self.actor, "options": dict(self.options), "note": self.note}
+        if self.default:
+            out["default"] = dict(self.default)
+        return out
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,9 @@ def new_game(page, base: str, names: list[str], title: str, **choices) -> str:
     return page.url.rsplit("/", 2)[-2]
 
 
+FORM = "form.fact-form:not([hidden])"
+
+
 def position(page) -> int:
     return int(page.locator("#panel").get_attribute("data-position"))
 
@@ -135,24 +138,23 @@ def test_setup_by_clicking_only_with_undo_and_a_refusal(served, browser, record_
     assert position(page) == 0
     shot(page, "record-empty-1280")
 
-    c.click(offer(page, "BoardPrepared"))  # one legal board, tiles optional: the button is the fact
+    # the only next step is asked at once: one legal board, the tile map optional — Record
+    assert page.locator(FORM).get_attribute("data-type") == "BoardPrepared"
+    c.click(f"{FORM} .confirm")
     c.recorded()
     wait_position(page, 1)
     assert "BoardPrepared — board basic" in page.locator("#recent li").first.inner_text()
 
     c.click(offer(page, "CharacterChosen", 1))
-    c.click('form.fact-form:not([hidden]) fieldset[data-field=character] button.value >> nth=0')
     shot(page, "record-choose-1280")
-    c.click("form.fact-form:not([hidden]) .confirm")
+    c.click('form.fact-form:not([hidden]) fieldset[data-field=character] button.value >> nth=0')  # records it
     c.recorded()
     wait_position(page, 2)
     first_character = api_facts(base, game_id)[-1]["data"]["character"]
 
-    # Keyboard only for seat 2: the offer's key, a value's key, Enter
-    keys = page.locator(f'{offer(page, "CharacterChosen", 2)} kbd').inner_text()
-    c.key(keys)
+    # Keyboard only for seat 2, now the only next step (asked at once): a value's key completes the fact
+    page.wait_for_selector(f'{FORM}[data-type="CharacterChosen"][data-actor="2"]')
     c.key("2")
-    c.key("Enter")
     c.recorded()
     wait_position(page, 3)
     second = api_facts(base, game_id)[-1]
@@ -168,32 +170,30 @@ def test_setup_by_clicking_only_with_undo_and_a_refusal(served, browser, record_
     assert api_facts(base, game_id)[-1]["data"] == {"seqs": [3]}
     assert "voided" in page.locator('#recent li[data-seq="3"]').get_attribute("class")
     assert page.locator(offer(page, "CharacterChosen", 2)).count() == 1
-    c.click(offer(page, "CharacterChosen", 2))
+    page.wait_for_selector(f'{FORM}[data-type="CharacterChosen"][data-actor="2"]')
     c.click('form.fact-form:not([hidden]) fieldset[data-field=character] button.value >> nth=1')
-    c.click("form.fact-form:not([hidden]) .confirm")
     c.recorded()
     wait_position(page, 5)
 
-    # A refusal: the rule's message is shown in the form, and what was typed stays
+    # A refusal: the rule's message is shown in the form, and what was picked stays
     page.click(offer(page, "ObjectivesDealt", 1))
-    page.fill("form.fact-form:not([hidden]) input[name=objectives]", "no_such_objective")
+    for nth in (0, 1, 2):  # three objectives where the rules deal two
+        page.click(f"{FORM} fieldset[data-field=objectives] button.value >> nth={nth}")
     page.click("form.fact-form:not([hidden]) .confirm")
     error = page.locator("form.fact-form:not([hidden]) .form-error")
     error.wait_for(state="visible")
-    assert "no_such_objective" in error.inner_text() and "Not recorded" in error.inner_text()
-    assert page.locator("form.fact-form:not([hidden]) input[name=objectives]").input_value() == "no_such_objective"
+    assert "objective card(s) are dealt" in error.inner_text() and "Not recorded" in error.inner_text()
+    assert page.locator(f"{FORM} fieldset[data-field=objectives] button.value.chosen").count() == 3
     assert position(page) == 5 and len(api_facts(base, game_id)) == 5
     shot(page, "record-refused-1280")
     page.click("form.fact-form:not([hidden]) .back")
 
-    # The first computer card and the end of setup: a button, a value, confirm
+    # The first computer card (a button, a value) and the end of setup (one button: the first player is preselected)
     c.click(offer(page, "ComputerCardRevealed"))
     c.click('form.fact-form:not([hidden]) fieldset[data-field=card] button.value >> nth=0')
-    c.click("form.fact-form:not([hidden]) .confirm")
     c.recorded()
     wait_position(page, 6)
-    c.click(offer(page, "SetupCompleted"))  # first player preselected (seat 1)
-    c.click("form.fact-form:not([hidden]) .confirm")
+    c.click(offer(page, "SetupCompleted"))  # first player preselected (seat 1): the button records it
     c.recorded()
     wait_position(page, 7)
     assert api_facts(base, game_id)[-1]["data"] == {"first_player": 1}
@@ -205,15 +205,17 @@ def test_setup_by_clicking_only_with_undo_and_a_refusal(served, browser, record_
     wait_position(page, 8)
     assert api_facts(base, game_id)[-1]["data"] == {"seqs": [7]}
     assert page.locator(offer(page, "SetupCompleted")).count() == 1
-    c.click(offer(page, "SetupCompleted"))
-    c.click("form.fact-form:not([hidden]) .confirm")
+    c.click('#offers .offer-row:has(button.offer[data-type="SetupCompleted"]) .offer-edit')
+    c.click(f"{FORM} fieldset[data-field=first_player] button.value >> nth=1")  # ✎: seat 2 starts instead
+    c.click(f"{FORM} .confirm")
     c.recorded()
     wait_position(page, 9)
+    assert api_facts(base, game_id)[-1]["data"] == {"first_player": 2}
     assert "Round" in page.locator(".where-now").inner_text() and "player" in page.locator(".where-now").inner_text()
     shot(page, "record-round1-1280")
     record_property("actions_per_fact", f"{c.actions}/{c.facts}")
     print(f"\nrecorder: {c.actions} clicks/keys for {c.facts} facts = {c.actions / c.facts:.2f} per fact")
-    assert c.actions / c.facts <= 3
+    assert c.actions / c.facts <= 2
     context.close()
 
 
@@ -222,13 +224,12 @@ def test_offline_queue_survives_a_reload_and_is_sent_in_order(served, browser):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
     game_id = new_game(page, base, ["Ada", "Bartek"], "Offline")
-    page.click(offer(page, "BoardPrepared"))
+    page.click(f"{FORM} .confirm")  # the board: the only next step, asked at once
     wait_position(page, 1)
     context.set_offline(True)
     for seat, nth in ((1, 0), (2, 3)):  # both choices are on screen: recorded offline, one after the other
         page.click(offer(page, "CharacterChosen", seat))
         page.click(f'form.fact-form:not([hidden]) fieldset[data-field=character] button.value >> nth={nth}')
-        page.click("form.fact-form:not([hidden]) .confirm")
         page.wait_for_selector("#net[data-state=offline]")
         page.wait_for_selector("form.fact-form:not([hidden])", state="hidden")
     assert "2 fact(s) waiting" in page.locator("#queue").inner_text()
@@ -239,7 +240,6 @@ def test_offline_queue_survives_a_reload_and_is_sent_in_order(served, browser):
     assert "1 fact(s) waiting" in page.locator("#queue").inner_text()
     page.click(offer(page, "CharacterChosen", 2))
     page.click('form.fact-form:not([hidden]) fieldset[data-field=character] button.value >> nth=4')
-    page.click("form.fact-form:not([hidden]) .confirm")
     page.wait_for_selector("form.fact-form:not([hidden])", state="hidden")
     assert "2 fact(s) waiting" in page.locator("#queue").inner_text()
     queued = page.evaluate("JSON.parse(localStorage.getItem('nemesis-recorder-queue:%s'))" % game_id)
@@ -272,7 +272,7 @@ def test_a_fact_recorded_elsewhere_pauses_the_queue_for_review(served, browser):
                                                   "expected_position": 0, "command_id": "other-tablet-1"}).encode(),
                                  headers={"Content-Type": "application/json"})
     urllib.request.urlopen(req).close()
-    page.click(offer(page, "BoardPrepared"))  # this page still thinks the game is empty
+    page.click(f"{FORM} .confirm")  # the board: this page still thinks the game is empty
     page.wait_for_selector("#queue.review")
     assert "Another device recorded" in page.locator("#queue").inner_text()
     assert "other" in page.locator('#recent li[data-seq="1"]').get_attribute("class")
@@ -296,7 +296,7 @@ def test_phone_viewport_has_no_horizontal_scroll_and_large_targets(served, brows
     page.goto(base + "/games/new")
     shot(page, "new-game-390")
     game_id = new_game(page, base, ["Ada", "Bartek", "Chiara"], "Phone")
-    page.click(offer(page, "BoardPrepared"))
+    page.click(f"{FORM} .confirm")
     wait_position(page, 1)
     page.click(offer(page, "CharacterChosen", 1))
     shot(page, "record-choose-390")
@@ -312,16 +312,15 @@ def test_phone_viewport_has_no_horizontal_scroll_and_large_targets(served, brows
 def test_a_long_list_is_searchable_and_enter_takes_the_first_match(served, page):
     base, _ = served
     game_id = new_game(page, base, ["Filip"], "Long list", mode="solo", characters="nemesis")
-    page.click(offer(page, "BoardPrepared"))
+    page.click(f"{FORM} .confirm")
     wait_position(page, 1)
-    page.keyboard.press("1")  # the first offer: CharacterChosen, with all 17 characters
+    # the only next step, CharacterChosen with all 17 characters, is asked at once, its search box focused
+    page.wait_for_selector('form.fact-form:not([hidden])[data-type="CharacterChosen"]')
     search = page.locator("form.fact-form:not([hidden]) fieldset[data-field=character] .filter")
     assert search.is_visible() and search.evaluate("e => e === document.activeElement")
     assert page.locator("form.fact-form:not([hidden]) button.value").count() == 17
     page.keyboard.type("bount")
     assert page.locator("form.fact-form:not([hidden]) button.value:visible").all_inner_texts() == ["1\nBounty Hunter"]
-    page.keyboard.press("Enter")  # takes the only match
-    assert page.locator("form.fact-form:not([hidden]) button.value.chosen").inner_text().endswith("Bounty Hunter")
-    page.keyboard.press("Enter")  # records it
+    page.keyboard.press("Enter")  # takes the only match, which completes the fact: recorded
     wait_position(page, 2)
     assert api_facts(base, game_id)[-1]["data"] == {"character": "bounty_hunter"}

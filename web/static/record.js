@@ -20,6 +20,10 @@
   const message = document.getElementById("message");
   let sending = false;
   let undoArmed = 0;
+  let noAutoAt = -1;     // the position where the recorder took back (or the rules refused) a fact: ask, don't auto-record
+  let lastAutoAt = -1;   // the position a derived fact was last recorded for us (once per position)
+  let refreshes = 0;     // only the latest panel fetched is shown
+  let previewed = 0;     // queue length last previewed after a failed send
 
   // -- the queue ------------------------------------------------------------------------------
   function load() {
@@ -46,8 +50,11 @@
     const expected = position() + q.reduce((n, e) => n + 1 + (e.note ? 1 : 0), 0);
     q.push(Object.assign({ command_id: commandId(), expected_position: expected, fact: fact, state: "waiting", queued_at: Date.now() },
       extra || {}));
+    root.dataset.idle = "no";
     save(q);
+    const busy = sending;
     pump();
+    if (busy) refresh();  // a fact is still in flight: show the offers after the queued ones (server preview)
   }
 
   function describe(fact) {
@@ -117,6 +124,9 @@
         } catch (e) {
           setNet("offline", "offline — " + load().length + " queued");
           if (openForms()) closeForm();  // kept in the queue: back to the offers for the next fact
+          // if the server answers at all, its preview shows the offers after the queued facts (once per new fact,
+          // not at every retry: a form being filled in stays as it is)
+          if (load().length !== previewed) { previewed = load().length; refresh(); }
           setTimeout(pump, RETRY_MS);
           break;
         }
@@ -142,11 +152,13 @@
         }
         // refused (422 rule, 400 shape, 409 reused id): drop it, say why, keep the picked inputs
         save(load().filter((e) => e.command_id !== entry.command_id));
+        noAutoAt = entry.expected_position;
         refused(entry, body);
         break;
       }
     } finally {
       sending = false;
+      settle();
     }
   }
 
@@ -170,6 +182,8 @@
     const violations = (body.violations || []).map((v) => v.message).filter(Boolean);
     const text = (violations.length ? violations.join(" ") : body.message || "refused") ;
     const form = live.querySelector("form.fact-form:not([hidden])");
+    live.querySelectorAll("form.fact-form[data-sent]").forEach((f) => { delete f.dataset.sent; });
+    message.classList.remove("auto");
     const target = form ? form.querySelector(".form-error") : message;
     target.textContent = "Not recorded — " + entry.fact.type + ": " + text;
     target.hidden = false;
@@ -177,13 +191,36 @@
   }
 
   // -- the live panel -------------------------------------------------------------------------
+  async function fetchPanel() {
+    // facts still queued here: the server previews the offers after them (nothing is stored by a preview)
+    const q = load().filter((e) => e.state !== "review");
+    if (q.length && !q.some((e, i) => i && e.state === "review")) {
+      try {
+        const r = await fetch(PANEL_URL.replace(/\/panel$/, "/preview"), {
+          method: "POST", headers: { "Content-Type": "application/json", "Accept": "text/html" },
+          body: JSON.stringify({ facts: q.slice(0, 50).map((e) => e.fact), expected_position: q[0].expected_position }),
+        });
+        if (r.ok) return await r.text();
+      } catch (e) { return null; }
+    }
+    const r = await fetch(PANEL_URL, { headers: { "Accept": "text/html" } });
+    return r.ok ? await r.text() : null;
+  }
+
+  // data-idle="yes": nothing queued, nothing in flight, the panel is the latest (tests and the bench wait for it)
+  function settle() { root.dataset.idle = !sending && !inflight && load().length === 0 ? "yes" : "no"; }
+
+  let inflight = 0;
   async function refresh(otherSince) {
     let html;
+    const mine = ++refreshes;
+    inflight++;
+    root.dataset.idle = "no";
     try {
-      const r = await fetch(PANEL_URL, { headers: { "Accept": "text/html" } });
-      if (!r.ok) return;
-      html = await r.text();
-    } catch (e) { return; }
+      html = await fetchPanel();
+    } catch (e) { html = null; }
+    inflight--;
+    if (html == null || mine !== refreshes) { settle(); return; }
     live.innerHTML = html;
     if (otherSince != null) {
       live.querySelectorAll("#recent li[data-seq]").forEach((li) => {
@@ -191,6 +228,7 @@
       });
     }
     wire();
+    settle();
   }
 
   function openForms() { return live.querySelector("form.fact-form:not([hidden])"); }
@@ -199,11 +237,17 @@
     live.querySelectorAll(".offers, details.effects, details.coarse, .next-title, .undo-row").forEach((el) => { el.hidden = !show; });
   }
 
-  function openOffer(index) {
+  function openOffer(index, edit) {
     const form = live.querySelector('form.fact-form[data-offer="' + index + '"]');
     const btn = live.querySelector('button.offer[data-offer="' + index + '"]');
-    if (btn && btn.classList.contains("direct")) { submit(form); return; }
+    if (btn && btn.classList.contains("direct") && !edit) { submit(form); return; }
     live.querySelectorAll("form.fact-form").forEach((f) => { f.hidden = f !== form; });
+    // opened afresh: the values the server preselected (not what an earlier, queued fact of this form picked)
+    form.querySelectorAll("button.value").forEach((b) => {
+      b.classList.toggle("chosen", b.dataset.pre === "yes");
+      b.setAttribute("aria-pressed", b.dataset.pre === "yes" ? "true" : "false");
+    });
+    delete form.dataset.sent;
     showOffers(false);
     message.hidden = true;
     labelKeys(form);
@@ -245,6 +289,7 @@
 
   function collect(form) {
     const data = {};
+    const also = [];
     const missing = [];
     form.querySelectorAll("fieldset.field").forEach((fs) => {
       const name = fs.dataset.field;
@@ -254,6 +299,7 @@
       else if (kind === "choice") {
         const b = fs.querySelector(".value.chosen");
         value = b ? JSON.parse(b.dataset.value) : undefined;
+        if (b && b.dataset.also) also.push(JSON.parse(b.dataset.also));
       } else if (kind === "multi") {
         value = Array.from(fs.querySelectorAll(".value.chosen")).map((b) => JSON.parse(b.dataset.value));
       } else if (fs.querySelector(".value.unknown.chosen")) {
@@ -261,15 +307,22 @@
       } else {
         const input = fs.querySelector("input, textarea");
         try { value = parseFree(input, fs.dataset.parse); } catch (e) { throw new Error(name + ": not valid JSON"); }
+        const seen = fs.querySelector(".seen-value.chosen");  // a value this game recorded before, tapped
+        if (value === undefined && seen) value = JSON.parse(seen.dataset.value);
       }
       if (value === undefined) { if (fs.dataset.required === "yes") missing.push(name); return; }
       data[name] = value;
     });
     if (missing.length) throw new Error("choose " + missing.join(", "));
+    // what a chosen value decides by itself (an event card's printed corridors), unless typed otherwise
+    also.forEach((extra) => Object.entries(extra).forEach(([k, v]) => {
+      if (!(k in data) && form.querySelector('fieldset[data-field="' + k + '"]')) data[k] = v;
+    }));
     return data;
   }
 
   function submit(form) {
+    if (form.dataset.sent === "yes") return;  // a second tap (or Enter after a quick tap) records nothing twice
     const err = form.querySelector(".form-error");
     let data;
     try { data = collect(form); } catch (e) {
@@ -283,7 +336,7 @@
     const note = noteBox ? noteBox.value.trim() : "";
     const fact = { type: form.dataset.type, actor: actor, data: data };
     const fixing = form.dataset.replaces ? Number(form.dataset.replaces) : null;
-    if (fixing === null) { enqueue(fact, note ? { note: note } : null); return; }
+    if (fixing === null) { form.dataset.sent = "yes"; enqueue(fact, note ? { note: note } : null); return; }
     // a fix from the replay: the fact as it really was replaces #n; a note alone leaves the fact as it is
     const back = document.getElementById("panel").dataset.back || null;
     const unchanged = form.dataset.original && same(JSON.parse(form.dataset.original), fact);
@@ -324,16 +377,35 @@
     undoArmed = 0;
     if (local) {
       save(load().filter((e) => e.command_id !== local.command_id));
+      live.querySelectorAll("form.fact-form[data-sent]").forEach((f) => { delete f.dataset.sent; });
+      noAutoAt = position() + load().length;
       if (b) { b.classList.remove("armed"); b.textContent = "↶ Undo" + (b.dataset.seq ? " #" + b.dataset.seq : ""); }
       return;
     }
+    noAutoAt = position() + load().length + 1;  // after the void: ask again rather than re-record it
     let seqs = [Number(b.dataset.seq)];
     try { const listed = JSON.parse(b.dataset.seqs || "[]"); if (listed.length) seqs = listed; } catch (e) { /* the one seq */ }
     enqueue({ type: "FactVoided", actor: null, data: { seqs: seqs } });
   }
 
+  function complete(form) {
+    // every list has a value chosen and nothing required is left to type
+    return Array.from(form.querySelectorAll("fieldset.field")).every((fs) => {
+      const kind = fs.dataset.input;
+      if (kind === "choice") return !!fs.querySelector(".value.chosen");
+      if (kind === "free") {
+        const input = fs.querySelector("input, textarea");
+        return fs.dataset.required !== "yes" || (input && input.value.trim() !== "") || !!fs.querySelector(".seen-value.chosen");
+      }
+      return kind === "fixed";
+    });
+  }
+
   function choose(btn) {
     const fs = btn.closest("fieldset");
+    const form = btn.closest("form");
+    // one tap records a fact when that tap completes it (a form already complete waits for Record)
+    const quick = form && form.dataset.quick === "yes" && !form.hidden && !complete(form);
     if (fs.dataset.input === "multi" || fs.dataset.input === "free") {
       btn.classList.toggle("chosen");
     } else {
@@ -341,7 +413,8 @@
       btn.classList.add("chosen");
     }
     btn.setAttribute("aria-pressed", btn.classList.contains("chosen") ? "true" : "false");
-    labelKeys(btn.closest("form"));
+    labelKeys(form);
+    if (quick && complete(form)) submit(form);
   }
 
   function filter(input) {
@@ -360,8 +433,31 @@
       f.addEventListener("submit", (e) => { e.preventDefault(); submit(f); });
     });
     const panel = document.getElementById("panel");
-    if (panel && panel.dataset.fix) openOffer(panel.dataset.fixOffer);  // fixing a fact: its form, prefilled
+    if (panel && panel.dataset.fix) { openOffer(panel.dataset.fixOffer); return; }  // fixing a fact: its form, prefilled
+    guide();
   }
+
+  // The game's own next step, when it is the only one: a derived fact (the rules decide every value: time
+  // advances, the clean-up, the first player token) is recorded for you; any other is asked at once.
+  function guide() {
+    const panel = document.getElementById("panel");
+    if (!panel || panel.dataset.sole === "") return;
+    const q = load();
+    if (q.some((e) => e.state === "review")) return;
+    const at = position() + q.length;
+    const form = live.querySelector('form.fact-form[data-offer="' + panel.dataset.sole + '"]');
+    if (!form) return;
+    if (panel.dataset.soleDerived === "yes" && at !== noAutoAt && at !== lastAutoAt) {
+      lastAutoAt = at;
+      message.textContent = "Recorded for you: " + form.dataset.type + " (Undo takes it back).";
+      message.hidden = false;
+      message.classList.add("auto");
+      submit(form);
+      return;
+    }
+    if (panel.dataset.soleDerived !== "yes" && !openForms()) openOffer(panel.dataset.sole, true);
+  }
+
 
   // -- the board picture: tapping a room picks it in the open form's place field ------------------
   function placeField(form) {
@@ -435,6 +531,7 @@
     const t = e.target.closest("button");
     if (!t) return;
     if (t.classList.contains("offer") || t.id === "comment") openOffer(t.dataset.offer);
+    else if (t.classList.contains("offer-edit")) openOffer(t.dataset.offer, true);
     else if (t.classList.contains("value")) choose(t);
     else if (t.classList.contains("back")) closeForm();
     else if (t.id === "undo") undo();

@@ -293,7 +293,7 @@ def _setup_completed(state: LockdownState, fact: Fact, cons: list[Consequence]) 
 # --- player phase -----------------------------------------------------------------------------
 
 def _first_player_passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    to = fact.data.get("to") or state.left_of(state.first_player)
+    to = fact.data.get("to") or state.next_first_player()
     cons.append(C("first-player", f"The first player token passes to {who(state, to)}, who starts.", seat=to))
     return replace(state, first_player=to, turn=to, step=TURNS, last_turn=None)
 

@@ -241,10 +241,11 @@ def _first_player_passed(state: LockdownState, fact: Fact) -> list[Violation]:
         out.append(V("not-first-player", f"Only seat {state.first_player}, who holds the first player token, passes "
                      f"it on (not seat {fact.actor}).", S.FIRST_PLAYER, "actor"))
     to = fact.data.get("to")
-    left = state.left_of(state.first_player)
-    if to is not None and to != left:
-        out.append(V("first-player-wrong-seat", f"The token goes to the player on the left: seat {left}, not "
-                     f"seat {to}.", S.FIRST_PLAYER, "to"))
+    left = state.next_first_player()
+    # the plain left neighbour stays accepted: facts stored before observers were skipped named it
+    if to is not None and to not in (left, state.left_of(state.first_player)):
+        out.append(V("first-player-wrong-seat", f"The token goes to the next player on the left still in the "
+                     f"game: seat {left}, not seat {to}.", S.FIRST_PLAYER, "to"))
     return out
 
 
@@ -258,7 +259,7 @@ def _action(state: LockdownState, fact: Fact) -> list[Violation]:
                   S.EVENT_PHASE)]
     if state.step == FIRST_PLAYER:
         return [V("first-player-pending", f"The round has just begun: record FirstPlayerPassed (seat "
-                  f"{state.first_player} passes the token to seat {state.left_of(state.first_player)}) before any "
+                  f"{state.first_player} passes the token to seat {state.next_first_player()}) before any "
                   f"action.", S.FIRST_PLAYER)]
     c = state.characters[seat]
     if c.status != "base" or c.room is None:

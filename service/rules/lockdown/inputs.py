@@ -22,7 +22,7 @@ from service.rules.lockdown.checks import MOVE_COST, knee_surcharge_due, who
 from service.rules.lockdown.components import CHARACTERS, EVENT_CARDS, NOISE_RESULTS, ROOMS
 from service.rules.lockdown.facts import CSS_TOKENS, ENDINGS, MARS_CARD
 from service.rules.lockdown.state import (
-    BOARD, CHARACTERS as CHARACTERS_STEP, COLONY_STEP, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, NOISE_CLEANUP,
+    ATTACKS, BOARD, CHARACTERS as CHARACTERS_STEP, COLONY_STEP, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, NOISE_CLEANUP,
     PLAYER, READY, SETUP, TIME, TURNS, LockdownState,
 )
 
@@ -56,15 +56,29 @@ def _pending(state: LockdownState) -> list[Expected]:
                      and r.id not in used]
         if state.board.is_crossroad(p.room):
             tiles = ["crossroad"]  # mars side: no tile, only the surface exploration token (lockdown.md §12.5)
-        return [Expected("RoomExplored", p.seat, {"room": tiles, "token": None},
+        return [Expected("RoomExplored", p.seat, {"room": tiles, "token": _exploration_tokens(state, p.room)},
                          f"{who(state, p.seat)} entered unexplored {p.room}: record the tile and the exploration "
                          f"token revealed")]
     if p.kind == "noise":
         extra = [MARS_CARD] if state.board.surface and state.board.places[p.room].zone != "underground" else []
         return [Expected("NoiseRolled", p.seat, {"result": list(NOISE_RESULTS) + extra},
                          f"noise roll for {who(state, p.seat)} in {state.room_label(p.room)} ({p.reason})")]
-    return [Expected("EncounterTokenDrawn", p.seat, {"token": _bag(state), "number": None},
+    return [Expected("EncounterTokenDrawn", p.seat, {"token": _bag(state), "number": list(TOKEN_NUMBERS)},
                      f"encounter in {state.room_label(p.room)}: record the token drawn from the colony bag")]
+
+
+TOKEN_NUMBERS = range(0, 5)  # the numbers printed on the colony tokens' backs (data/colony.json: 0-4)
+
+
+def _exploration_tokens(state: LockdownState, place: str) -> list[dict] | None:
+    """The underground exploration tokens as effect x item number (data/exploration.json); the surface's
+    tokens and boards without the data stay free values."""
+    from service.rules.lockdown import catalog
+    if state.board.surface and state.board.places[place].zone != "underground":
+        return None
+    data = catalog.data("exploration")
+    low, high = data["items_range"]
+    return [{"effect": e, "items": n} for e in data["effects"] for n in range(low, high + 1)]
 
 
 def _bag(state: LockdownState) -> list[str]:
@@ -89,8 +103,11 @@ def _regular(state: LockdownState) -> list[Expected]:
         return []
     if state.phase == PLAYER:
         if state.step == FIRST_PLAYER:
-            return [Expected("FirstPlayerPassed", state.first_player, {"to": [state.left_of(state.first_player)]},
-                             "the first player token passes to the left")]
+            to = state.next_first_player()
+            skipped = to != state.left_of(state.first_player)
+            return [Expected("FirstPlayerPassed", state.first_player, {"to": [to]},
+                             "the first player token passes to the left" + (
+                                 " (skipping players whose characters left the game)" if skipped else ""))]
         if state.step == TURNS and state.turn is not None:
             return _actions(state, state.turn)
         return []
@@ -172,16 +189,21 @@ def _event(state: LockdownState) -> list[Expected]:
         return [Expected("TimeAdvanced", None, {}, "move the time token 1 space right")]
     if step == NOISE_CLEANUP:
         b = state.board
-        removable = []
+        removable, powered = [], []
         for key in sorted(state.noise):
             if key == TECHNICAL:
                 continue
             rooms = b.rooms_of(key)
             if any(state.characters_in(r) for r in rooms) or not rooms:
                 continue
-            removable.append({"room": rooms[0], "corridor": b.number_at(key, rooms[0])})
+            marker = {"room": rooms[0], "corridor": b.number_at(key, rooms[0])}
+            removable.append(marker)
+            # the rule removes them all (lockdown.md §4 step 6): that is the default; the sector power of a
+            # corridor is left to the table, as the offer always did (docs/rules-gaps.md)
+            powered.append(marker)
         return [Expected("NoiseMarkersCleared", None, {"removed": removable},
-                         "list the markers removed (any of these, in powered sectors); the list may be empty")]
+                         "list the markers removed (any of these, in powered sectors); the list may be empty",
+                         {"removed": powered})]
     if step == EVENT_CARD:
         cards = [c.id for c in EVENT_CARDS if c.id not in state.removed_events]
         return [Expected("EventCardDrawn", None, {"card": cards, "corridors": None},
@@ -191,10 +213,65 @@ def _event(state: LockdownState) -> list[Expected]:
     return []
 
 
+# The event phase in rulebook order (lockdown.md §4 steps 4-10, then step 2 of the next round): what the
+# guided recorder walks through. ``fact`` is what the step records (None: derived, nothing to record).
+ROUND_PROCEDURE = (
+    (CSS, "CssTokenRevealed", "CSS pod launch (only under a CSS token)"),
+    (TIME, "TimeAdvanced", "time token 1 space right"),
+    (NOISE_CLEANUP, "NoiseMarkersCleared", "noise markers cleaned up"),
+    (ATTACKS, "IntruderAttacked", "night stalker attacks, fire damage"),
+    (EVENT_CARD, "EventCardDrawn", "event card"),
+    (COLONY_STEP, "ColonyTokenDrawn", "colony bag token"),
+    (FIRST_PLAYER, "FirstPlayerPassed", "first player token passes left (observers skipped)"),
+)
+
+
+def round_procedure(state: LockdownState) -> list[dict]:
+    """The event phase's steps in rulebook order, each ``done`` (or not due), ``now`` or ``next``. Empty
+    outside the event phase and the round's first step."""
+    if state.ended or not (state.phase == EVENT or (state.phase == PLAYER and state.step == FIRST_PLAYER)):
+        return []
+    order = [step for step, _, _ in ROUND_PROCEDURE]
+    now = state.step if state.step in order else None
+    at = order.index(now) if now else -1
+    out = []
+    for i, (step, fact, label) in enumerate(ROUND_PROCEDURE):
+        status = "done" if i < at else "now" if i == at else "next"
+        out.append({"step": step, "fact": fact, "label": label, "status": status})
+    return out
+
+
 def _heavy(name: str) -> bool:
     """Is a starting item heavy (held in a hand)? Only items marked ``heavy: false`` are not (data/items.json)."""
     from service.rules.lockdown import catalog
     return next((bool(i.get("heavy", True)) for i in catalog.items().values() if i.get("en") == name), True)
+
+
+def objective_cards(state: LockdownState, seat: int) -> list[str]:
+    """Objectives as recorded (type plus printed arguments, data/objectives.json): every type with the arguments
+    this game allows — another seat, a weakness 1-3, knowledge 1-8, two sectors. The printed X values are not
+    in the sources, so the ranges are the tracks' own."""
+    from service.rules.lockdown import catalog
+    from service.rules.lockdown.state import POWER_LOCATIONS
+    sectors = [p for p in POWER_LOCATIONS if p.startswith("S-")]
+    args = {"player": [str(o) for o in state.seats if o != seat], "weakness": ["1", "2", "3"],
+            "knowledge": [str(n) for n in range(1, 9)]}
+    out = []
+    for tid, t in catalog.objective_types().items():
+        params = tuple(t.get("params") or ())
+        if not params:
+            out.append(tid)
+        elif params == ("sector", "sector"):
+            out += [f"{tid}:{a},{b}" for i, a in enumerate(sectors) for b in sectors[i + 1:]]
+        elif len(params) == 1 and params[0] in args:
+            out += [f"{tid}:{v}" for v in args[params[0]]]
+    return out
+
+
+def contingency_tokens() -> list[str]:
+    """The contingency plans a player may be dealt, and ``unknown`` for a token the recorder did not see."""
+    from service.rules.lockdown import catalog
+    return list(catalog.plans()) + ["unknown"]
 
 
 def _setup_extras(state: LockdownState) -> list[Expected]:
@@ -206,9 +283,11 @@ def _setup_extras(state: LockdownState) -> list[Expected]:
     for s in state.seats:
         c = state.characters[s]
         if not c.objectives:
-            out.append(Expected("ObjectivesDealt", s, {"objectives": None}, f"{n_obj} objective card(s) dealt"))
+            out.append(Expected("ObjectivesDealt", s, {"objectives": objective_cards(state, s)},
+                                f"{n_obj} objective card(s) dealt"))
         if not c.contingency and state.setup.mode != "coop":
-            out.append(Expected("ContingencyTokensDealt", s, {"tokens": None}, f"{n_tok} contingency token(s) dealt"))
+            out.append(Expected("ContingencyTokensDealt", s, {"tokens": contingency_tokens()},
+                                f"{n_tok} contingency token(s) dealt"))
         start = CHARACTERS[c.character].extra.get("starting_item") if c.character in CHARACTERS else None
         if start and not c.items:
             if _heavy(start):

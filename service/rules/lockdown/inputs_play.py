@@ -45,7 +45,11 @@ def pending(state: LockdownState) -> list[Expected] | None:
         return [Expected("IntruderAttacked", None, opts, f"{p.reason}: intruder {p.intruder} attacks; record the "
                          f"attack card drawn")]
     if p.kind == "injury_check":
-        return [Expected("InjuryCheckDrawn", None, {"blood": None},
+        it = next((i for i in state.intruders if i.id == p.intruder), None)
+        values = list(dict.fromkeys(b for c in ATTACK_CARDS for b in c.blood))
+        cards = 2 if it is not None and it.kind in ("breeder", "queen") else 1  # as generate._blood draws them
+        blood = [[v] for v in values] if cards == 1 else [[a, b] for a in values for b in values]
+        return [Expected("InjuryCheckDrawn", None, {"blood": blood},
                          f"injury check of {p.intruder}: the blood values of the attack card(s) drawn")]
     if p.kind == "retreat":
         opts = {"intruder": [p.intruder], "card": [c.id for c in EVENT_CARDS]}
@@ -430,9 +434,11 @@ def table_effects(state: LockdownState) -> list[Expected]:
         out.append(_offer("ObjectiveRevealed", s, tuple(objective) if objective else None, lambda: Expected(
             "ObjectiveRevealed", s, {"objective": objective}, note)))
         if not c.objectives:
-            out.append(Expected("ObjectivesDealt", s, {"objectives": None}, note))
+            from service.rules.lockdown.inputs import contingency_tokens, objective_cards
+            out.append(Expected("ObjectivesDealt", s, {"objectives": objective_cards(state, s)}, note))
         if not c.contingency and state.setup.mode != "coop":
-            out.append(Expected("ContingencyTokensDealt", s, {"tokens": None}, note))
+            from service.rules.lockdown.inputs import contingency_tokens
+            out.append(Expected("ContingencyTokensDealt", s, {"tokens": contingency_tokens()}, note))
     # rare and final
     if state.self_destruct is None:
         out.append(Expected("SelfDestructStarted", None, {}, note))

@@ -235,6 +235,20 @@ class LockdownState:
         i = self.seats.index(seat) if seat in self.seats else 0
         return self.seats[(i + 1) % len(self.seats)]
 
+    def next_first_player(self) -> int:
+        """Who receives the first player token: the next seat on the left whose character is still in the base.
+
+        Observers (dead, locked in, evacuated, in the Bunker, sitting in a pod) take no further part in the
+        game (seed 000 L1682-1686), so the token skips them (docs/rules-gaps.md); with nobody left in the base
+        it goes to the plain left neighbour.
+        """
+        i = self.seats.index(self.first_player) if self.first_player in self.seats else 0
+        for k in range(1, len(self.seats) + 1):
+            s = self.seats[(i + k) % len(self.seats)]
+            if self.characters[s].status == "base":
+                return s
+        return self.left_of(self.first_player)
+
     def room_of_tile(self, room_id: str) -> str | None:
         for place, r in self.rooms.items():
             if r.tile == room_id:
