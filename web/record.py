@@ -596,7 +596,7 @@ def preview(game_id: str):
     if not isinstance(facts, list) or not 1 <= len(facts) <= 50:
         raise InvalidInput("preview needs a JSON body {\"facts\": [...]} with 1 to 50 facts", field="facts")
     expected = body.get("expected_position")
-    return render_template("_record_panel.html", **_panel_context(game_id, facts, expected))
+    return render_template("_record_panel.html", **_panel_context(game_id, queued=facts, expected=expected))
 
 
 __all__ = ["record", "ArchiveError"]

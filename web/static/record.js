@@ -197,8 +197,8 @@
     if (q.length && !q.some((e, i) => i && e.state === "review")) {
       try {
         const r = await fetch(PANEL_URL.replace(/\/panel$/, "/preview"), {
-          method: "POST", headers: { "Content-Type": "application/json", "Accept": "text/html" },
-          body: JSON.stringify({ facts: q.slice(0, 50).map((e) => e.fact), expected_position: q[0].expected_position }),
+          method: "POST", headers: { "Content-Type": "application/json", "Accept": "text/html", "X-CSRF-Token": csrfToken() },
+          body: JSON.stringify({ facts: q.slice(0, 50).flatMap(factsOf), expected_position: q[0].expected_position }),
         });
         if (r.ok) return await r.text();
       } catch (e) { return null; }
