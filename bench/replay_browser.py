@@ -19,8 +19,8 @@ is style, layout and paint of what changed in the SVG, the card and the sidebar)
 - "a jump": the page is opened at the last step and left to settle, then a line of the story is
   clicked (the panel is fetched from the server on the click: network + server render + swap +
   paint; the measurement starts at the click), at --jumps steps spread over the game. A step's
-  neighbours are always prefetched (also 250 ms after a page loads), so only jumps (a story line,
-  a key moment, a round, the scrubber) wait for the server. The Resource Timing API confirms
+  neighbours and the key moments either side are prefetched (also 250 ms after a page loads), so
+  only jumps (a story line, a round, the scrubber) wait for the server. The Resource Timing API confirms
   whether the panel was fetched after the press or click in both modes (a jump whose step replay.js
   had prefetched, a neighbour or a key moment, takes the next step instead).
 
@@ -275,7 +275,7 @@ def main(argv=None) -> None:
     worst = max(r[4] for r in steps)
     print(f"\nGoal: a step ≤ {GOAL_MS} ms from key press to painted board — "
           f"{'met' if worst <= GOAL_MS else 'NOT met'} at p50 (→ at a reading pace: worst p50 {worst:.1f} ms, p95 up to "
-          f"{max(r[5] for r in steps):.1f} ms). Jumps that wait for the server (a story line, a moment, a round): "
+          f"{max(r[5] for r in steps):.1f} ms). Jumps that wait for the server (a story line, a round, the scrubber): "
           f"worst p50 {max(r[4] for r in jumps):.1f} ms, {'within' if max(r[4] for r in jumps) <= GOAL_MS else 'over'} "
           f"the same {GOAL_MS} ms.")
 
