@@ -3,7 +3,8 @@
 A real served app (werkzeug's threaded server on a local port, the same app as the service) over
 a scratch database holding the longest generated game of --seeds (400+ facts, as in section 5)
 and the four-player demo game; Debian's Chromium driven by Playwright (headless, as the browser
-tests run it), viewport 1280×900, the page's own Content-Security-Policy in force.
+tests run it), viewport 1280×900 (--viewport 390x844: a phone, the narrow drawing), the page's own
+Content-Security-Policy in force.
 
 Each measurement: a keydown listener (capture phase, installed through the DevTools protocol,
 not a page script) notes ``performance.now()`` when the key arrives; a MutationObserver waits for
@@ -221,7 +222,9 @@ def main(argv=None) -> None:
     p.add_argument("--seeds", type=int, default=30, help="seeds to generate; the longest game is stepped through")
     p.add_argument("--presses", type=int, default=100, help="measured → presses with the next step prefetched, per game")
     p.add_argument("--jumps", type=int, default=20, help="measured jumps (a story line clicked, fetched), per game")
+    p.add_argument("--viewport", default="1280x900", help="WIDTHxHEIGHT of the page (390x844: a phone)")
     args = p.parse_args(argv)
+    width, height = (int(v) for v in args.viewport.lower().split("x"))
     executable = shutil.which("chromium") or shutil.which("chromium-browser")
     if not executable:
         raise SystemExit("replay_browser: Debian's chromium is needed (apt-get install chromium)")
@@ -244,7 +247,7 @@ def main(argv=None) -> None:
                     version = browser.version
                     for label, g, n in ((f"generated, {len(facts)} facts", long_game, len(facts)),
                                         (f"demo “{demo.title}”, {len(demo.facts)} facts", demo, len(demo.facts))):
-                        context = browser.new_context(viewport={"width": 1280, "height": 900})
+                        context = browser.new_context(viewport={"width": width, "height": height})
                         try:
                             log(f"{label}")
                             page = Page(context, base)
@@ -261,7 +264,7 @@ def main(argv=None) -> None:
                 server.shutdown()
             archive.close()
     print(f"Key press (or click) → board painted (two animation frames after the new `#step-board`), Chromium {version} "
-          f"headless, 1280×900, served over HTTP on this machine\n")
+          f"headless, {width}×{height}, served over HTTP on this machine\n")
     print(table(["game", "step",  "measured", "step 1 ms (median of 5)", "p50 ms", "p95 ms", "max ms",
                  "p50 ms to the board in the DOM", "p50 / step 1"], rows))
     times, elements, board = split
