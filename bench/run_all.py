@@ -64,7 +64,9 @@ The first run (2026-11-25 23:25) profiled each slow path with cProfile; since th
   key moments either side are prefetched, also right after a page loads. What remains per step in
   the browser is the browser's own style, layout and paint of what changed, and the paint is the
   largest part; on the server, the drawing, the templates and `get_game`'s fast-forward SELECT
-  (a database round trip that a loaded machine stretches most).
+  (a database round trip that a loaded machine stretches most). Both goals are met at p50 for a
+  step; a jump that must fetch its panel (a story line, a round, the scrubber) is not (65–82 ms at
+  load ~10), half of it the fetch and the server's render.
 
 The ruleset grew a lot between the first run and this one (the whole game instead of the
 skeleton), so per-fact rules costs are not comparable across the two runs.
