@@ -3,7 +3,8 @@
 A real served app (werkzeug's threaded server on a local port, the same app as the service) over
 a scratch database holding the longest generated game of --seeds (400+ facts, as in section 5)
 and the four-player demo game; Debian's Chromium driven by Playwright (headless, as the browser
-tests run it), viewport 1280×900, the page's own Content-Security-Policy in force.
+tests run it), viewport 1280×900 (--viewport 390x844: a phone, the narrow drawing), the page's own
+Content-Security-Policy in force.
 
 Each measurement: a keydown listener (capture phase, installed through the DevTools protocol,
 not a page script) notes ``performance.now()`` when the key arrives; a MutationObserver waits for
@@ -19,8 +20,8 @@ is style, layout and paint of what changed in the SVG, the card and the sidebar)
 - "a jump": the page is opened at the last step and left to settle, then a line of the story is
   clicked (the panel is fetched from the server on the click: network + server render + swap +
   paint; the measurement starts at the click), at --jumps steps spread over the game. A step's
-  neighbours are always prefetched (also 250 ms after a page loads), so only jumps (a story line,
-  a key moment, a round, the scrubber) wait for the server. The Resource Timing API confirms
+  neighbours and the key moments either side are prefetched (also 250 ms after a page loads), so
+  only jumps (a story line, a round, the scrubber) wait for the server. The Resource Timing API confirms
   whether the panel was fetched after the press or click in both modes (a jump whose step replay.js
   had prefetched, a neighbour or a key moment, takes the next step instead).
 
@@ -221,7 +222,9 @@ def main(argv=None) -> None:
     p.add_argument("--seeds", type=int, default=30, help="seeds to generate; the longest game is stepped through")
     p.add_argument("--presses", type=int, default=100, help="measured → presses with the next step prefetched, per game")
     p.add_argument("--jumps", type=int, default=20, help="measured jumps (a story line clicked, fetched), per game")
+    p.add_argument("--viewport", default="1280x900", help="WIDTHxHEIGHT of the page (390x844: a phone)")
     args = p.parse_args(argv)
+    width, height = (int(v) for v in args.viewport.lower().split("x"))
     executable = shutil.which("chromium") or shutil.which("chromium-browser")
     if not executable:
         raise SystemExit("replay_browser: Debian's chromium is needed (apt-get install chromium)")
@@ -244,7 +247,7 @@ def main(argv=None) -> None:
                     version = browser.version
                     for label, g, n in ((f"generated, {len(facts)} facts", long_game, len(facts)),
                                         (f"demo “{demo.title}”, {len(demo.facts)} facts", demo, len(demo.facts))):
-                        context = browser.new_context(viewport={"width": 1280, "height": 900})
+                        context = browser.new_context(viewport={"width": width, "height": height})
                         try:
                             log(f"{label}")
                             page = Page(context, base)
@@ -261,7 +264,7 @@ def main(argv=None) -> None:
                 server.shutdown()
             archive.close()
     print(f"Key press (or click) → board painted (two animation frames after the new `#step-board`), Chromium {version} "
-          f"headless, 1280×900, served over HTTP on this machine\n")
+          f"headless, {width}×{height}, served over HTTP on this machine\n")
     print(table(["game", "step",  "measured", "step 1 ms (median of 5)", "p50 ms", "p95 ms", "max ms",
                  "p50 ms to the board in the DOM", "p50 / step 1"], rows))
     times, elements, board = split
@@ -275,7 +278,7 @@ def main(argv=None) -> None:
     worst = max(r[4] for r in steps)
     print(f"\nGoal: a step ≤ {GOAL_MS} ms from key press to painted board — "
           f"{'met' if worst <= GOAL_MS else 'NOT met'} at p50 (→ at a reading pace: worst p50 {worst:.1f} ms, p95 up to "
-          f"{max(r[5] for r in steps):.1f} ms). Jumps that wait for the server (a story line, a moment, a round): "
+          f"{max(r[5] for r in steps):.1f} ms). Jumps that wait for the server (a story line, a round, the scrubber): "
           f"worst p50 {max(r[4] for r in jumps):.1f} ms, {'within' if max(r[4] for r in jumps) <= GOAL_MS else 'over'} "
           f"the same {GOAL_MS} ms.")
 

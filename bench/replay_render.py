@@ -40,7 +40,7 @@ def main(argv=None) -> None:
     args = p.parse_args(argv)
 
     header, facts = max((generated(s, PLAYERS, MAX_ROUNDS) for s in range(1, args.seeds + 1)), key=lambda g: len(g[1]))
-    rows, worst = [], 0.0
+    rows, worst, first_p50 = [], 0.0, 0.0
     with scratch_database(args.database_url, "render") as db:
         archive = Archive(db)
         try:
@@ -76,7 +76,10 @@ def main(argv=None) -> None:
                     sizes.append(samples[0][2])
                 step1, p50 = per_step[1], percentile(per_step, 50)
                 slowest = max(range(len(per_step)), key=per_step.__getitem__)
-                worst = max(worst, p50)
+                if client is returning:
+                    worst = max(worst, p50)
+                else:
+                    first_p50 = p50
                 rows.append([f"{kind} (`as={as_}`)", median(colds), step1, p50, percentile(per_step, 99),
                              f"{per_step[slowest]:.1f} (#{slowest})", percentile(cpu, 50),
                              f"**{p50 / step1:.2f}×**", f"{median(sizes) / 1024:.0f}"])
@@ -90,7 +93,9 @@ def main(argv=None) -> None:
                  "max ms (step)", "p50 CPU ms", "p50 / step 1", "KiB"], rows))
     print(f"\n{load_note()}")
     print(f"\nGoal: p50 ≤ {GOAL_MS} ms at any step of a 400-fact game, no refold per request — "
-          f"{'met' if worst <= GOAL_MS else 'NOT met'} (worst p50 {worst:.1f} ms).")
+          f"{'met' if worst <= GOAL_MS else 'NOT met'} for a step as a browser asks for it (page or panel, one drawing: "
+          f"worst p50 {worst:.1f} ms); a browser's very first replay page (both drawings) p50 {first_p50:.1f} ms, "
+          f"{'within' if first_p50 <= GOAL_MS else 'over'} the same {GOAL_MS} ms.")
 
 
 if __name__ == "__main__":

@@ -49,16 +49,24 @@ The first run (2026-11-25 23:25) profiled each slow path with cProfile; since th
 - **Rebuild of all views**: each view used to fold the whole archive again; `nemesis-archive
   rebuild` (no VIEW) now folds each page once for every view (row "all views in one pass").
 
-- **Replay step (sections 5–6, 2026-11-26, on a loaded machine)**: neither goal is met yet. On the
-  server, a warm step never refolds (cold, the first request of a game, is ~10× a warm one), but
-  cProfile of 60 page renders at steps 250–309 puts a third of the time in drawing the board,
-  which each step draws twice (the wide and the narrow SVG, `web/replay.py:_boards`), a quarter in
-  the templates and a sixth in `get_game` (the aggregate cache's fast-forward SELECT). In the
-  browser the panel is already prefetched when the reader presses → at a reading pace, so the time
-  is Chromium's: parsing ~100 KiB of panel HTML, then style + layout of a page of ~5,000 elements
-  (~1,800 in the two boards) forced by `mark()`, then the paint. Drawing one board instead of two
-  and not forcing a layout before the paint are the levers; the ratios to step 1 (≤ 2×) say the
-  cost barely grows with the game, so it is a constant to cut, not a refold.
+- **Replay step (sections 5–6)**: the run of 2026-11-26 06:42 missed both goals (page p50 12 ms;
+  136–254 ms in Chromium). cProfile of 60 page renders put a third of the server's time in drawing
+  the board twice (wide and narrow, both embedded, CSS showing one), a quarter in the templates, a
+  sixth in `get_game`; in Chromium every swap inserted two ~900-element SVGs each with its own
+  `<style>` (a new stylesheet for the document at every step), `mark()` then forced a style +
+  layout, and a trace showed `history.pushState` at ~7 ms a step. Decision 0015: `replay.js` tells
+  the server the layout its screen wants (`?fit=` on panels, a cookie for pages), so one drawing
+  is made and sent (a browser's first replay page still gets both); the page links the drawing's
+  stylesheet once (`board.svg` keeps its inline `<style>`); `replay.js` patches only the drawing's
+  top-level figures that differ (`isEqualNode`) instead of replacing 900 elements, learns whether
+  the log must scroll from an `IntersectionObserver` instead of forcing a layout, and updates the
+  address after the paint; the page's step links come from one `url_for`. The neighbours and the
+  key moments either side are prefetched, also right after a page loads. What remains per step in
+  the browser is the browser's own style, layout and paint of what changed, and the paint is the
+  largest part; on the server, the drawing, the templates and `get_game`'s fast-forward SELECT
+  (a database round trip that a loaded machine stretches most). Both goals are met at p50 for a
+  step; a jump that must fetch its panel (a story line, a round, the scrubber) is not (65–82 ms at
+  load ~10), half of it the fetch and the server's render.
 
 The ruleset grew a lot between the first run and this one (the whole game instead of the
 skeleton), so per-fact rules costs are not comparable across the two runs.

@@ -30,8 +30,8 @@
   function clamp(i) { return Math.min(Math.max(i, 0), seqs.length - 1); }
   function neighbour(delta) { return seqs[clamp(indexOf(target) + delta)]; }
 
-  // Writes only: the log's scroll position is read and fixed in the next frame, so a step costs one
-  // style + layout pass (the browser's own, before the paint) instead of a forced one and another.
+  // Writes only (whether the log must scroll is learnt from an IntersectionObserver, below), so a step
+  // costs one style + layout pass, the browser's own before the paint, instead of a forced one and another.
   function mark(seq) {
     facts.querySelectorAll("li.current").forEach(li => { li.classList.remove("current"); li.removeAttribute("aria-current"); });
     const li = document.getElementById("s" + seq);
