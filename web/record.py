@@ -466,7 +466,7 @@ def _panel_context(game_id: str, fix: int | None = None, queued: list | None = N
         "undo_seq": undo,
         "undo_seqs": json.dumps(undo_seqs),
         "undo_line": next((_fact_line(r.fact, names) for r in game.recorded if r.fact.seq == undo), None),
-        "comment": _comment_offer(),
+        "comment": _comment_offer(names),
         "max_note": hygiene.MAX_NOTE,
         "fix": None,
     }
@@ -491,12 +491,20 @@ def _drawing(rp, state) -> dict[str, Markup] | None:
     return {"wide": Markup(wide), "narrow": Markup(rp.ruleset.draw(state, narrow=True) or wide)}
 
 
-def _comment_offer() -> dict[str, Any]:
-    """The comment: always offered, whatever the rules expect (a generic fact, decision 0017)."""
+def _comment_offer(names: dict[int, str]) -> dict[str, Any]:
+    """The comment: always offered, whatever the rules expect (a generic fact, decision 0017).
+
+    ``about`` is not data: record.js sends it as the fact's actor (the seat the comment is about, or the table).
+    """
     text = {"name": "text", "input": "free", "parse": "text", "required": True, "kind": "comment", "place": False,
             "doc": f"free text, at most {hygiene.MAX_COMMENT} characters", "max": hygiene.MAX_COMMENT}
+    about = {"name": "about", "input": "choice", "required": False, "kind": "seat", "place": False, "doc": "",
+             "searchable": False, "preselect": 0,
+             "choices": [{"json": "null", "label": "the table"}]
+             + [{"json": json.dumps(seat), "label": f"{name} ({seat})"} for seat, name in sorted(names.items())]}
     return {"index": "comment", "type": "Commented", "actor": None, "note": "A comment at this point of the game: "
-            "what the table said, why a fact was odd, a break.", "fields": [text], "direct": False, "effect": False}
+            "what the table said, why a fact was odd, a break.", "fields": [text, about], "direct": False,
+            "effect": False, "places": "[]"}
 
 
 def _prefill(field: dict[str, Any], value: Any) -> dict[str, Any]:
@@ -541,7 +549,7 @@ def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
     before = rp.at(seq - 1).state
     ruleset = rp.ruleset
     if fact.type == "Commented":
-        offer = _comment_offer()
+        offer = _comment_offer(names)
         offers = [offer]
     else:
         offers = _offers(game.ruleset_name, ruleset.next_inputs(before), Labels(game.ruleset_name, before, names),
@@ -554,7 +562,9 @@ def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
                      "not offer it here; the replacement is checked when sent)",
                      "fields": [_field(n, None, specs.get(n)) for n in names_], "direct": False, "effect": True}
             offers.append(offer)
-    offer["fields"] = [_prefill(f, fact.data.get(f["name"])) for f in offer["fields"]]
+    offer["fields"] = [(f if fact.actor is None else _prefill(f, fact.actor))  # "the table" is preselected
+                       if (fact.type, f["name"]) == ("Commented", "about") else _prefill(f, fact.data.get(f["name"]))
+                       for f in offer["fields"]]
     for o in offers:
         o["direct"] = o["edit"] = False  # a fix is confirmed in its form, never sent by an offer's tap alone
     return {

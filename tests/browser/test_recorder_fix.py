@@ -73,12 +73,13 @@ def test_a_comment_and_a_note_are_recorded_and_shown_in_the_replay(served, page)
     wait_position(page, 8)
     page.click("#comment")
     page.fill(f"{OPEN} textarea[name=text]", "1")  # digits stay text
+    page.click(f"{OPEN} fieldset[data-field=about] button.value >> text=Bartek")  # about seat 2
     page.click(f"{OPEN} .confirm")
     wait_position(page, 9)
-    assert api_facts(base, game_id)[-1]["data"] == {"text": "1"}
+    assert (api_facts(base, game_id)[-1]["data"], api_facts(base, game_id)[-1]["actor"]) == ({"text": "1"}, 2)
     page.goto(f"{base}/games/{game_id}/step/9")
     assert log_line(page, 9).get_attribute("class").startswith("comment")
-    assert "Comment: 1" in log_line(page, 9).inner_text()
+    assert "Comment (Bartek): 1" in log_line(page, 9).inner_text()
     assert "Note: second try" in log_line(page, 7).inner_text()
     assert log_line(page, 4).count() == 0 and log_line(page, 8).count() == 0  # voided comment; a note is no step
     page.goto(f"{base}/games/{game_id}/step/9?view=played")

@@ -331,7 +331,8 @@
       return;
     }
     err.hidden = true;
-    const actor = form.dataset.actor === "" ? null : Number(form.dataset.actor);
+    let actor = form.dataset.actor === "" ? null : Number(form.dataset.actor);
+    if (form.dataset.type === "Commented" && "about" in data) { actor = data.about; delete data.about; }  // the seat it is about
     const noteBox = form.querySelector("fieldset.remark input");
     const note = noteBox ? noteBox.value.trim() : "";
     const fact = { type: form.dataset.type, actor: actor, data: data };
