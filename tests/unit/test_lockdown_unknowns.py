@@ -259,3 +259,16 @@ def test_unknown_and_invented_corridors_do_not_feed_the_learned_map():
     memory.push("SetupCompleted")
     memory.push("CharacterMoved", 1, to_room="slot-04", corridor=2)
     assert _learned(memory) == []  # recorded from memory: the corridor may be invented
+
+
+def test_the_replay_story_says_what_was_not_recorded():
+    g = new_game(2)
+    g.push("CharacterMoved", 1, to_room="slot-04", corridor="unknown")
+    g.push("RoomExplored", 1, room="unknown", token="unknown")
+    g.push("NoiseRolled", 1, result="unknown")
+    g.push("CharacterDied", 2, cause="unknown")
+    told = [LOCKDOWN.narrate(b, f, a) for b, f, a in zip(g.states[-5:], g.facts[-4:], g.states[-4:])]
+    assert told == ["P1 (Survivor) moves to slot-04 (unexplored I) (the corridor: not recorded).",
+                    "P1 (Survivor) explores the room (the room tile and the token: not recorded).",
+                    "P1 (Survivor) rolls for noise (the result: not recorded).",
+                    "P2 (Hacker) dies (the cause: not recorded)."]
