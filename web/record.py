@@ -239,8 +239,8 @@ def _field(name: str, legal: Any, spec: Any, label=None, unknowns: frozenset[str
     if len(values) == 1 and not multi:
         return {"name": name, "input": "fixed", "value": values[0], "required": required, "doc": doc}
     preselect = 0 if (not multi and len(values) <= PRESELECT_UP_TO) else None
-    if unknown is not None and not multi:
-        values = values + [unknown]  # last, never preselected
+    if unknown is not None and (multi or len(values) > 1):  # one legal value: the rules know it, nothing to ask
+        values = values + [unknown]  # last, never preselected (in a multi-pick: alone, it replaces the list)
     return {"name": name, "input": "multi" if multi else "choice", "choices": values, "required": required,
             "searchable": len(values) > LONG_LIST, "preselect": preselect, "doc": doc}
 

@@ -272,3 +272,13 @@ def test_the_replay_story_says_what_was_not_recorded():
                     "P1 (Survivor) explores the room (the room tile and the token: not recorded).",
                     "P1 (Survivor) rolls for noise (the result: not recorded).",
                     "P2 (Hacker) dies (the cause: not recorded)."]
+
+
+def test_unknown_noise_markers_removed_keep_the_event_phase_going():
+    g = new_game(1, mode="solo")
+    g.push("NoiseMarkerPlaced", room="slot-04", corridor=1)
+    g.push("Passed", 1)
+    g.push("TimeAdvanced")
+    assert rules(g.push("NoiseMarkersCleared", removed="unknown")) == [("value-unknown", "removed", False)]
+    assert g.position()["step"] == "event_card"  # step 7 (nobody in combat) and step 8 passed by themselves
+    assert len(g.state.noise) == 1  # which markers went is not known: the marker stays (it may be stale)

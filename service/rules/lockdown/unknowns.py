@@ -39,6 +39,7 @@ UNKNOWN = "unknown"
 UNKNOWN_KINDS = frozenset((
     "character", "room", "tile", "corridor", "move_corridor", "corridor_list", "exploration_token", "noise_result",
     "colony_token", "css_token", "event_card", "attack_card", "die_face", "blood", "computer_card", "cause", "pod",
+    "markers",
 ))
 GAP_RULE, ESCAPE_RULE, UNKNOWN_RULE = "record-gap", "escape-summary", "value-unknown"
 ESCAPE_ROUTES = ("pod", "bunker", "isolation")
@@ -219,6 +220,12 @@ def _step(to: str):
     return handler
 
 
+def _cleared(state, fact, fields, cons, handlers):
+    """Which noise markers went is not known: they stay on the board (may be stale); step 7 attacks do not depend
+    on them and are due as usual."""
+    return handlers[fact.type](state, _without(fact, fields, removed=[]), cons)
+
+
 def _combat(state, fact, fields, cons, handlers):
     seat = fact.actor
     state = M.pay(state, seat, 1)
@@ -247,6 +254,7 @@ SPECIAL: dict[str, Callable[..., LockdownState]] = {
     "CssTokenRevealed": _step(TIME),
     "EventCardDrawn": _step(COLONY_STEP),
     "ColonyTokenDrawn": _step(ROUND_END),
+    "NoiseMarkersCleared": _cleared,
     "CharacterShot": _combat,
     "MeleeAttacked": _combat,
     "CharacterDied": _died,
