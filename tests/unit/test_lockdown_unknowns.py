@@ -282,3 +282,11 @@ def test_unknown_noise_markers_removed_keep_the_event_phase_going():
     assert rules(g.push("NoiseMarkersCleared", removed="unknown")) == [("value-unknown", "removed", False)]
     assert g.position()["step"] == "event_card"  # step 7 (nobody in combat) and step 8 passed by themselves
     assert len(g.state.noise) == 1  # which markers went is not known: the marker stays (it may be stale)
+
+
+def test_the_sidebar_says_how_thin_the_record_is_only_when_it_is():
+    g = new_game(2)
+    assert "Record" not in dict(LOCKDOWN.sidebar(g.state)["status"])
+    g.push("NoiseRolled", 1, result="unknown")
+    g.push("RecordGap", to_round=4)
+    assert dict(LOCKDOWN.sidebar(g.state)["status"])["Record"] == "not recorded: rounds 1–3; 1 value unknown"
