@@ -134,3 +134,14 @@ def test_end_record_incomplete_is_one_tap_and_keeps_what_is_known(served, browse
     no_horizontal_scroll(page)
     shot(page, "coarse-incomplete-390")
     context.close()
+
+
+def test_the_players_table_shows_incomplete_records_at_390_px(served, browser):
+    base, _ = served
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(base + "/players")
+    assert "Incomplete" in page.locator("table.players thead").inner_text()
+    no_horizontal_scroll(page)
+    shot(page, "players-390")
+    context.close()
