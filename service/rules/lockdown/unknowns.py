@@ -262,6 +262,30 @@ SPECIAL: dict[str, Callable[..., LockdownState]] = {
 }
 
 
+def room_unknown(state: LockdownState, fact: Fact) -> bool:
+    """The acting character is in the base but its room was not recorded, and the fact acts in that room."""
+    from service.rules.lockdown.checks import ACTIONS
+
+    c = state.characters.get(fact.actor) if isinstance(fact.actor, int) else None
+    return (c is not None and c.status == IN_BASE and c.room is None and bool(c.character)
+            and (fact.type in ACTIONS or fact.type in ("ItemDropped",))
+            and fact.type not in ("CharacterMoved", "CharacterMovedCarefully", "Passed"))
+
+
+def apply_nowhere(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    """An action of a character whose room is unknown: its cost is paid and it counts; what it does in the room is not
+    derived (the room is not known)."""
+    from service.rules.lockdown.checks import action_cost
+
+    seat = fact.actor
+    cost = action_cost(fact)
+    cons.append(C("room-unknown", f"{who(state, seat)}'s room is not recorded: {fact.type} is counted"
+                  + (f" ({cost} card{'s' if cost != 1 else ''})" if cost else "") + "; what it does there is not "
+                  "derived.", seat=seat))
+    state = M.pay(state, seat, cost)
+    return M.count_action(state, seat) if fact.type != "ItemDropped" else state
+
+
 def apply_gap(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     """Skip ahead: the rest of this round and the rounds before ``to_round`` were not recorded."""
     to = fact.data["to_round"]
