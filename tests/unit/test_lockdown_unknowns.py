@@ -184,6 +184,10 @@ def test_a_gap_skips_to_a_round_and_sets_the_time_token():
     s = g.state
     assert (s.round, s.phase, s.time_label, s.pending, s.turn) == (4, "player", "09", (), s.first_player)
     assert s.gaps == ((1, 4, "09"),)
+    assert not s.isolation_open  # 09: the first white space (08) not reached yet
+    later = new_game(2)
+    later.push("RecordGap", to_round=6, time="07")
+    assert later.state.isolation_open
     assert all(s.characters[x].actions == 0 and not s.characters[x].passed for x in s.seats)
     assert "rounds 1–3" in g.consequences[0].text
     assert LOCKDOWN.narrate(g.states[-2], g.facts[-1], s).startswith("Not recorded: the rest of rounds 1–3")

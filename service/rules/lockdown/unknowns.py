@@ -306,6 +306,10 @@ def apply_gap(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lock
     changes = {s: {"actions": 0, "passed": False, "moves": 0, "first_turn_done": False, "fire_hurt": False}
                for s in state.seats if state.characters[s].status == IN_BASE}
     state = with_characters(state, changes) if changes else state
+    if not state.isolation_open and b.isolation_opens_at in b.time_spaces[:time + 1]:
+        state = replace(state, isolation_open=True)  # the time token passed the first white space: it stays open
+        cons.append(C("milestone-isolation", "The time token is past the first white space: the Isolation Room is "
+                      "open.", milestone="isolation_open"))
     gap = (state.round, to, b.time_label(time) if given is not None else None)
     state = replace(state, gaps=state.gaps + (gap,), round=to, time=time, phase=PLAYER, step=TURNS, pending=(),
                     turn=state.first_player, last_turn=None, css_at=frozenset(
