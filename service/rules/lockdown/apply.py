@@ -42,6 +42,10 @@ def apply(state: LockdownState, fact: Fact) -> Result:
     if shape:  # cannot be applied at all; stores refuse such facts in every game
         cons.append(C("fact-ignored", f"{fact.type} was not applied: {shape[0].message}"))
         return replace(state, facts=state.facts + 1), cons
+    if fact.type in ACTIONS and _off_board(state, fact.actor):
+        # only a lenient game stores it (check(): character-out-of-play, flagged): an action needs a room to act in
+        cons.append(C("fact-ignored", f"{fact.type} was not applied: {who(state, fact.actor)} is not on the board."))
+        return replace(state, facts=state.facts + 1), cons
     if handler is not None and (not state.ended or fact.type in AFTER_END):
         if state.free_crafts and fact.type in ACTIONS and not (fact.type == "ItemCrafted" and fact.data.get("free")):
             state = replace(state, free_crafts=())  # the Repository's shared craft ends with the next action
@@ -58,6 +62,10 @@ def apply(state: LockdownState, fact: Fact) -> Result:
 
 
 # --- small helpers ---------------------------------------------------------------------------
+
+def _off_board(state: LockdownState, seat: int | None) -> bool:
+    c = state.characters.get(seat) if seat is not None else None
+    return c is not None and c.room is None
 
 def _bag_add(state: LockdownState, token: str, n: int = 1) -> LockdownState:
     bag = dict(state.bag)

@@ -121,7 +121,7 @@ def _order(state: LockdownState, fact: Fact) -> list[Violation]:
         seat_ok = fact.actor == p.seat if FACTS[t].actor == "seat" else True
         if t != PENDING_FACT[p.kind] or not seat_ok:
             if t in PENDING_FACT.values() and t != PENDING_FACT[p.kind] and not any(
-                    PENDING_FACT[q.kind] == t for q in state.pending):
+                    PENDING_FACT.get(q.kind) == t for q in state.pending):
                 return [_not_due(state, fact)]
             return [V("pending-step", f"First record {pending_text(state)}; {t} by {who(state, fact.actor)} "
                       f"has to wait until then.", _pending_section(p.kind))]
