@@ -336,3 +336,17 @@ def test_generated_games_with_random_unknowns_fold_tell_draw_and_score(seed):
     if not state.ended:
         state, _ = LOCKDOWN.apply(state, Fact(len(facts) + 1, "GameEnded", {"ending": "incomplete"}))
     assert LOCKDOWN.score(state) is not None and replaced > 0
+
+
+def test_a_character_whose_room_is_unknown_may_pass_or_move_back_onto_the_board():
+    g = new_game(2)
+    g.push("CharacterMoved", 1, to_room="unknown", corridor=1)
+    g.push("Passed", 2)
+    assert rules(g.check("Passed", 1)) == []
+    assert "room-unknown" in [v.rule for v in g.check("RoomSearched", 1, kept="Flashlight", colour="yellow")]
+    assert "character-out-of-play" not in [v.rule for v in g.check("CharacterMoved", 1, to_room="slot-07", corridor=2)]
+    g.push("CharacterMoved", 1, to_room="slot-07", corridor=2)
+    assert g.state.characters[1].room == "slot-07"  # back on the board (main's off-board guard does not ignore it)
+    dead = new_game(2)
+    dead.push("CharacterDied", 1, cause="attack")
+    assert "character-out-of-play" in [v.rule for v in dead.check("CharacterMoved", 1, to_room="slot-07", corridor=2)]

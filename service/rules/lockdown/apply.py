@@ -65,7 +65,8 @@ def apply(state: LockdownState, fact: Fact) -> Result:
 
 def _off_board(state: LockdownState, seat: int | None) -> bool:
     c = state.characters.get(seat) if seat is not None else None
-    return c is not None and c.room is None
+    # a character in the base whose room was recorded as unknown is on the board, somewhere (decision 0018)
+    return c is not None and c.room is None and not (c.status == IN_BASE and c.character)
 
 def _bag_add(state: LockdownState, token: str, n: int = 1) -> LockdownState:
     bag = dict(state.bag)
