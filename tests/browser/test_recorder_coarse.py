@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser.test_recorder import api_facts, position, shot, wait_position
+from tests.browser.test_recorder import api_facts, shot, wait_position
 
 pytestmark = pytest.mark.browser
 
