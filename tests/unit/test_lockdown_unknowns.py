@@ -350,3 +350,11 @@ def test_a_character_whose_room_is_unknown_may_pass_or_move_back_onto_the_board(
     dead = new_game(2)
     dead.push("CharacterDied", 1, cause="attack")
     assert "character-out-of-play" in [v.rule for v in dead.check("CharacterMoved", 1, to_room="slot-07", corridor=2)]
+
+
+def test_the_after_the_fact_option_is_true_or_false():
+    from service.rules.base import Seat, Setup
+
+    with pytest.raises(ValueError, match="after_the_fact must be true or false"):
+        LOCKDOWN.initial_state(Setup(players=(Seat(1, "A"),), options={"after_the_fact": "yes"}))
+    assert LOCKDOWN.initial_state(Setup(players=(Seat(1, "A"),), options={"after_the_fact": True}))
