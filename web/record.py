@@ -308,8 +308,8 @@ def _field_of(name: str, legal: Any, spec: Any, label, default: Any, ranked: lis
         elif len(values) <= PRESELECT_UP_TO or kind in COUNT_KINDS or (type_, name) in PRESELECT_FIRST:
             chosen = [0]  # short lists and counts (discard 0 cards, 0 extra): the first value the rules list
     preselect = chosen[0] if chosen and not multi else None
-    if unknown is not None and not multi:
-        values = values + [unknown]  # last, never preselected
+    if unknown is not None and (multi or len(values) > 1):  # one legal value: the rules know it, nothing to ask
+        values = values + [unknown]  # last, never preselected (in a multi-pick: alone, it replaces the list)
     return {"name": name, "input": "multi" if multi else "choice", "choices": values, "required": required,
             "searchable": len(values) > LONG_LIST, "preselect": preselect, "chosen": chosen if multi else
             ([preselect] if preselect is not None else []), "ruled": ruled, "doc": doc}

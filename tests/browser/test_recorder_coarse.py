@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser.test_recorder import api_facts, position, shot, wait_position
+from tests.browser.test_recorder import api_facts, shot, wait_position
 
 pytestmark = pytest.mark.browser
 
@@ -133,4 +133,15 @@ def test_end_record_incomplete_is_one_tap_and_keeps_what_is_known(served, browse
     assert outcomes == {1: ("undetermined", None), 2: ("undetermined", None), 3: ("lost", "event")}
     no_horizontal_scroll(page)
     shot(page, "coarse-incomplete-390")
+    context.close()
+
+
+def test_the_players_table_shows_incomplete_records_at_390_px(served, browser):
+    base, _ = served
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(base + "/players")
+    assert "Incomplete" in page.locator("table.players thead").inner_text()
+    no_horizontal_scroll(page)
+    shot(page, "players-390")
     context.close()

@@ -300,6 +300,8 @@
         const b = fs.querySelector(".value.chosen");
         value = b ? JSON.parse(b.dataset.value) : undefined;
         if (b && b.dataset.also) also.push(JSON.parse(b.dataset.also));
+      } else if (kind === "multi" && fs.querySelector(".value.unknown.chosen")) {
+        value = "unknown";  // nobody saw which: the whole list is unknown (decision 0018)
       } else if (kind === "multi") {
         value = Array.from(fs.querySelectorAll(".value.chosen")).map((b) => JSON.parse(b.dataset.value));
       } else if (fs.querySelector(".value.unknown.chosen")) {
@@ -409,6 +411,10 @@
     const quick = form && form.dataset.quick === "yes" && !form.hidden && !complete(form);
     if (fs.dataset.input === "multi" || fs.dataset.input === "free") {
       btn.classList.toggle("chosen");
+      if (btn.classList.contains("chosen")) {  // "Unknown" and known values exclude each other
+        const others = btn.classList.contains("unknown") ? ".value:not(.unknown)" : ".value.unknown";
+        fs.querySelectorAll(others).forEach((v) => { v.classList.remove("chosen"); v.setAttribute("aria-pressed", "false"); });
+      }
     } else {
       fs.querySelectorAll(".value").forEach((v) => { v.classList.remove("chosen"); v.setAttribute("aria-pressed", "false"); });
       btn.classList.add("chosen");

@@ -23,7 +23,9 @@ from service.rules.lockdown.components import CHARACTERS, ROOMS
 from service.rules.lockdown.facts import AFTER_END, MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token, shape_violations
 from service.rules.lockdown import mechanics as M
 from service.rules.lockdown.mechanics import C
-from service.rules.lockdown.unknowns import INCOMPLETE, apply_escape, apply_gap, apply_unknown, unknown_fields
+from service.rules.lockdown.unknowns import (
+    INCOMPLETE, apply_escape, apply_gap, apply_nowhere, apply_unknown, room_unknown, unknown_fields,
+)
 from service.rules.lockdown.state import (
     ATTACKS, CHARACTERS as CHARACTERS_STEP, COLONY_STEP, CSS, DEAD, ENDED, EVACUATED, EVENT, EVENT_CARD,
     FIRST_PLAYER, HAND_SIZE, IN_BASE, IN_BUNKER, LOCKED_IN, NOISE_CLEANUP, PLAYER, READY, ROUND_END, TIME,
@@ -50,6 +52,8 @@ def apply(state: LockdownState, fact: Fact) -> Result:
         unknown = unknown_fields(fact)
         if unknown:  # docs/decisions/0018: apply what does not depend on the unknown value
             state = apply_unknown(state, fact, unknown, cons, HANDLERS)
+        elif room_unknown(state, fact):  # the actor's room was recorded as unknown: nothing derived there
+            state = apply_nowhere(state, fact, cons)
         else:
             state = handler(state, fact, cons)
         if not state.ended:
@@ -61,7 +65,8 @@ def apply(state: LockdownState, fact: Fact) -> Result:
 
 def _off_board(state: LockdownState, seat: int | None) -> bool:
     c = state.characters.get(seat) if seat is not None else None
-    return c is not None and c.room is None
+    # a character in the base whose room was recorded as unknown is on the board, somewhere (decision 0018)
+    return c is not None and c.room is None and not (c.status == IN_BASE and c.character)
 
 def _bag_add(state: LockdownState, token: str, n: int = 1) -> LockdownState:
     bag = dict(state.bag)

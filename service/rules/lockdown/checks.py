@@ -262,7 +262,12 @@ def _action(state: LockdownState, fact: Fact) -> list[Violation]:
                   f"{state.first_player} passes the token to seat {state.next_first_player()}) before any "
                   f"action.", S.FIRST_PLAYER)]
     c = state.characters[seat]
-    if c.status != "base" or c.room is None:
+    placeless = fact.type in MOVE_COST or fact.type == "Passed"  # need no room to act in
+    if c.status == "base" and c.room is None and c.character and not placeless:
+        # decision 0018: its room was recorded as unknown; a move to a known room puts it back on the board
+        return [V("room-unknown", f"{who(state, seat)}'s room is not recorded: the action counts, but what it does "
+                  f"there cannot be derived (record a move to a known room first).", S.TURNS)]
+    if c.status != "base" or (c.room is None and not (c.character and placeless)):
         where = {"dead": "is dead", "pod": "sits in a CSS pod", "isolation": "is locked in the Isolation Room",
                  "bunker": "escaped to the Bunker", "evacuated": "was evacuated"}.get(c.status, "is not on the board")
         return [V("character-out-of-play", f"{who(state, seat)} {where} and takes no more actions.", S.DEATH)]

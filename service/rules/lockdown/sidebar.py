@@ -86,6 +86,11 @@ def sidebar(state: LockdownState) -> dict[str, Any]:
         ("Eggs in the Nest", state.eggs),
         ("Active plan", plan_name(state.active_contingency) if state.active_contingency != "unknown" else "face down"),
     ]
+    if state.gaps or state.unknowns:  # a thinner record (decision 0018): say how thin, once
+        skipped = [f"round {a}" if b - 1 <= a else f"rounds {a}–{b - 1}" for a, b, _ in state.gaps]
+        parts = ([f"not recorded: {', '.join(skipped)}"] if skipped else []) + (
+            [f"{len(state.unknowns)} value{'s' if len(state.unknowns) != 1 else ''} unknown"] if state.unknowns else [])
+        status.append(("Record", "; ".join(parts)))
     return {"characters": [_character(state, s) for s in state.seats], "status": status}
 
 

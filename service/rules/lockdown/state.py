@@ -353,6 +353,8 @@ def initial_state(setup: Setup) -> LockdownState:
     for key, allowed in VARIANTS.items():
         if opts.get(key, allowed[0]) not in allowed:
             raise ValueError(f"Unknown {key} option {opts[key]!r}; expected one of {', '.join(allowed)}.")
+    if not isinstance(opts.get("after_the_fact", False), bool):  # decision 0018
+        raise ValueError(f"Option after_the_fact must be true or false, not {opts['after_the_fact']!r}.")
     board_id = opts.get("board", "basic")
     try:
         b = load_board(board_id)

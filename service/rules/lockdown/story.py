@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping
 from service.rules.base import Consequence, Fact, Moment
 from service.rules.lockdown.components import ATTACK_CARDS, CHARACTERS, EVENT_CARDS, ROOMS
 from service.rules.lockdown.facts import FACTS, resolve_place
+from service.rules.lockdown.unknowns import unknown_fields
 from service.rules.lockdown.state import DEAD, EVACUATED, IN_BUNKER, LOCKED_IN, LockdownState
 
 # --- names -------------------------------------------------------------------------------------------------------
@@ -217,6 +218,29 @@ def _escaped(b, f, a, who):
     how = {"bunker": "reaches the Bunker", "isolation": "locks themselves in the Isolation Room"}.get(
         route, f"escapes by pod {f.data['pod']}" if f.data.get("pod") else "escapes by a CSS pod")
     return f"{who} {how} (recorded by its outcome)."
+
+
+UNKNOWN_WORDS = {  # what the fact says when a value of it was not recorded (decision 0018)
+    "CharacterChosen": "chooses a character", "CharacterMoved": "moves", "CharacterMovedCarefully": "moves carefully",
+    "RoomExplored": "explores the room", "NoiseRolled": "rolls for noise", "EncounterTokenDrawn": "draws an encounter token",
+    "CssTokenRevealed": "reveals the CSS token", "EventCardDrawn": "draws an event card",
+    "ColonyTokenDrawn": "draws from the colony bag", "IntruderMoved": "moves a night stalker",
+    "IntruderAttacked": "resolves a night stalker's attack", "CharacterShot": "shoots", "MeleeAttacked": "fights in melee",
+    "InjuryCheckDrawn": "draws for the injury check", "IntruderRetreated": "resolves a retreat", "CharacterDied": "dies",
+    "ComputerCardRevealed": "reveals a computer card", "CharacterEscaped": "escapes by a CSS pod",
+}
+FIELD_WORDS = {"to_room": "the room", "room": "the room tile", "token": "the token", "result": "the result",
+               "card": "the card", "cause": "the cause", "character": "which character", "corridor": "the corridor",
+               "noise_corridor": "the noise corridor", "corridors": "the corridors", "blood": "the blood values",
+               "pod": "which pod"}
+
+
+def _not_recorded(b, f, a, who, fields):
+    what = UNKNOWN_WORDS.get(f.type, "records what happened")
+    if f.type in ("CharacterMoved", "CharacterMovedCarefully") and "to_room" not in fields:
+        what += f" to {a.room_label(a.characters[f.actor].room)}"
+    missing = " and ".join(FIELD_WORDS.get(n, n.replace("_", " ")) for n in fields)
+    return f"{who} {what} ({missing}: not recorded)."
 
 
 def _wound(b, f, a, who):
@@ -551,8 +575,9 @@ def narrate(before: LockdownState, fact: Fact, after: LockdownState) -> str:
     who = person(before, fact.actor) if fact.actor is not None else "The table"
     if fact.actor is not None and not (before.characters.get(fact.actor) and before.characters[fact.actor].character):
         who = person(after, fact.actor)
+    unknown = unknown_fields(fact)
     try:
-        text = narrator(before, fact, after, who)
+        text = _not_recorded(before, fact, after, who, unknown) if unknown else narrator(before, fact, after, who)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):  # a fact too odd to tell (lenient games)
         return generic(fact)
     return text[0].upper() + text[1:]

@@ -39,6 +39,7 @@ UNKNOWN = "unknown"
 UNKNOWN_KINDS = frozenset((
     "character", "room", "tile", "corridor", "move_corridor", "corridor_list", "exploration_token", "noise_result",
     "colony_token", "css_token", "event_card", "attack_card", "die_face", "blood", "computer_card", "cause", "pod",
+    "markers",
 ))
 GAP_RULE, ESCAPE_RULE, UNKNOWN_RULE = "record-gap", "escape-summary", "value-unknown"
 ESCAPE_ROUTES = ("pod", "bunker", "isolation")
@@ -219,6 +220,12 @@ def _step(to: str):
     return handler
 
 
+def _cleared(state, fact, fields, cons, handlers):
+    """Which noise markers went is not known: they stay on the board (may be stale); step 7 attacks do not depend
+    on them and are due as usual."""
+    return handlers[fact.type](state, _without(fact, fields, removed=[]), cons)
+
+
 def _combat(state, fact, fields, cons, handlers):
     seat = fact.actor
     state = M.pay(state, seat, 1)
@@ -247,11 +254,36 @@ SPECIAL: dict[str, Callable[..., LockdownState]] = {
     "CssTokenRevealed": _step(TIME),
     "EventCardDrawn": _step(COLONY_STEP),
     "ColonyTokenDrawn": _step(ROUND_END),
+    "NoiseMarkersCleared": _cleared,
     "CharacterShot": _combat,
     "MeleeAttacked": _combat,
     "CharacterDied": _died,
     "ComputerCardRevealed": _computer,
 }
+
+
+def room_unknown(state: LockdownState, fact: Fact) -> bool:
+    """The acting character is in the base but its room was not recorded, and the fact acts in that room."""
+    from service.rules.lockdown.checks import ACTIONS
+
+    c = state.characters.get(fact.actor) if isinstance(fact.actor, int) else None
+    return (c is not None and c.status == IN_BASE and c.room is None and bool(c.character)
+            and (fact.type in ACTIONS or fact.type in ("ItemDropped",))
+            and fact.type not in ("CharacterMoved", "CharacterMovedCarefully", "Passed"))
+
+
+def apply_nowhere(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    """An action of a character whose room is unknown: its cost is paid and it counts; what it does in the room is not
+    derived (the room is not known)."""
+    from service.rules.lockdown.checks import action_cost
+
+    seat = fact.actor
+    cost = action_cost(fact)
+    cons.append(C("room-unknown", f"{who(state, seat)}'s room is not recorded: {fact.type} is counted"
+                  + (f" ({cost} card{'s' if cost != 1 else ''})" if cost else "") + "; what it does there is not "
+                  "derived.", seat=seat))
+    state = M.pay(state, seat, cost)
+    return M.count_action(state, seat) if fact.type != "ItemDropped" else state
 
 
 def apply_gap(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -274,6 +306,10 @@ def apply_gap(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lock
     changes = {s: {"actions": 0, "passed": False, "moves": 0, "first_turn_done": False, "fire_hurt": False}
                for s in state.seats if state.characters[s].status == IN_BASE}
     state = with_characters(state, changes) if changes else state
+    if not state.isolation_open and b.isolation_opens_at in b.time_spaces[:time + 1]:
+        state = replace(state, isolation_open=True)  # the time token passed the first white space: it stays open
+        cons.append(C("milestone-isolation", "The time token is past the first white space: the Isolation Room is "
+                      "open.", milestone="isolation_open"))
     gap = (state.round, to, b.time_label(time) if given is not None else None)
     state = replace(state, gaps=state.gaps + (gap,), round=to, time=time, phase=PLAYER, step=TURNS, pending=(),
                     turn=state.first_player, last_turn=None, css_at=frozenset(
