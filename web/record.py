@@ -14,6 +14,8 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from marshmallow import ValidationError
 
 from projections import queries
+from service import i18n
+from service.i18n import N_, _
 from service.errors import ArchiveError, InvalidInput
 from service.notation import NotationError, import_parsed, parse
 from service.rules.registry import RULESETS
@@ -27,9 +29,9 @@ MAX_SEATS = 5
 MODES = ("standard", "solo", "coop")
 # header options the form offers (first value = the ruleset's default); see service/rules/lockdown/state.py
 OPTION_CHOICES = {
-    "board": (("basic", "Basic side"), ("mars", "Mars side")),
-    "characters": (("lockdown", "Lockdown characters"), ("nemesis", "+ original Nemesis characters")),
-    "intruders": (("night_stalkers", "Night stalkers"), ("nemesis", "Nemesis intruders")),
+    "board": (("basic", N_("Basic side")), ("mars", N_("Mars side"))),
+    "characters": (("lockdown", N_("Lockdown characters")), ("nemesis", N_("+ original Nemesis characters"))),
+    "intruders": (("night_stalkers", N_("Night stalkers")), ("nemesis", N_("Nemesis intruders"))),
 }
 RECENT = 8  # facts shown above the inputs
 LONG_LIST = 12  # more legal values than this: the list gets a search box
@@ -165,7 +167,11 @@ CATALOGUES = {"character": "CHARACTERS", "tile": "ROOMS", "event_card": "EVENT_C
 
 
 class Labels:
-    """Display names for values: catalogue names, rooms as the state knows them, seats as players."""
+    """Display names for values: catalogue names, rooms as the state knows them, seats as players.
+
+    Names are in the page's language (decision 0019); :meth:`aliases` gives every language's name
+    so the recorder's search finds a value by either.
+    """
 
     def __init__(self, ruleset_name: str, state: Any, names: dict[int, str]) -> None:
         import importlib
@@ -174,14 +180,26 @@ class Labels:
             self.components = importlib.import_module(f"service.rules.{ruleset_name}.components")
         except ImportError:
             self.components = None
+        self.ruleset = RULESETS.get(ruleset_name)
         self.state, self.names = state, names
+
+    def aliases(self, kind: str | None, value: Any) -> str:
+        """Every name ``value`` goes by, for the search box (``data-aliases``)."""
+        if self.ruleset is None or not isinstance(value, str):
+            return ""
+        found = list(self.ruleset.names(kind or "", value))
+        if kind == "room" and hasattr(self.state, "rooms") and value in self.state.rooms:
+            tile = getattr(self.state.rooms[value], "tile", None)
+            found += list(self.ruleset.names("room", tile)) if tile else []
+        return " · ".join(dict.fromkeys(found))
 
     def __call__(self, kind: str | None, value: Any) -> str:
         if isinstance(value, (str, int)) and not isinstance(value, bool):
             if kind in CATALOGUES and self.components is not None:
                 found = getattr(self.components, CATALOGUES[kind]).resolve(value)
                 if found is not None:
-                    return found.en
+                    shown = self.ruleset.display_name(kind, found.id, i18n.current()) if self.ruleset else None
+                    return shown or found.en
             if kind == "room" and hasattr(self.state, "room_label"):
                 shown = self.state.room_label(value)
                 return shown if shown == value else f"{shown} · {value}"
@@ -196,7 +214,7 @@ def _label(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(_label(v) for v in value)
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     return str(value)
 
 
@@ -212,7 +230,8 @@ def _field(name: str, legal: Any, spec: Any, label=None) -> dict[str, Any]:
                      else "json" if kind in ("tiles",) else "scalar")
             return {"name": name, "input": "free", "parse": parse, "required": required, "doc": doc, "kind": kind}
     show = (lambda v: label(kind, v)) if label else _label
-    values = [{"json": json.dumps(v, ensure_ascii=False), "label": show(v)} for v in legal]
+    alias = (lambda v: label.aliases(kind, v)) if hasattr(label, "aliases") else (lambda v: "")
+    values = [{"json": json.dumps(v, ensure_ascii=False), "label": show(v), "aliases": alias(v)} for v in legal]
     multi = (kind in LIST_KINDS or kind.endswith("_list")) and not any(isinstance(v, list) for v in legal)
     if len(values) == 1 and not multi:
         return {"name": name, "input": "fixed", "value": values[0], "required": required, "doc": doc}

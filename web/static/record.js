@@ -298,7 +298,7 @@
     const term = input.value.trim().toLowerCase();
     const scope = input.parentElement;
     scope.querySelectorAll("button.value, button.offer").forEach((b) => {
-      b.hidden = term !== "" && !b.textContent.toLowerCase().includes(term);
+      b.hidden = term !== "" && !(b.textContent + " " + (b.dataset.aliases || "")).toLowerCase().includes(term);
     });
     labelKeys(openForms());
   }

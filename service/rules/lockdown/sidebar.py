@@ -14,6 +14,7 @@ from typing import Any
 
 from service.rules.base import Result
 from service.rules.lockdown.components import CHARACTERS
+from service.rules.lockdown.names import local
 from service.rules.lockdown.state import DEAD, EVACUATED, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, LockdownState
 from service.rules.lockdown.story import DEATH_WORDS, objective_name, plan_name, player, verdict_steps
 
@@ -24,7 +25,7 @@ STATUS = {IN_BASE: "in the base", IN_POD: "in pod {pod}", LOCKED_IN: "locked in 
 def _character(state: LockdownState, seat: int) -> dict[str, Any]:
     c = state.characters[seat]
     name = next((p.name for p in state.setup.players if p.seat == seat), f"Seat {seat}")
-    char = CHARACTERS[c.character].en if c.character else None
+    char = local(CHARACTERS[c.character]) if c.character else None
     status = STATUS.get(c.status, c.status).format(pod=c.pod or "?")
     if c.status == DEAD:
         status = f"dead — {DEATH_WORDS.get(c.cause, c.cause or 'unknown cause')}"

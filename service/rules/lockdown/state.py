@@ -20,6 +20,7 @@ from typing import Any, Mapping
 from service.rules.base import Setup
 from service.rules.lockdown.board import Board
 from service.rules.lockdown.components import CHARACTERS as CHARACTER_CARDS, COLONY, ROOMS, board as load_board
+from service.rules.lockdown.names import local
 
 MODES = ("standard", "solo", "coop")
 MIN_PLAYERS, MAX_PLAYERS = 1, 5
@@ -287,9 +288,9 @@ class LockdownState:
         if r is None:
             return place
         if r.tile and (r.explored or r.kind == "special"):
-            return ROOMS[r.tile].en
+            return local(ROOMS[r.tile])
         if r.tile:
-            return f"{place} (unexplored: {ROOMS[r.tile].en})"
+            return f"{place} (unexplored: {local(ROOMS[r.tile])})"
         if r.kind == "crossroad":
             return place if r.explored else f"{place} (unexplored)"
         return f"{place} (unexplored {'room' if r.kind == 'any' else r.kind})"

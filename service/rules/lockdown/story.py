@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping
 from service.rules.base import Consequence, Fact, Moment
 from service.rules.lockdown.components import ATTACK_CARDS, CHARACTERS, EVENT_CARDS, ROOMS
 from service.rules.lockdown.facts import FACTS, resolve_place
+from service.rules.lockdown.names import local
 from service.rules.lockdown.state import DEAD, EVACUATED, IN_BUNKER, LOCKED_IN, LockdownState
 
 # --- names -------------------------------------------------------------------------------------------------------
@@ -27,7 +28,7 @@ def person(state: LockdownState, seat: Any) -> str:
         return "the table"
     name = next((p.name for p in state.setup.players if p.seat == seat), None) or f"Seat {seat}"
     c = state.characters.get(seat) if isinstance(seat, int) else None
-    return f"{name} ({CHARACTERS[c.character].en})" if c and c.character else name
+    return f"{name} ({local(CHARACTERS[c.character])})" if c and c.character else name
 
 
 def player(state: LockdownState, seat: Any) -> str:
@@ -39,10 +40,10 @@ def place(state: LockdownState, value: Any) -> str:
     where = resolve_place(state, value)
     if where is None:
         tile = ROOMS.resolve(value)
-        return f"the {tile.en}" if tile else str(value)
+        return f"the {local(tile)}" if tile else str(value)
     r = state.rooms[where]
     if r.tile and (r.explored or r.kind == "special"):
-        return f"the {ROOMS[r.tile].en}"
+        return f"the {local(ROOMS[r.tile])}"
     if r.kind == "crossroad":
         return f"{where}" if r.explored else f"an unexplored crossroad ({where})"
     return f"an unexplored room ({where})"
@@ -94,12 +95,12 @@ def _list(items: Any) -> str:
 
 def _card(value: Any) -> str:
     c = EVENT_CARDS.resolve(value)
-    return f"“{c.en}”" if c else f"“{value}”"
+    return f"“{local(c)}”" if c else f"“{value}”"
 
 
 def _attack(value: Any) -> str:
     c = ATTACK_CARDS.resolve(value)
-    return f"“{c.en}”" if c else f"“{value}”"
+    return f"“{local(c)}”" if c else f"“{value}”"
 
 
 # --- one sentence per fact type ------------------------------------------------------------------------------------
@@ -118,7 +119,7 @@ def _chosen(b, f, a, who):
     c = a.characters.get(f.actor)
     char = CHARACTERS.resolve(f.data.get("character"))
     start = f" and starts in {place(a, c.room)}" if c and c.room else ""
-    return f"{player(a, f.actor)} plays the {char.en if char else f.data.get('character')}{start}."
+    return f"{player(a, f.actor)} plays the {local(char) if char else f.data.get('character')}{start}."
 
 
 def _setup_done(b, f, a, who):

@@ -32,7 +32,9 @@ from textwrap import wrap
 from typing import Any, Callable, Iterable, Mapping
 
 from service.rules.lockdown.board import AREA_PREFIX, CROSSROAD, TECHNICAL, Board, is_area
+from service import i18n
 from service.rules.lockdown.components import CHARACTERS, ROOMS, board as load_board
+from service.rules.lockdown.names import local
 from service.rules.lockdown.state import DEAD, IN_BASE, LockdownState, who
 
 # --- geometry (viewBox units; the picture scales to any width) -------------------------
@@ -730,15 +732,19 @@ def _ports(state: LockdownState, columns: int, place: str, x: float, y: float, c
     return "".join(out)
 
 
-@lru_cache(maxsize=None)
 def _card_face(board_id: str, columns: int, place: str, kind: str, tile_id: str | None, face_up: bool) -> str:
     """The unchanging part of a room card: frame, colour stripe, space label, name or face-down back."""
+    return _card_face_in(i18n.current(), board_id, columns, place, kind, tile_id, face_up)
+
+
+@lru_cache(maxsize=None)
+def _card_face_in(lang: str, board_id: str, columns: int, place: str, kind: str, tile_id: str | None, face_up: bool) -> str:
     x, y = layout(board_id, columns).cards[place]
     tile = ROOMS[tile_id] if tile_id and tile_id in ROOMS else None
     if kind == CROSSROAD:
         name, cls = f"Crossroad {place.rsplit('-', 1)[-1]}", "card special"
     elif face_up and tile:
-        name, cls = _short(tile.en), "card special" if kind == "special" else "card"
+        name, cls = _short(local(tile)), "card special" if kind == "special" else "card"
     else:
         name, cls = "", "card down"
     out = [f'<rect class="{cls}" x="{_n(x)}" y="{_n(y)}" width="{CW}" height="{CH}" rx="8"/>']
@@ -882,7 +888,7 @@ def _legend(state: LockdownState, lay: Layout) -> tuple[str, float]:
     names = {p.seat: p.name for p in state.setup.players}
     for seat in state.seats:
         c = state.characters[seat]
-        char = CHARACTERS[c.character].en if c.character and c.character in CHARACTERS else "no character yet"
+        char = local(CHARACTERS[c.character]) if c.character and c.character in CHARACTERS else "no character yet"
         where = "" if c.in_play or c.status == IN_BASE else f" · {STATUS_TEXT.get(c.status, c.status)}"
         if c.status == DEAD and c.cause:
             where = f" · dead ({c.cause})"
