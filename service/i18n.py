@@ -27,8 +27,8 @@ def current() -> str:
 
 
 def _(message: str) -> str:
-    """``message`` in the language in force (itself when the catalogue lacks it)."""
-    return _state.get()[1].gettext(message)
+    """``message`` in the language in force (itself when the catalogue lacks it, or when it is empty)."""
+    return _state.get()[1].gettext(message) if message else message
 
 
 gettext = _

@@ -97,3 +97,12 @@ def test_a_name_without_a_printed_polish_one_falls_back_to_english_and_names_any
     assert names("room", "laboratory") == ("Laboratory", "Laboratorium")
     rooms = table()["room"]
     assert all(pl for _en, pl in rooms.values()), "every room tile has its printed Polish name"
+
+
+def test_no_template_hides_the_gettext_function():
+    """``{% for _ in … %}`` would turn every ``_()`` inside the loop into a call of an int (a 500)."""
+    import re
+
+    for path in (ROOT / "web" / "templates").glob("*.html"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"{%-?\s*(for|set)\s+(_|gettext|ngettext)\b", text), path.name
