@@ -18,6 +18,9 @@
   const net = document.getElementById("net");
   const queueBox = document.getElementById("queue");
   const message = document.getElementById("message");
+  // the page's language: record.html puts the translated texts in data-i18n (decision 0019)
+  const TEXTS = JSON.parse(root.dataset.i18n || "{}");
+  function t(text, n) { return (TEXTS[text] || text).replace("{n}", n); }
   let sending = false;
   let undoArmed = 0;
 
@@ -61,8 +64,8 @@
     const review = q.some((e) => e.state === "review");
     const head = document.createElement("p");
     head.textContent = review
-      ? "Another device recorded meanwhile (marked ★ below). Your queued facts wait for review:"
-      : q.length + " fact(s) waiting to be sent — kept on this device until the server has them.";
+      ? t("Another device recorded meanwhile (marked ★ below). Your queued facts wait for review:")
+      : t("{n} fact(s) waiting to be sent — kept on this device until the server has them.", q.length);
     queueBox.appendChild(head);
     const ol = document.createElement("ol");
     q.forEach((e) => {
@@ -75,13 +78,13 @@
     const u = document.getElementById("undo");
     if (u) u.disabled = false;  // a queued fact can be taken back
     if (review) {
-      const send = button("Send mine after theirs", "big primary", () => {
+      const send = button(t("Send mine after theirs"), "big primary", () => {
         const n = load(); const p = position();
         n.forEach((e, i) => { e.state = "waiting"; e.expected_position = p + i; });
         save(n); pump();
       });
       send.id = "queue-send";
-      const drop = button("Discard mine", "big", () => { save([]); refresh(); });
+      const drop = button(t("Discard mine"), "big", () => { save([]); refresh(); });
       drop.id = "queue-discard";
       queueBox.append(send, drop);
     }
@@ -112,7 +115,7 @@
             body: JSON.stringify({ facts: [entry.fact], expected_position: entry.expected_position, command_id: entry.command_id }),
           });
         } catch (e) {
-          setNet("offline", "offline — " + load().length + " queued");
+          setNet("offline", t("offline — {n} queued", load().length));
           if (openForms()) closeForm();  // kept in the queue: back to the offers for the next fact
           setTimeout(pump, RETRY_MS);
           break;
@@ -121,7 +124,7 @@
           const result = await response.json().catch(() => ({}));
           if (typeof result.position === "number") stored = Math.max(stored, result.position);
           save(load().filter((e) => e.command_id !== entry.command_id));
-          setNet("online", "online");
+          setNet("online", t("online"));
           await refresh();
           continue;
         }
@@ -132,7 +135,7 @@
           break;
         }
         if (response.status >= 500 || response.status === 429) {  // the server is busy or down: keep and retry
-          setNet("offline", "server busy — " + load().length + " queued");
+          setNet("offline", t("server busy — {n} queued", load().length));
           setTimeout(pump, RETRY_MS);
           break;
         }
@@ -148,10 +151,10 @@
 
   function refused(entry, body) {
     const violations = (body.violations || []).map((v) => v.message).filter(Boolean);
-    const text = (violations.length ? violations.join(" ") : body.message || "refused") ;
+    const text = (violations.length ? violations.join(" ") : body.message || t("refused")) ;
     const form = live.querySelector("form.fact-form:not([hidden])");
     const target = form ? form.querySelector(".form-error") : message;
-    target.textContent = "Not recorded — " + entry.fact.type + ": " + text;
+    target.textContent = t("Not recorded — {n}", entry.fact.type) + ": " + text;
     target.hidden = false;
     if (!form) { message.hidden = false; }
   }
@@ -241,7 +244,7 @@
       if (value === undefined) { if (fs.dataset.required === "yes") missing.push(name); return; }
       data[name] = value;
     });
-    if (missing.length) throw new Error("choose " + missing.join(", "));
+    if (missing.length) throw new Error(t("choose {n}", missing.join(", ")));
     return data;
   }
 
@@ -267,8 +270,8 @@
     if (Date.now() - undoArmed > 4000) {  // a first tap arms it: an undo is a fact too
       undoArmed = Date.now();
       if (b) {
-        b.textContent = local ? "Tap again to take back the queued " + local.fact.type
-          : "Tap again to void #" + b.dataset.seq + " (" + b.dataset.line + ")";
+        b.textContent = local ? t("Tap again to take back the queued {n}", local.fact.type)
+          : t("Tap again to void {n}", "#" + b.dataset.seq + " (" + b.dataset.line + ")");
         b.classList.add("armed");
       }
       return;
@@ -276,7 +279,7 @@
     undoArmed = 0;
     if (local) {
       save(load().filter((e) => e.command_id !== local.command_id));
-      if (b) { b.classList.remove("armed"); b.textContent = "↶ Undo" + (b.dataset.seq ? " #" + b.dataset.seq : ""); }
+      if (b) { b.classList.remove("armed"); b.textContent = "↶ " + t("Undo") + (b.dataset.seq ? " #" + b.dataset.seq : ""); }
       return;
     }
     enqueue({ type: "FactVoided", actor: null, data: { seqs: [Number(b.dataset.seq)] } });
@@ -358,6 +361,6 @@
 
   wire();
   showQueue();
-  if (!navigator.onLine) setNet("offline", "offline — " + load().length + " queued");
+  if (!navigator.onLine) setNet("offline", t("offline — {n} queued", load().length));
   pump();
 })();

@@ -639,8 +639,8 @@ def moments(before: LockdownState, fact: Fact | None, after: LockdownState,
             killer = before.pending[0].seat  # the injury check of the one who hit it
         out.append(Moment("kill", _("%(who)s kills %(what)s") % {"who": person(before, killer), "what": what} if killer is not None
                           else ngettext("%(what)s is killed", "%(what)s are killed", len(gone)) % {"what": what.capitalize()}, killer))
-    on_before = sum(1 for _, on in before.power.values() if on)
-    on_after = sum(1 for _, on in after.power.values() if on)
+    on_before = sum(1 for _token, on in before.power.values() if on)
+    on_after = sum(1 for _token, on in after.power.values() if on)
     if on_after < on_before:
         out.append(Moment("power", _("Power lost (%(n)s of 4 on)") % {"n": on_after} if on_after else _("Power lost everywhere")))
     elif on_after > on_before or (after.emergency_power and not before.emergency_power):
