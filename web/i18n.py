@@ -119,9 +119,9 @@ def install(app: Flask) -> None:
         asked = request.args.get("lang")
         if asked in LANGUAGES and request.cookies.get(COOKIE) != asked:
             response.set_cookie(COOKIE, asked, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True)
-        response.vary.add("Accept-Language")
-        response.vary.add("Cookie")
-        if response.mimetype == "text/html":
+        if response.mimetype == "text/html":  # pages differ by language; static files and JSON do not
+            response.vary.add("Accept-Language")
+            response.vary.add("Cookie")
             response.headers.setdefault("Content-Language", i18n.current())
         return response
 

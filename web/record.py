@@ -134,13 +134,13 @@ def _form_field(path: str | None, rows: dict[int, int]) -> str:
 def import_game():
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        return _new_game_page(_form_defaults(), {}, 400, import_error="choose a notation file (.jsonl) to import")
+        return _new_game_page(_form_defaults(), {}, 400, import_error=_("choose a notation file (.jsonl) to import"))
     name = upload.filename
     raw = upload.read()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        return _new_game_page(_form_defaults(), {}, 400, import_error=f"{name}:1: not UTF-8 text ({e.reason})")
+        return _new_game_page(_form_defaults(), {}, 400, import_error=_("%(file)s:1: not UTF-8 text (%(reason)s)") % {"file": name, "reason": e.reason})
     try:
         game, _created = import_parsed(_archive().games, parse(text, name))
     except NotationError as e:  # refused whole, naming the line (as `nemesis-archive import` does)

@@ -106,3 +106,34 @@ def test_no_template_hides_the_gettext_function():
     for path in (ROOT / "web" / "templates").glob("*.html"):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"{%-?\s*(for|set)\s+(_|gettext|ngettext)\b", text), path.name
+
+
+@pytest.fixture
+def client():
+    """The app without a database: the language machinery, the switch and the error page need none."""
+    from web import create_app
+
+    return create_app({"ARCHIVE": None}).test_client()
+
+
+def test_the_browser_language_picks_the_page_language_and_the_cookie_beats_it(client):
+    page = client.get("/no-such-page", headers={"Accept-Language": "pl-PL,pl;q=0.9,en;q=0.5"})
+    assert page.status_code == 404 and 'lang="pl"' in page.text and "Wróć do listy gier" in page.text
+    assert page.headers["Content-Language"] == "pl" and {"Accept-Language", "Cookie"} <= set(page.vary)
+    english = client.get("/no-such-page", headers={"Accept-Language": "de-DE,en;q=0.8"})
+    assert 'lang="en"' in english.text and "Back to the games" in english.text
+    client.get("/no-such-page?lang=en")  # ?lang= is remembered
+    kept = client.get("/no-such-page", headers={"Accept-Language": "pl"})
+    assert 'lang="en"' in kept.text
+
+
+def test_the_switch_remembers_the_choice_and_returns_only_to_this_site(client):
+    back = client.get("/language/pl?next=/games/x/step/3", headers={"Referer": "http://localhost/games/x/step/7?as=all"})
+    assert back.status_code == 303 and back.headers["Location"] == "/games/x/step/7?as=all"
+    assert "lang=pl" in back.headers["Set-Cookie"]
+    assert client.get("/language/en?next=/players").headers["Location"] == "/players"
+    for hostile in ("//evil.example/x", "https://evil.example/", "javascript:alert(1)"):
+        assert client.get("/language/pl", query_string={"next": hostile}).headers["Location"] == "/"
+    assert client.get("/language/pl", headers={"Referer": "https://evil.example/x"}).headers["Location"] == "/"
+    refused = client.get("/language/de")
+    assert refused.status_code == 400 and "&#39;de&#39;" in refused.text and "en, pl" in refused.text
