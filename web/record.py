@@ -200,6 +200,10 @@ class Labels:
                 if found is not None:
                     shown = self.ruleset.display_name(kind, found.id, i18n.current()) if self.ruleset else None
                     return shown or found.en
+            if self.ruleset is not None and isinstance(value, str) and i18n.current() != i18n.DEFAULT:
+                named = self.ruleset.display_name(kind or "", value, i18n.current())
+                if named:  # table words (noise results, colony tokens, stalker kinds) as the Polish edition prints them
+                    return named
             if kind == "room" and hasattr(self.state, "room_label"):
                 shown = self.state.room_label(value)
                 return shown if shown == value else f"{shown} · {value}"

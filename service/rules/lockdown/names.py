@@ -18,7 +18,8 @@ from service.rules.lockdown.components import ATTACK_CARDS, CHARACTERS, EVENT_CA
 
 # the recorder's field kinds and the replay's words for the same catalogues
 KIND_ALIASES = {"tile": "room", "room_tile": "room", "card": "event_card", "intruder_kind": "intruder",
-                "stalker": "intruder", "plan": "contingency", "objective_type": "objective"}
+                "stalker": "intruder", "plan": "contingency", "objective_type": "objective",
+                "noise_result": "noise", "colony_token": "token", "kind": "intruder"}
 
 
 def _cap(text: str) -> str:
