@@ -102,7 +102,7 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def _pick_language():
-        code = choose()
+        code = i18n.DEFAULT if request.blueprint == "api" else choose()  # the JSON API is an interface: English
         request.environ["nemesis.language_token"] = i18n.set_language(code, translations(code))
 
     @app.teardown_request

@@ -137,3 +137,15 @@ def test_the_switch_remembers_the_choice_and_returns_only_to_this_site(client):
     assert client.get("/language/pl", headers={"Referer": "https://evil.example/x"}).headers["Location"] == "/"
     refused = client.get("/language/de")
     assert refused.status_code == 400 and "&#39;de&#39;" in refused.text and "en, pl" in refused.text
+
+
+def test_the_json_api_stays_english_whatever_the_browser_asks():
+    from web import create_app
+
+    app = create_app({"ARCHIVE": None})
+    for path, expected in (("/api/openapi.json", "en"), ("/players", "pl")):
+        with app.test_request_context(path, headers={"Accept-Language": "pl"}):
+            app.preprocess_request()
+            assert i18n.current() == expected, path
+            app.do_teardown_request()
+    assert i18n.current() == "en"

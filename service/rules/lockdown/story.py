@@ -13,12 +13,11 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Mapping
 
+from service.i18n import N_, _, current as current_language, ngettext
 from service.rules.base import Consequence, Fact, Moment
 from service.rules.lockdown.components import ATTACK_CARDS, CHARACTERS, EVENT_CARDS, ROOMS
 from service.rules.lockdown.facts import FACTS, resolve_place
-from service.rules.lockdown.names import local
-from service.i18n import N_, _, current as current_language, ngettext
-from service.rules.lockdown.names import shown
+from service.rules.lockdown.names import local, shown
 from service.rules.lockdown.state import DEAD, EVACUATED, IN_BUNKER, LOCKED_IN, LockdownState
 
 # --- names -------------------------------------------------------------------------------------------------------
