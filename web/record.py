@@ -183,6 +183,9 @@ class Labels:
         self.ruleset = RULESETS.get(ruleset_name)
         self.state, self.names = state, names
 
+    def _room_name(self, tile: Any) -> str:
+        return self.ruleset.display_name("room", tile.id, i18n.current()) or tile.en
+
     def aliases(self, kind: str | None, value: Any) -> str:
         """Every name ``value`` goes by, for the search box (``data-aliases``)."""
         if self.ruleset is None or not isinstance(value, str):
@@ -205,7 +208,7 @@ class Labels:
                 if named:  # table words (noise results, colony tokens, stalker kinds) as the Polish edition prints them
                     return named
             if kind == "room" and hasattr(self.state, "room_label"):
-                shown = self.state.room_label(value)
+                shown = self.state.room_label(value, name=self._room_name) if self.ruleset else self.state.room_label(value)
                 return shown if shown == value else f"{shown} · {value}"
             if kind == "seat" and value in self.names:
                 return f"{self.names[value]} ({value})"

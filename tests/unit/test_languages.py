@@ -149,3 +149,38 @@ def test_the_json_api_stays_english_whatever_the_browser_asks():
             assert i18n.current() == expected, path
             app.do_teardown_request()
     assert i18n.current() == "en"
+
+
+def _demo_replay():
+    from service.demo import HERE
+    from service.notation import read_file
+    from service.rules.base import Fact, Seat, Setup
+    from service.rules.replay import fold
+
+    g = read_file(HERE / "club-three-players.jsonl")
+    h = g.header
+    setup = Setup(players=tuple(Seat(p["seat"], p["name"]) for p in h["players"]), mode=h.get("mode", "standard"),
+                  options=h.get("options") or {})
+    facts = [Fact(f["seq"], f["type"], f.get("data") or {}, f.get("actor"), f.get("visibility", "public")) for f in g.facts]
+    return lambda: fold(get_ruleset("lockdown"), setup, facts, True)
+
+
+def test_a_fold_is_the_same_in_every_language_and_only_the_telling_differs():
+    """Folds are cached across readers and their flags stored: consequences and violations must not
+    depend on the reader's language; the story, told per language, does."""
+    from service.rules.story import tell
+
+    fold_demo = _demo_replay()
+    english = fold_demo()
+    with i18n.language("pl", translations("pl")):
+        polish = fold_demo()
+        told_pl = " ".join(e.text for e in tell(polish).entries)
+    def texts(rp):
+        return [[c.text for c in s.consequences] + [v.message for v in s.violations] for s in rp.steps]
+    assert texts(polish) == texts(english)
+    told_en = " ".join(e.text for e in tell(english).entries)
+    rooms = [(en, pl) for en, pl in table()["room"].values() if f"the {en}" in told_en]
+    assert rooms, "the demo story names rooms"
+    for en, pl in rooms:
+        assert pl in told_pl and f"the {en}" not in told_pl
+    assert "przechodzi do" in told_pl and "moves to" in told_en

@@ -39,7 +39,7 @@ def _character(state: LockdownState, seat: int) -> dict[str, Any]:
         "character": char,
         "status": status,
         "status_kind": c.status,
-        "room": state.room_label(c.room) if c.room else None,
+        "room": state.room_label(c.room, name=local) if c.room else None,
         "acting": seat == state.acting(),
         "first_player": seat == state.first_player and state.phase != "setup",
         "passed": c.passed,

@@ -617,7 +617,7 @@ def _arrow(lay: Layout, kind: str, ident: str, src: str, dst: str, state: Lockdo
     name = who(state, int(ident)) if kind == "character" else f"intruder {ident}"
     marker = f"{lay.ids}-arrow" + ("-red" if kind == "intruder" else "")
     return (f'<path class="arrow {kind} hl" marker-end="url(#{marker})" d="M{_n(x1)},{_n(y1)}Q{_n(mx)},{_n(my)} {_n(x2)},{_n(y2)}">'
-            f'<title>{_e(name)} moved from {_e(state.room_label(src))} to {_e(state.room_label(dst))}</title></path>')
+            f'<title>{_e(name)} moved from {_e(state.room_label(src, name=local))} to {_e(state.room_label(dst, name=local))}</title></path>')
 
 
 def _character_token(state: LockdownState, seat: int, x: float, y: float, r: float = TOKEN_R,
@@ -723,14 +723,14 @@ def _ports(state: LockdownState, columns: int, place: str, x: float, y: float, c
             broken, closed = key in state.destroyed_doors, key in state.doors
             if broken or closed:
                 dw, dh = DOOR_WH[n]
-                tip = f"{'Destroyed door' if broken else 'Closed door'} in corridor {n} of {state.room_label(place)}"
+                tip = f"{'Destroyed door' if broken else 'Closed door'} in corridor {n} of {state.room_label(place, name=local)}"
                 out.append(f'<rect class="door{" broken" if broken else ""}{_hl(key in ch.doors)}" '
                            f'x="{_n(px - dw / 2)}" y="{_n(py - dh / 2)}" width="{dw}" height="{dh}" rx="2">'
                            f'<title>{_e(tip)}</title></rect>')
         if noise is None:
             out.append(_port(b.id, columns, place, n))
         elif noise in state.noise:
-            tip = f"Noise marker in corridor {n} of {state.room_label(place)}" + (f" ({noise})" if known else "")
+            tip = f"Noise marker in corridor {n} of {state.room_label(place, name=local)}" + (f" ({noise})" if known else "")
             out.append(f'<g class="noise-marker" data-corridor="{_e(noise)}"><title>{_e(tip)}</title>'
                        f'<circle class="noise{_hl(noise in ch.noise_new)}" cx="{_n(px)}" cy="{_n(py)}" r="{NOISE_R}"/>'
                        f'<text class="pn nn" x="{_n(px)}" y="{_n(py)}">{n}</text></g>')
@@ -776,7 +776,7 @@ def _card(state: LockdownState, columns: int, place: str, x: float, y: float, ch
     r = state.rooms[place]
     face_up = r.explored or r.kind == "special"
     out = [_card_top(state.board.id, columns, place, r.kind, r.tile, face_up, r.items, r.fire, r.malfunction,
-                     state.dark(place), place in ch.rooms, state.room_label(place))]
+                     state.dark(place), place in ch.rooms, state.room_label(place, name=local))]
     if r.tile and r.tile.startswith("elevator_room"):
         out.append(_elevator(state, r.sector, x, y, ELEVATOR in ch.power))
     # figures, bottom row
