@@ -77,7 +77,7 @@ def _safe_next(target: str | None) -> str:
     if not target:
         return url_for("replay.games")
     parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//") or "\\" in target:
         return url_for("replay.games")
     return target
 

@@ -132,7 +132,7 @@ def test_the_switch_remembers_the_choice_and_returns_only_to_this_site(client):
     assert back.status_code == 303 and back.headers["Location"] == "/games/x/step/7?as=all"
     assert "lang=pl" in back.headers["Set-Cookie"]
     assert client.get("/language/en?next=/players").headers["Location"] == "/players"
-    for hostile in ("//evil.example/x", "https://evil.example/", "javascript:alert(1)"):
+    for hostile in ("//evil.example/x", "https://evil.example/", "javascript:alert(1)", "/\\evil.example/x"):
         assert client.get("/language/pl", query_string={"next": hostile}).headers["Location"] == "/"
     assert client.get("/language/pl", headers={"Referer": "https://evil.example/x"}).headers["Location"] == "/"
     refused = client.get("/language/de")
