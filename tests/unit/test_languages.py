@@ -184,3 +184,15 @@ def test_a_fold_is_the_same_in_every_language_and_only_the_telling_differs():
     for en, pl in rooms:
         assert pl in told_pl and f"the {en}" not in told_pl
     assert "przechodzi do" in told_pl and "moves to" in told_en
+
+
+def test_every_text_record_js_translates_is_passed_by_its_page():
+    """record.js looks its texts up in record.html's data-i18n; one missing there stays English."""
+    import re
+
+    script = (ROOT / "web" / "static" / "record.js").read_text(encoding="utf-8")
+    page = (ROOT / "web" / "templates" / "record.html").read_text(encoding="utf-8")
+    asked = set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', script))
+    assert asked, "record.js translates its texts with t()"
+    missing = [text for text in asked if f'"{text}": _("{text}")' not in page]
+    assert not missing, missing
