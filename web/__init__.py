@@ -22,9 +22,11 @@ def create_app(config: dict[str, Any]) -> Flask:
     from web.admin import admin
     from web.api import api
     from web.errors import register_error_handlers
+    from web.i18n import install as install_languages
     from web.record import record
     from web.replay import replay
 
+    install_languages(app)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(replay)
     app.register_blueprint(admin)

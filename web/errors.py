@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException, SecurityError
 
 from service import hygiene
 from service.errors import ArchiveError
+from service.i18n import N_, _
 from service.schemas import flatten_errors
 from web.breaker import CircuitOpen
 from web.breaker import install as install_breaker
@@ -87,15 +88,16 @@ def register_error_handlers(app: Flask) -> None:
             if unreachable:
                 app.extensions["db_breaker"].failed()
         if unreachable:
-            message = "the database is unreachable; try again shortly"
+            reason = N_("the database is unreachable; try again shortly")
         else:
-            message = "the database is too busy to answer in time; try again shortly"
-        if request.method not in ("GET", "HEAD"):
-            message += " (a write retried with the same command_id is never stored twice)"
+            reason = N_("the database is too busy to answer in time; try again shortly")
+        write = N_(" (a write retried with the same command_id is never stored twice)") \
+            if request.method not in ("GET", "HEAD") else ""
+        message = reason + write
         headers = {"Retry-After": RETRY_AFTER_DOWN}
         if _wants_json():
             return jsonify({"error": "DatabaseUnavailable", "message": message}), 503, headers
-        return render_template("error.html", status=503, message=message), 503, headers
+        return render_template("error.html", status=503, message=_(reason) + _(write)), 503, headers
 
     for exc in (*DATABASE_DOWN, CircuitOpen):
         app.register_error_handler(exc, database_down)
@@ -107,7 +109,9 @@ def register_error_handlers(app: Flask) -> None:
         headers = {"Retry-After": str(wait)}
         if _wants_json():
             return jsonify({"error": "TooManyRequests", "message": message, "limit": e.description}), 429, headers
-        return render_template("error.html", status=429, message=message), 429, headers
+        shown = _("too many writes from this address to this game (at most %(limit)s); try again in %(s)s s") % {
+            "limit": e.description, "s": wait}
+        return render_template("error.html", status=429, message=shown), 429, headers
 
     @app.errorhandler(SecurityError)
     def untrusted_host(e: SecurityError):

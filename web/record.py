@@ -16,6 +16,8 @@ from marshmallow import ValidationError
 
 from projections import queries
 from service import hygiene
+from service import i18n
+from service.i18n import N_, _
 from service.errors import ArchiveError, InvalidInput
 from service.notation import NotationError, import_parsed, parse
 from service.rules.registry import RULESETS
@@ -29,9 +31,9 @@ MAX_SEATS = 5
 MODES = ("standard", "solo", "coop")
 # header options the form offers (first value = the ruleset's default); see service/rules/lockdown/state.py
 OPTION_CHOICES = {
-    "board": (("basic", "Basic side"), ("mars", "Mars side")),
-    "characters": (("lockdown", "Lockdown characters"), ("nemesis", "+ original Nemesis characters")),
-    "intruders": (("night_stalkers", "Night stalkers"), ("nemesis", "Nemesis intruders")),
+    "board": (("basic", N_("Basic side")), ("mars", N_("Mars side"))),
+    "characters": (("lockdown", N_("Lockdown characters")), ("nemesis", N_("+ original Nemesis characters"))),
+    "intruders": (("night_stalkers", N_("Night stalkers")), ("nemesis", N_("Nemesis intruders"))),
 }
 RECENT = 8  # facts shown above the inputs
 LONG_LIST = 12  # more legal values than this: the list gets a search box
@@ -140,13 +142,13 @@ def _form_field(path: str | None, rows: dict[int, int]) -> str:
 def import_game():
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        return _new_game_page(_form_defaults(), {}, 400, import_error="choose a notation file (.jsonl) to import")
+        return _new_game_page(_form_defaults(), {}, 400, import_error=_("choose a notation file (.jsonl) to import"))
     name = upload.filename
     raw = upload.read()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        return _new_game_page(_form_defaults(), {}, 400, import_error=f"{name}:1: not UTF-8 text ({e.reason})")
+        return _new_game_page(_form_defaults(), {}, 400, import_error=_("%(file)s:1: not UTF-8 text (%(reason)s)") % {"file": name, "reason": e.reason})
     try:
         game, _created = import_parsed(_archive().games, parse(text, name))
     except NotationError as e:  # refused whole, naming the line (as `nemesis-archive import` does)
@@ -173,7 +175,11 @@ CATALOGUES = {"character": "CHARACTERS", "tile": "ROOMS", "event_card": "EVENT_C
 
 
 class Labels:
-    """Display names for values: catalogue names, rooms as the state knows them, seats as players."""
+    """Display names for values: catalogue names, rooms as the state knows them, seats as players.
+
+    Names are in the page's language (decision 0019); :meth:`aliases` gives every language's name
+    so the recorder's search finds a value by either.
+    """
 
     def __init__(self, ruleset_name: str, state: Any, names: dict[int, str]) -> None:
         import importlib
@@ -182,16 +188,35 @@ class Labels:
             self.components = importlib.import_module(f"service.rules.{ruleset_name}.components")
         except ImportError:
             self.components = None
+        self.ruleset = RULESETS.get(ruleset_name)
         self.state, self.names = state, names
+
+    def _room_name(self, tile: Any) -> str:
+        return self.ruleset.display_name("room", tile.id, i18n.current()) or tile.en
+
+    def aliases(self, kind: str | None, value: Any) -> str:
+        """Every name ``value`` goes by, for the search box (``data-aliases``)."""
+        if self.ruleset is None or not isinstance(value, str):
+            return ""
+        found = list(self.ruleset.names(kind or "", value))
+        if kind == "room" and hasattr(self.state, "rooms") and value in self.state.rooms:
+            tile = getattr(self.state.rooms[value], "tile", None)
+            found += list(self.ruleset.names("room", tile)) if tile else []
+        return " · ".join(dict.fromkeys(found))
 
     def __call__(self, kind: str | None, value: Any) -> str:
         if isinstance(value, (str, int)) and not isinstance(value, bool):
             if kind in CATALOGUES and self.components is not None:
                 found = getattr(self.components, CATALOGUES[kind]).resolve(value)
                 if found is not None:
-                    return found.en
+                    shown = self.ruleset.display_name(kind, found.id, i18n.current()) if self.ruleset else None
+                    return shown or found.en
+            if self.ruleset is not None and isinstance(value, str) and i18n.current() != i18n.DEFAULT:
+                named = self.ruleset.display_name(kind or "", value, i18n.current())
+                if named:  # table words (noise results, colony tokens, stalker kinds) as the Polish edition prints them
+                    return named
             if kind == "room" and hasattr(self.state, "room_label"):
-                shown = self.state.room_label(value)
+                shown = self.state.room_label(value, name=self._room_name) if self.ruleset else self.state.room_label(value)
                 return shown if shown == value else f"{shown} · {value}"
             if kind == "seat" and value in self.names:
                 return f"{self.names[value]} ({value})"
@@ -204,7 +229,7 @@ def _label(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(_label(v) for v in value)
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     return str(value)
 
 
@@ -286,7 +311,8 @@ def _field_of(name: str, legal: Any, spec: Any, label, default: Any, ranked: lis
                     "unknown": unknown,
                     "seen": [{"json": json.dumps(v, ensure_ascii=False), "label": _label(v)} for v in seen]}
     show = (lambda v: label(kind, v)) if label else _label
-    values = [{"json": json.dumps(v, ensure_ascii=False), "label": show(v)} for v in legal]
+    alias = (lambda v: label.aliases(kind, v)) if hasattr(label, "aliases") else (lambda v: "")
+    values = [{"json": json.dumps(v, ensure_ascii=False), "label": show(v), "aliases": alias(v)} for v in legal]
     also = _also(kind, legal)
     if also:
         for v, extra in zip(values, also):

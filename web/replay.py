@@ -12,6 +12,7 @@ from werkzeug.exceptions import Forbidden, NotFound
 
 from projections import queries
 from service.errors import InvalidInput
+from service.i18n import _
 from service.rules.lockdown.components import BOARDS
 from web.api import ListQuery, _game_id
 from web.api import board_corridors as corridors
@@ -76,12 +77,12 @@ def _perspective(game) -> tuple[str, list[tuple[str, str]], bool]:
     finished = bool(ruleset.position(game.head_state).get("finished"))
     offered = ruleset.perspectives(game.setup)
     asked = request.args.get("as") or ("all" if finished else "public")
-    if asked not in {k for k, _ in offered}:
-        raise InvalidInput(f"no perspective {asked!r} in this game; choose one of "
-                           f"{', '.join(k for k, _ in offered)}", field="as")
+    if asked not in {k for k, _label in offered}:
+        raise InvalidInput(_("no perspective %(asked)r in this game; choose one of %(choices)s")
+                           % {"asked": asked, "choices": ", ".join(k for k, _label in offered)}, field="as")
     if not finished and asked != "public":
-        raise Forbidden(f"This game is still being played: only the public view is shown until it has ended "
-                        f"(asked for {asked!r}). Open it without ?as= or with ?as=public.")
+        raise Forbidden(_("This game is still being played: only the public view is shown until it has ended "
+                          "(asked for %(asked)r). Open it without ?as= or with ?as=public.") % {"asked": asked})
     return asked, (offered if finished else [o for o in offered if o[0] == "public"]), finished
 
 
@@ -226,7 +227,7 @@ def game_step_board(game_id: str, step: int):
     ctx = _context(game_id, step)
     svg = _board(ctx["replay"], ctx["index"], narrow=request.args.get("narrow") in ("1", "true", "yes"))
     if svg is None:
-        raise NotFound(f"the {ctx['replay'].ruleset.title} ruleset draws no board")
+        raise NotFound(_("the %(ruleset)s ruleset draws no board") % {"ruleset": ctx["replay"].ruleset.title})
     return Response(svg, mimetype="image/svg+xml")
 
 

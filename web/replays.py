@@ -2,7 +2,8 @@
 
 Each entry also keeps what every step of that replay shares: the story (sentences, moments,
 rounds), the seq → index map and the rendered log, so a step costs a lookup and a render of
-its own panel — never a re-fold.
+its own panel — never a re-fold. The story and the rendered parts are kept per language
+(decision 0019): the fold is the same in every language, the sentences are not.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from uuid import UUID
 
+from service import i18n
 from service.archive import Games
 from service.rules.replay import Replay, fold
 from service.rules.story import Story, tell
@@ -24,12 +26,28 @@ MAXSIZE = 64
 class Folded:
     game: object
     replay: Replay
-    _story: Story | None = None
+    _stories: dict[str, Story] = field(default_factory=dict)  # by language
     seqs: list[int] = field(default_factory=list)
     index: dict[int, int] = field(default_factory=dict)
     _data: dict | None = None
-    log_html: str | None = None  # rendered once by the web layer
-    marks_html: str | None = None
+    _log_html: dict[str, str] = field(default_factory=dict)  # rendered once per language by the web layer
+    _marks_html: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def log_html(self) -> str | None:
+        return self._log_html.get(i18n.current())
+
+    @log_html.setter
+    def log_html(self, html: str) -> None:
+        self._log_html[i18n.current()] = html
+
+    @property
+    def marks_html(self) -> str | None:
+        return self._marks_html.get(i18n.current())
+
+    @marks_html.setter
+    def marks_html(self, html: str) -> None:
+        self._marks_html[i18n.current()] = html
 
     @property
     def data(self) -> dict[str, str]:
@@ -46,10 +64,12 @@ class Folded:
 
     @property
     def story(self) -> Story:
-        """Told on first use (the JSON API never needs it); two racing readers only tell it twice."""
-        if self._story is None:
-            self._story = tell(self.replay)
-        return self._story
+        """Told on first use in each language (the JSON API never needs it); two racing readers only tell it twice."""
+        lang = i18n.current()
+        story = self._stories.get(lang)
+        if story is None:
+            story = self._stories[lang] = tell(self.replay)
+        return story
 
 
 def replay_of(games: Games, game_id: UUID, corrected: bool = True, as_: str = "all", game=None) -> Folded:
@@ -63,7 +83,7 @@ def replay_of(games: Games, game_id: UUID, corrected: bool = True, as_: str = "a
             return hit
     rp = fold(game.ruleset, game.setup, game.facts, corrected, as_=as_)
     seqs = [s.seq for s in rp.steps]
-    value = Folded(game, rp, None, seqs, {s: i for i, s in enumerate(seqs)})
+    value = Folded(game, rp, {}, seqs, {s: i for i, s in enumerate(seqs)})
     with _lock:
         _cache[key] = value
         while len(_cache) > MAXSIZE:

@@ -27,6 +27,8 @@ Replays also ask (with plain defaults here, so a new ruleset works before it tel
 - ``perspectives(setup)``                   who a replay can be seen as (``all``, ``public``, ``seatN``).
 - ``mask(setup, fact, as_)``                the fact as that perspective saw it when it happened.
 - ``revealed(all_state, seen_state, as_)``  facts the perspective learns at the end (the victory check).
+- ``display_name(kind, id, locale)``        a component's printed name in a language (decision 0019).
+- ``names(kind, id)``                       every name a component goes by, for searches in either language.
 """
 from __future__ import annotations
 
@@ -254,3 +256,14 @@ class Ruleset(ABC):
 
     def revealed(self, all_state: Any, seen_state: Any, as_: str) -> list[Fact]:
         return []
+
+    # --- names in the reader's language (decision 0019) -------------------------------------------
+
+    def display_name(self, kind: str, value: Any, locale: str = "en") -> str | None:
+        """The printed name of component ``value`` of ``kind`` (``room``, ``character``, ``item`` …) in
+        ``locale``; None when the ruleset names no such component (callers then show the value)."""
+        return None
+
+    def names(self, kind: str, value: Any) -> tuple[str, ...]:
+        """Every name the component goes by (each language's), so a search matches any of them."""
+        return ()

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from service.i18n import N_, _
 from service.rules.base import Fact, Moment, Violation
 from service.rules.replay import ANNOTATION_TYPES, CORRECTION_TYPES, Replay, correction_targets
 
-PHASES = {"setup": "Setup", "player": "Player phase", "event": "Event phase", "ended": "After the end"}
+PHASES = {"setup": N_("Setup"), "player": N_("Player phase"), "event": N_("Event phase"), "ended": N_("After the end")}
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,8 @@ class Entry:
 
     @property
     def heading(self) -> str:
-        return PHASES.get(self.phase, self.phase) if self.round == 0 or self.phase == "ended" else \
-            f"Round {self.round} · {PHASES.get(self.phase, self.phase)}"
+        return _(PHASES.get(self.phase, self.phase)) if self.round == 0 or self.phase == "ended" else \
+            _("Round %(n)s") % {"n": self.round} + f" · {_(PHASES.get(self.phase, self.phase))}"
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,9 @@ def _correction_text(fact, narrate_replacement) -> str:
     why = f" ({reason})" if reason else ""
     if fact.type == "FactVoided":
         seqs = ", ".join(f"#{s}" for s in correction_targets(fact))
-        return f"Correction: {seqs} did not happen{why}."
-    return f"Correction: #{fact.data.get('seq')} is replaced by “{narrate_replacement(fact)}”{why}."
+        return _("Correction: %(seqs)s did not happen%(why)s.") % {"seqs": seqs, "why": why}
+    return _("Correction: #%(seq)s is replaced by “%(text)s”%(why)s.") % {
+        "seq": fact.data.get("seq"), "text": narrate_replacement(fact), "why": why}
 
 
 def _remark_text(fact, names: dict) -> str:
@@ -74,7 +76,7 @@ def tell(replay: Replay) -> Story:
             for target in correction_targets(s.fact):
                 voiding[target] = s.seq  # as played: the latest correction of a fact wins
     names = {p.seat: p.name for p in replay.setup.players}
-    entries = [Entry(0, 0, 0, "setup", "Before the first fact: the table sets up.", kind="setup")]
+    entries = [Entry(0, 0, 0, "setup", _("Before the first fact: the table sets up."), kind="setup")]
     moments: list[tuple[int, Moment]] = []
     rounds: list[tuple[int, int]] = []
     for i in range(1, len(steps)):

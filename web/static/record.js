@@ -18,6 +18,9 @@
   const net = document.getElementById("net");
   const queueBox = document.getElementById("queue");
   const message = document.getElementById("message");
+  // the page's language: record.html puts the translated texts in data-i18n (decision 0019)
+  const TEXTS = JSON.parse(root.dataset.i18n || "{}");
+  function t(text, n) { return (TEXTS[text] || text).replace("{n}", n); }
   let sending = false;
   let undoArmed = 0;
   let noAutoAt = -1;     // the position where the recorder took back (or the rules refused) a fact: ask, don't auto-record
@@ -70,8 +73,8 @@
     const review = q.some((e) => e.state === "review");
     const head = document.createElement("p");
     head.textContent = review
-      ? "Another device recorded meanwhile (marked ★ below). Your queued facts wait for review:"
-      : q.length + " fact(s) waiting to be sent — kept on this device until the server has them.";
+      ? t("Another device recorded meanwhile (marked ★ below). Your queued facts wait for review:")
+      : t("{n} fact(s) waiting to be sent — kept on this device until the server has them.", q.length);
     queueBox.appendChild(head);
     const ol = document.createElement("ol");
     q.forEach((e) => {
@@ -84,14 +87,14 @@
     const u = document.getElementById("undo");
     if (u) u.disabled = false;  // a queued fact can be taken back
     if (review) {
-      const send = button("Send mine after theirs", "big primary", () => {
+      const send = button(t("Send mine after theirs"), "big primary", () => {
         const n = load(); const p = position();
         let at = p;
         n.forEach((e) => { e.state = "waiting"; e.expected_position = at; at += 1 + (e.note ? 1 : 0); });
         save(n); pump();
       });
       send.id = "queue-send";
-      const drop = button("Discard mine", "big", () => { save([]); refresh(); });
+      const drop = button(t("Discard mine"), "big", () => { save([]); refresh(); });
       drop.id = "queue-discard";
       queueBox.append(send, drop);
     }
@@ -122,7 +125,7 @@
             body: JSON.stringify({ facts: factsOf(entry), expected_position: entry.expected_position, command_id: entry.command_id }),
           });
         } catch (e) {
-          setNet("offline", "offline — " + load().length + " queued");
+          setNet("offline", t("offline — {n} queued", load().length));
           if (openForms()) closeForm();  // kept in the queue: back to the offers for the next fact
           // if the server answers at all, its preview shows the offers after the queued facts (once per new fact,
           // not at every retry: a form being filled in stays as it is)
@@ -134,7 +137,7 @@
           const result = await response.json().catch(() => ({}));
           if (typeof result.position === "number") stored = Math.max(stored, result.position);
           save(load().filter((e) => e.command_id !== entry.command_id));
-          setNet("online", "online");
+          setNet("online", t("online"));
           if (entry.back) { window.location.assign(entry.back); break; }  // a fix from the replay: show it there
           await refresh();
           continue;
@@ -146,7 +149,7 @@
           break;
         }
         if (response.status >= 500 || response.status === 429) {  // the server is busy or down: keep and retry
-          setNet("offline", "server busy — " + load().length + " queued");
+          setNet("offline", t("server busy — {n} queued", load().length));
           setTimeout(pump, RETRY_MS);
           break;
         }
@@ -180,12 +183,12 @@
 
   function refused(entry, body) {
     const violations = (body.violations || []).map((v) => v.message).filter(Boolean);
-    const text = (violations.length ? violations.join(" ") : body.message || "refused") ;
+    const text = (violations.length ? violations.join(" ") : body.message || t("refused")) ;
     const form = live.querySelector("form.fact-form:not([hidden])");
     live.querySelectorAll("form.fact-form[data-sent]").forEach((f) => { delete f.dataset.sent; });
     message.classList.remove("auto");
     const target = form ? form.querySelector(".form-error") : message;
-    target.textContent = "Not recorded — " + entry.fact.type + ": " + text;
+    target.textContent = t("Not recorded — {n}", entry.fact.type) + ": " + text;
     target.hidden = false;
     if (!form) { message.hidden = false; }
   }
@@ -315,7 +318,7 @@
       if (value === undefined) { if (fs.dataset.required === "yes") missing.push(name); return; }
       data[name] = value;
     });
-    if (missing.length) throw new Error("choose " + missing.join(", "));
+    if (missing.length) throw new Error(t("choose {n}", missing.join(", ")));
     // what a chosen value decides by itself (an event card's printed corridors), unless typed otherwise
     also.forEach((extra) => Object.entries(extra).forEach(([k, v]) => {
       if (!(k in data) && form.querySelector('fieldset[data-field="' + k + '"]')) data[k] = v;
@@ -371,8 +374,8 @@
     if (Date.now() - undoArmed > 4000) {  // a first tap arms it: an undo is a fact too
       undoArmed = Date.now();
       if (b) {
-        b.textContent = local ? "Tap again to take back the queued " + local.fact.type
-          : "Tap again to void #" + b.dataset.seq + " (" + b.dataset.line + ")";
+        b.textContent = local ? t("Tap again to take back the queued {n}", local.fact.type)
+          : t("Tap again to void {n}", "#" + b.dataset.seq + " (" + b.dataset.line + ")");
         b.classList.add("armed");
       }
       return;
@@ -382,7 +385,7 @@
       save(load().filter((e) => e.command_id !== local.command_id));
       live.querySelectorAll("form.fact-form[data-sent]").forEach((f) => { delete f.dataset.sent; });
       noAutoAt = position() + load().length;
-      if (b) { b.classList.remove("armed"); b.textContent = "↶ Undo" + (b.dataset.seq ? " #" + b.dataset.seq : ""); }
+      if (b) { b.classList.remove("armed"); b.textContent = "↶ " + t("Undo") + (b.dataset.seq ? " #" + b.dataset.seq : ""); }
       return;
     }
     noAutoAt = position() + load().length + 1;  // after the void: ask again rather than re-record it
@@ -428,7 +431,7 @@
     const term = input.value.trim().toLowerCase();
     const scope = input.parentElement;
     scope.querySelectorAll("button.value, button.offer").forEach((b) => {
-      b.hidden = term !== "" && !b.textContent.toLowerCase().includes(term);
+      b.hidden = term !== "" && !(b.textContent + " " + (b.dataset.aliases || "")).toLowerCase().includes(term);
     });
     labelKeys(openForms());
   }
@@ -583,6 +586,6 @@
 
   wire();
   showQueue();
-  if (!navigator.onLine) setNet("offline", "offline — " + load().length + " queued");
+  if (!navigator.onLine) setNet("offline", t("offline — {n} queued", load().length));
   pump();
 })();

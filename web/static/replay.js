@@ -166,11 +166,11 @@
     if (timer) return;
     if (indexOf(target) >= seqs.length - 1) go(seqs[0], true);
     timer = setTimeout(tick, 150);
-    playBtn.textContent = "❚❚ Pause"; playBtn.setAttribute("aria-pressed", "true"); root.classList.add("playing");
+    playBtn.textContent = playBtn.dataset.pause || "❚❚ Pause"; playBtn.setAttribute("aria-pressed", "true"); root.classList.add("playing");
   }
   function stop() {
     clearTimeout(timer); timer = null;
-    playBtn.textContent = "▶ Play"; playBtn.setAttribute("aria-pressed", "false"); root.classList.remove("playing");
+    playBtn.textContent = playBtn.dataset.play || "▶ Play"; playBtn.setAttribute("aria-pressed", "false"); root.classList.remove("playing");
   }
   function toggle() { timer ? stop() : play(); }
   playBtn.addEventListener("click", toggle);
@@ -200,7 +200,7 @@
     return false;
   }
   function showEntry() {
-    entry.hidden = false; entry.textContent = "Round " + (digits || "…");
+    entry.hidden = false; entry.textContent = (entry.dataset.label || "Round") + " " + (digits || "…");
     clearTimeout(digitsTimer); digitsTimer = setTimeout(commit, digits ? 900 : 2500);
   }
   function commit() {
@@ -241,7 +241,7 @@
   if (allDetails) allDetails.addEventListener("click", () => {
     const on = facts.classList.toggle("all-details");
     allDetails.setAttribute("aria-pressed", String(on));
-    allDetails.textContent = on ? "only the current step's consequences" : "show every consequence";
+    allDetails.textContent = on ? (allDetails.dataset.on || "only the current step's consequences") : (allDetails.dataset.off || "show every consequence");
   });
   if (document.getElementById("as")) document.getElementById("as").addEventListener("change", () => lens.submit());
 

@@ -62,6 +62,7 @@ class Board:
     def __init__(self, data: Mapping[str, Any]):
         self.id: str = data["id"]
         self.en: str = data["en"]
+        self.pl: str = data.get("pl", "")  # the Polish edition's name, where the data gives it
         self.synthetic: bool = bool(data.get("synthetic", False))
         self.side: str = data.get("side", "basic")
         self.about: str = data.get("about", "")

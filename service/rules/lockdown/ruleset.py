@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping
 
 from service.rules.base import Consequence, Expected, Fact, Moment, Result, Ruleset, Setup, Violation
+from service.rules.lockdown import names as _names
 from service.rules.lockdown import apply as _apply, checks, inputs, perspective, sidebar as _sidebar, state as _state, story, svg, view
 
 
@@ -71,6 +72,12 @@ class LockdownRuleset(Ruleset):
 
     def revealed(self, all_state: _state.LockdownState, seen_state: _state.LockdownState, as_: str) -> list[Fact]:
         return perspective.revealed(all_state, seen_state, as_)
+
+    def display_name(self, kind: str, value: Any, locale: str = "en") -> str | None:
+        return _names.display_name(kind, value, locale)
+
+    def names(self, kind: str, value: Any) -> tuple[str, ...]:
+        return _names.names(kind, value)
 
     def perspective_view(self, setup: Setup, facts: list[Fact], as_: str) -> _state.LockdownState:
         """The state after ``facts`` as ``as_`` knew it (for the board drawing)."""

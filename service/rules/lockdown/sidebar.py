@@ -14,20 +14,24 @@ from typing import Any
 
 from service.rules.base import Result
 from service.rules.lockdown.components import CHARACTERS
+from service.i18n import N_, _, ngettext
+from service.rules.lockdown.names import local
 from service.rules.lockdown.state import DEAD, EVACUATED, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, LockdownState
 from service.rules.lockdown.story import DEATH_WORDS, objective_name, plan_name, player, verdict_steps
 
-STATUS = {IN_BASE: "in the base", IN_POD: "in pod {pod}", LOCKED_IN: "locked in the Isolation Room",
-          IN_BUNKER: "in the Bunker", EVACUATED: "evacuated by pod {pod}", DEAD: "dead"}
+STATUS = {IN_BASE: N_("in the base"), IN_POD: N_("in pod {pod}"), LOCKED_IN: N_("locked in the Isolation Room"),
+          IN_BUNKER: N_("in the Bunker"), EVACUATED: N_("evacuated by pod {pod}"), DEAD: N_("dead")}
+UNKNOWN_CAUSE = N_("unknown cause")
 
 
 def _character(state: LockdownState, seat: int) -> dict[str, Any]:
     c = state.characters[seat]
-    name = next((p.name for p in state.setup.players if p.seat == seat), f"Seat {seat}")
-    char = CHARACTERS[c.character].en if c.character in CHARACTERS else None
-    status = STATUS.get(c.status, c.status).format(pod=c.pod or "?")
+    name = next((p.name for p in state.setup.players if p.seat == seat), None) or _("Seat %(n)s") % {"n": seat}
+    char = local(CHARACTERS[c.character]) if c.character in CHARACTERS else None
+    status = _(STATUS.get(c.status, c.status)).format(pod=c.pod or "?")
     if c.status == DEAD:
-        status = f"dead — {DEATH_WORDS.get(c.cause, c.cause or 'unknown cause')}"
+        cause = DEATH_WORDS.get(c.cause, c.cause or UNKNOWN_CAUSE)
+        status = _("dead — %(cause)s") % {"cause": _(cause)}
     secret = [o for o in c.objectives if o == "unknown"]
     return {
         "seat": seat,
@@ -35,7 +39,7 @@ def _character(state: LockdownState, seat: int) -> dict[str, Any]:
         "character": char,
         "status": status,
         "status_kind": c.status,
-        "room": state.room_label(c.room) if c.room else None,
+        "room": state.room_label(c.room, name=local) if c.room else None,
         "acting": seat == state.acting(),
         "first_player": seat == state.first_player and state.phase != "setup",
         "passed": c.passed,
@@ -66,25 +70,27 @@ def _tokens(tokens: tuple[str, ...]) -> list[str]:
     """Contingency tokens as the sidebar lists them: known plans by name, the rest counted face down."""
     hidden = sum(1 for t in tokens if t == "unknown")
     shown = [plan_name(t) for t in tokens if t != "unknown"]
-    return shown + ([f"{hidden} face-down token{'s' if hidden != 1 else ''}"] if hidden else [])
+    return shown + ([ngettext("%(n)s face-down token", "%(n)s face-down tokens", hidden) % {"n": hidden}] if hidden else [])
 
 
 def sidebar(state: LockdownState) -> dict[str, Any]:
     b = state.board
-    power = " · ".join(f"{loc} {'on' if on else 'off'}" for loc, (_, on) in state.power.items())
+    on_off = {True: _("on"), False: _("off")}
+    power = " · ".join((_("elevator") if loc == "elevator" else loc) + " " + on_off[bool(on)]
+                       for loc, (_power, on) in state.power.items())
     status = [
-        ("Round", state.round or "setup"),
-        ("Time", f"{state.time_label} ({len(b.time_spaces) - 1 - state.time} left)"),
-        ("Power", power + (" · emergency" if state.emergency_power else "")),
-        ("Self-destruct", f"{state.self_destruct[0]} on {b.time_label(state.self_destruct[1])}"
-         if state.self_destruct else "off"),
-        ("Alarm", f"on {b.time_label(state.alarm)}" if state.alarm is not None else "off"),
-        ("Main gate", "open" if state.gate_open else "closed"),
-        ("Night stalkers", len(state.intruders)),
-        ("Fires", state.fires()),
-        ("Malfunctions", state.malfunctions()),
-        ("Eggs in the Nest", state.eggs),
-        ("Active plan", plan_name(state.active_contingency) if state.active_contingency != "unknown" else "face down"),
+        (_("Round"), state.round or _("setup")),
+        (_("Time"), _("%(space)s (%(n)s left)") % {"space": state.time_label, "n": len(b.time_spaces) - 1 - state.time}),
+        (_("Power"), power + (" · " + _("emergency") if state.emergency_power else "")),
+        (_("Self-destruct"), _("%(colour)s on %(space)s") % {"colour": _(state.self_destruct[0]), "space": b.time_label(state.self_destruct[1])}
+         if state.self_destruct else _("off")),
+        (_("Alarm"), _("on %(space)s") % {"space": b.time_label(state.alarm)} if state.alarm is not None else _("off")),
+        (_("Main gate"), _("open") if state.gate_open else _("closed")),
+        (_("Night stalkers"), len(state.intruders)),
+        (_("Fires"), state.fires()),
+        (_("Malfunctions"), state.malfunctions()),
+        (_("Eggs in the Nest"), state.eggs),
+        (_("Active plan"), plan_name(state.active_contingency) if state.active_contingency != "unknown" else _("face down")),
     ]
     if state.gaps or state.unknowns:  # a thinner record (decision 0018): say how thin, once
         skipped = [f"round {a}" if b - 1 <= a else f"rounds {a}–{b - 1}" for a, b, _ in state.gaps]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from service.rules.lockdown.evolve import replace
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from service.rules.base import Setup
 from service.rules.lockdown.board import Board
@@ -298,16 +298,19 @@ class LockdownState:
         c = self.characters.get(seat)
         return bool(c and c.room and self.intruders_in(c.room))
 
-    def room_label(self, place: str | None) -> str:
+    def room_label(self, place: str | None, name: Callable[[Any], str] = lambda tile: tile.en) -> str:
+        """The room on ``place`` as the table calls it. English by default: the rules' own messages and
+        consequences use it, and a fold must not depend on a reader's language (decision 0019); pages
+        pass ``name=names.local``."""
         if place is None:
             return "nowhere"
         r = self.rooms.get(place)
         if r is None:
             return place
         if r.tile and (r.explored or r.kind == "special"):
-            return ROOMS[r.tile].en
+            return name(ROOMS[r.tile])
         if r.tile:
-            return f"{place} (unexplored: {ROOMS[r.tile].en})"
+            return f"{place} (unexplored: {name(ROOMS[r.tile])})"
         if r.kind == "crossroad":
             return place if r.explored else f"{place} (unexplored)"
         return f"{place} (unexplored {'room' if r.kind == 'any' else r.kind})"

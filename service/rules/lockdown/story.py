@@ -13,10 +13,12 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Mapping
 
+from service.i18n import N_, _, current as current_language, ngettext
 from service.rules.base import Consequence, Fact, Moment
 from service.rules.lockdown.components import ATTACK_CARDS, CHARACTERS, EVENT_CARDS, ROOMS
 from service.rules.lockdown.facts import FACTS, resolve_place
 from service.rules.lockdown.unknowns import unknown_fields
+from service.rules.lockdown.names import local, shown
 from service.rules.lockdown.state import DEAD, EVACUATED, IN_BUNKER, LOCKED_IN, LockdownState
 
 # --- names -------------------------------------------------------------------------------------------------------
@@ -25,14 +27,14 @@ from service.rules.lockdown.state import DEAD, EVACUATED, IN_BUNKER, LOCKED_IN, 
 def person(state: LockdownState, seat: Any) -> str:
     """``Ada (Hacker)``; a seat without a character is its player's name; None is the table."""
     if seat is None:
-        return "the table"
-    name = next((p.name for p in state.setup.players if p.seat == seat), None) or f"Seat {seat}"
+        return _("the table")
+    name = next((p.name for p in state.setup.players if p.seat == seat), None) or _("Seat %(n)s") % {"n": seat}
     c = state.characters.get(seat) if isinstance(seat, int) else None
-    return f"{name} ({CHARACTERS[c.character].en})" if c and c.character in CHARACTERS else name
+    return f"{name} ({local(CHARACTERS[c.character])})" if c and c.character in CHARACTERS else name
 
 
 def player(state: LockdownState, seat: Any) -> str:
-    return next((p.name for p in state.setup.players if p.seat == seat), None) or f"seat {seat}"
+    return next((p.name for p in state.setup.players if p.seat == seat), None) or _("seat %(n)s") % {"n": seat}
 
 
 def place(state: LockdownState, value: Any) -> str:
@@ -40,13 +42,13 @@ def place(state: LockdownState, value: Any) -> str:
     where = resolve_place(state, value)
     if where is None:
         tile = ROOMS.resolve(value)
-        return f"the {tile.en}" if tile else str(value)
+        return _("the %(room)s") % {"room": local(tile)} if tile else str(value)
     r = state.rooms[where]
     if r.tile and (r.explored or r.kind == "special"):
-        return f"the {ROOMS[r.tile].en}"
+        return _("the %(room)s") % {"room": local(ROOMS[r.tile])}
     if r.kind == "crossroad":
-        return f"{where}" if r.explored else f"an unexplored crossroad ({where})"
-    return f"an unexplored room ({where})"
+        return f"{where}" if r.explored else _("an unexplored crossroad (%(space)s)") % {"space": where}
+    return _("an unexplored room (%(space)s)") % {"space": where}
 
 
 def objective_name(text: Any) -> str:
@@ -54,10 +56,10 @@ def objective_name(text: Any) -> str:
     from service.rules.lockdown.catalog import objective_types, parse_objective
 
     if not isinstance(text, str) or text == "unknown":
-        return "a secret objective"
+        return _("a secret objective")
     kind, args = parse_objective(text)
     t = objective_types().get(kind)
-    name = t["en"] if t else kind.replace("_", " ")
+    name = shown("objective", kind, t["en"] if t else kind.replace("_", " "))
     return f"“{name}{' [' + ', '.join(str(a) for a in args) + ']' if args else ''}”"
 
 
@@ -65,20 +67,29 @@ def plan_name(token: Any) -> str:
     from service.rules.lockdown.catalog import plans, resolve_plan
 
     if not isinstance(token, str) or token == "unknown":
-        return "a face-down token"
+        return _("a face-down token")
     try:
         plan = resolve_plan(token)
     except KeyError:
         return f"“{token}”"
     if not plan:
-        return "a face-down token"
+        return _("a face-down token")
     p = plans().get(plan) or {}
-    return f"{p.get('colour', '')} “{p.get('en', plan)}”".strip()
+    name = shown("contingency", plan, p.get("en", plan))
+    if current_language() == "pl":  # the Polish tokens are named by their colour code already (kod czerwony …)
+        return f"“{name}”"
+    return f"{p.get('colour', '')} “{name}”".strip()
 
 
 def _intruder(state: LockdownState, iid: Any) -> str:
     it = next((i for i in state.intruders if i.id == iid), None)
-    return f"the {it.kind} ({iid})" if it else f"the night stalker {iid}"
+    return (_("the %(kind)s (%(id)s)") % {"kind": _(it.kind), "id": iid} if it
+            else _("the night stalker %(id)s") % {"id": iid})
+
+
+def local_word(kind: str, value: Any) -> str:
+    """A table word (noise result, exploration effect, colony token) in the language in force."""
+    return shown(kind, value, str(value).replace("_", " "))
 
 
 def _n(count: Any, one: str, many: str | None = None) -> str:
@@ -89,18 +100,18 @@ def _n(count: Any, one: str, many: str | None = None) -> str:
 def _list(items: Any) -> str:
     items = [str(i) for i in items or ()]
     if len(items) <= 1:
-        return "".join(items) or "nothing"
-    return ", ".join(items[:-1]) + " and " + items[-1]
+        return "".join(items) or _("nothing")
+    return ", ".join(items[:-1]) + _(" and ") + items[-1]
 
 
 def _card(value: Any) -> str:
     c = EVENT_CARDS.resolve(value)
-    return f"“{c.en}”" if c else f"“{value}”"
+    return f"“{local(c)}”" if c else f"“{value}”"
 
 
 def _attack(value: Any) -> str:
     c = ATTACK_CARDS.resolve(value)
-    return f"“{c.en}”" if c else f"“{value}”"
+    return f"“{local(c)}”" if c else f"“{value}”"
 
 
 # --- one sentence per fact type ------------------------------------------------------------------------------------
@@ -111,98 +122,103 @@ Narrator = Callable[[LockdownState, Fact, LockdownState, str], str]
 def _board(b, f, a, who):
     tiles = f.data.get("tiles") or {}
     known = sum(1 for t in tiles.values() if t)
-    return f"The table lays out the {f.data.get('board', 'basic')} board" + (
-        f" with {_n(known, 'room tile')} known." if known else ".")
+    return _("The table lays out the %(board)s board") % {"board": _(f.data.get("board", "basic"))} + (
+        ngettext(" with %(n)s room tile known.", " with %(n)s room tiles known.", known) % {"n": known} if known else ".")
 
 
 def _chosen(b, f, a, who):
     c = a.characters.get(f.actor)
     char = CHARACTERS.resolve(f.data.get("character"))
-    start = f" and starts in {place(a, c.room)}" if c and c.room else ""
-    return f"{player(a, f.actor)} plays the {char.en if char else f.data.get('character')}{start}."
+    start = _(" and starts in %(room)s") % {"room": place(a, c.room)} if c and c.room else ""
+    return _("%(who)s plays the %(character)s%(start)s.") % {
+        "who": player(a, f.actor), "character": local(char) if char else f.data.get("character"), "start": start}
 
 
 def _setup_done(b, f, a, who):
-    return f"Setup is complete: round 1 begins with {player(a, a.first_player)} holding the first player token."
+    return _("Setup is complete: round 1 begins with %(who)s holding the first player token.") % {"who": player(a, a.first_player)}
 
 
 def _first_player(b, f, a, who):
-    return f"{who} passes the first player token to {person(a, a.first_player)}."
+    return _("%(who)s passes the first player token to %(to)s.") % {"who": who, "to": person(a, a.first_player)}
 
 
 def _moved(b, f, a, who):
-    via = "along a path" if f.data.get("corridor") == "path" else f"through corridor {f.data.get('corridor')}"
-    extra = f", paying {_n(f.data['surcharge'], 'extra card')} for the wounded knee" if f.data.get("surcharge") else ""
-    return f"{who} moves to {place(a, f.data.get('to_room'))} {via}{extra}."
+    via = _("along a path") if f.data.get("corridor") == "path" else _("through corridor %(n)s") % {"n": f.data.get("corridor")}
+    extra = ngettext(", paying %(n)s extra card for the wounded knee", ", paying %(n)s extra cards for the wounded knee",
+                     f.data["surcharge"]) % {"n": f.data["surcharge"]} if f.data.get("surcharge") else ""
+    return _("%(who)s moves to %(room)s %(via)s%(extra)s.") % {"who": who, "room": place(a, f.data.get("to_room")), "via": via, "extra": extra}
 
 
 def _careful(b, f, a, who):
-    return (f"{who} moves carefully to {place(a, f.data.get('to_room'))} through corridor {f.data.get('corridor')}, "
-            f"placing noise in corridor {f.data.get('noise_corridor')}.")
+    return _("%(who)s moves carefully to %(room)s through corridor %(n)s, placing noise in corridor %(noise)s.") % {
+        "who": who, "room": place(a, f.data.get("to_room")), "n": f.data.get("corridor"), "noise": f.data.get("noise_corridor")}
 
 
 def _passed(b, f, a, who):
     d = f.data.get("discarded") or 0
-    return f"{who} passes" + (f" and discards {_n(d, 'card')}." if d else ".")
+    return (ngettext("%(who)s passes and discards %(n)s card.", "%(who)s passes and discards %(n)s cards.", d) if d
+            else _("%(who)s passes.")) % {"who": who, "n": d}
 
 
 def _explored(b, f, a, who):
     token = f.data.get("token") or {}
     effect = token.get("effect")
-    room = "a crossroad" if f.data.get("room") == "crossroad" else place(a, f.data.get("room"))
-    what = f"{effect.replace('_', ' ')}" if effect and effect != "silence" else "silence"
-    items = f", {_n(token.get('items'), 'item')} to search" if token.get("items") is not None else ""
-    return f"{who} explores {room}: {what}{items}."
+    room = _("a crossroad") if f.data.get("room") == "crossroad" else place(a, f.data.get("room"))
+    what = local_word("exploration", effect if effect else "silence")
+    items = ngettext(", %(n)s item to search", ", %(n)s items to search", token["items"]) % {"n": token["items"]} \
+        if isinstance(token.get("items"), int) else (f", {token['items']} items to search" if token.get("items") is not None else "")
+    return _("%(who)s explores %(room)s: %(what)s%(items)s.") % {"who": who, "room": room, "what": what, "items": items}
 
 
-NOISE_WORDS = {"danger": "danger!", "silence": "silence.", "mars_card": "the Mars symbol."}
+NOISE_WORDS = {"danger": N_("danger!"), "silence": N_("silence."), "mars_card": N_("the Mars symbol.")}
 
 
 def _noise(b, f, a, who):
     r = f.data.get("result")
-    return f"{who} rolls for noise: " + (NOISE_WORDS.get(r) if r in NOISE_WORDS else f"corridor {r}.")
+    return _("%(who)s rolls for noise: %(result)s") % {
+        "who": who, "result": _(NOISE_WORDS[r]) if r in NOISE_WORDS else _("corridor %(n)s.") % {"n": r}}
 
 
 def _encounter(b, f, a, who):
     t = f.data.get("token")
     if t == "blank":
-        return f"{who} draws a blank encounter token: nothing comes."
-    return f"An encounter! A {t} comes out of the dark for {who}."
+        return _("%(who)s draws a blank encounter token: nothing comes.") % {"who": who}
+    return _("An encounter! A %(kind)s comes out of the dark for %(who)s.") % {"kind": _(t), "who": who}
 
 
 def _css(b, f, a, who):
     t = f.data.get("token")
-    return {"NONE": "The CSS token is flipped: no pod launches.", "ALL": "The CSS token is flipped: every pod launches."}.get(
-        t, f"The CSS token is flipped: pod {t} launches.")
+    return {"NONE": _("The CSS token is flipped: no pod launches."), "ALL": _("The CSS token is flipped: every pod launches.")}.get(
+        t, _("The CSS token is flipped: pod %(pod)s launches.") % {"pod": t})
 
 
 def _time(b, f, a, who):
-    return f"Time runs on: the time token moves to {a.time_label}."
+    return _("Time runs on: the time token moves to %(space)s.") % {"space": a.time_label}
 
 
 def _cleared(b, f, a, who):
     removed = f.data.get("removed") or []
     if not removed:
-        return "No noise markers are cleared."
-    return f"The table clears {_n(len(removed), 'noise marker')}."
+        return _("No noise markers are cleared.")
+    return ngettext("The table clears %(n)s noise marker.", "The table clears %(n)s noise markers.", len(removed)) % {"n": len(removed)}
 
 
 def _event(b, f, a, who):
-    return f"Event: {_card(f.data.get('card'))}."
+    return _("Event: %(card)s.") % {"card": _card(f.data.get("card"))}
 
 
 def _intruder_moved(b, f, a, who):
-    return f"{_intruder(b, f.data.get('intruder')).capitalize()} moves to {place(a, f.data.get('to_room'))}."
+    return _("%(intruder)s moves to %(room)s.") % {"intruder": _intruder(b, f.data.get("intruder")).capitalize(), "room": place(a, f.data.get("to_room"))}
 
 
 def _colony(b, f, a, who):
     t = f.data.get("token")
-    return f"The colony grows: a {t} token is drawn from the bag."
+    return _("The colony grows: a %(token)s token is drawn from the bag.") % {"token": local_word("token", t)}
 
 
 def _ended(b, f, a, who):
     note = f" ({f.data['note']})" if f.data.get("note") else ""
-    return f"The table ends the game: {ENDING_WORDS.get(f.data.get('ending'), f.data.get('ending'))}{note}."
+    return _("The table ends the game: %(ending)s%(note)s.") % {"ending": _(ENDING_WORDS.get(f.data.get("ending"), f.data.get("ending"))), "note": note}
 
 
 def _gap(b, f, a, who):
@@ -246,20 +262,25 @@ def _not_recorded(b, f, a, who, fields):
 def _wound(b, f, a, who):
     kind, n = f.data.get("kind", "light"), f.data.get("count") or 1
     card = f" (“{f.data['card']}”)" if f.data.get("card") else ""
-    cause = f" from {f.data['cause']}" if f.data.get("cause") else ""
-    return f"{who} suffers {_n(n, kind + ' wound')}{card}{cause}."
+    cause = _(" from %(cause)s") % {"cause": f.data["cause"]} if f.data.get("cause") else ""
+    text = (ngettext("%(who)s suffers %(n)s serious wound", "%(who)s suffers %(n)s serious wounds", n) if kind == "serious"
+            else ngettext("%(who)s suffers %(n)s light wound", "%(who)s suffers %(n)s light wounds", n) if kind == "light"
+            else "%(who)s suffers " + _n(n, kind + " wound"))
+    return (text % {"who": who, "n": n}) + f"{card}{cause}."
 
 
 def _dressed(b, f, a, who):
-    return f"{who} dresses {_n(f.data.get('count') or 1, 'serious wound')}."
+    n = f.data.get("count") or 1
+    return ngettext("%(who)s dresses %(n)s serious wound.", "%(who)s dresses %(n)s serious wounds.", n) % {"who": who, "n": n}
 
 
 def _healed(b, f, a, who):
-    return f"{who} heals " + ("every light wound." if f.data.get("kind") == "light" else "a dressed serious wound.")
+    return (_("%(who)s heals every light wound.") if f.data.get("kind") == "light" else _("%(who)s heals a dressed serious wound.")) % {"who": who}
 
 
 def _contaminated(b, f, a, who):
-    return f"{who} receives {_n(f.data.get('count') or 1, 'contamination card')}."
+    n = f.data.get("count") or 1
+    return ngettext("%(who)s receives %(n)s contamination card.", "%(who)s receives %(n)s contamination cards.", n) % {"who": who, "n": n}
 
 
 def _scanned(b, f, a, who):
@@ -270,24 +291,24 @@ def _scanned(b, f, a, who):
 
 
 def _larva_removed(b, f, a, who):
-    return f"The larva is cut out of {who}."
+    return _("The larva is cut out of %(who)s.") % {"who": who}
 
 
 def _slime(b, f, a, who):
-    return f"{who} is covered in slime." if f.data.get("slime") else f"{who} wipes off the slime."
+    return (_("%(who)s is covered in slime.") if f.data.get("slime") else _("%(who)s wipes off the slime.")) % {"who": who}
 
 
 def _died(b, f, a, who):
     note = f" ({f.data['note']})" if f.data.get("note") else ""
-    return f"{who} dies: {DEATH_WORDS.get(f.data.get('cause'), f.data.get('cause'))}{note}."
+    return _("%(who)s dies: %(cause)s%(note)s.") % {"who": who, "cause": _(DEATH_WORDS.get(f.data.get("cause"), f.data.get("cause"))), "note": note}
 
 
 def _knowledge(b, f, a, who):
     amount = f.data.get("amount") or 0
     c = a.characters.get(f.actor)
-    now = f" (now {c.knowledge})" if c else ""
-    verb = "gains" if amount >= 0 else "loses"
-    return f"{who} {verb} {_n(abs(amount), 'knowledge')}{now}" + (", token active." if f.data.get("activate") else ".")
+    now = _(" (now %(n)s)") % {"n": c.knowledge} if c else ""
+    text = _("%(who)s gains %(n)s knowledge%(now)s") if amount >= 0 else _("%(who)s loses %(n)s knowledge%(now)s")
+    return text % {"who": who, "n": abs(amount), "now": now} + (_(", token active.") if f.data.get("activate") else ".")
 
 
 def _attacked(b, f, a, who):
@@ -295,51 +316,54 @@ def _attacked(b, f, a, who):
     target = f.data.get("target")
     on = f" {person(b, target)}" if target is not None else ""
     if f.data.get("card"):
-        return f"{it.capitalize()} attacks{on}: {_attack(f.data['card'])}."
-    return f"{it.capitalize()} attacks{on}."
+        return _("%(intruder)s attacks%(on)s: %(card)s.") % {"intruder": it.capitalize(), "on": on, "card": _attack(f.data["card"])}
+    return _("%(intruder)s attacks%(on)s.") % {"intruder": it.capitalize(), "on": on}
 
 
-DIE_WORDS = {"blank": "a blank", "creeper": "a creeper hit", "adult": "an adult hit", "hit": "a hit",
-             "double": "a double hit", "card_for_1": "a hit for a card", "one_or_two": "one or two hits"}
+DIE_WORDS = {"blank": N_("a blank"), "creeper": N_("a creeper hit"), "adult": N_("an adult hit"), "hit": N_("a hit"),
+             "double": N_("a double hit"), "card_for_1": N_("a hit for a card"), "one_or_two": N_("one or two hits")}
 
 
 def _target_name(state, target):
-    return "an egg" if target == "egg" else _intruder(state, target)
+    return _("an egg") if target == "egg" else _intruder(state, target)
 
 
 def _shot(b, f, a, who):
-    return (f"{who} shoots {_target_name(b, f.data.get('target'))} with the {f.data.get('weapon')}: "
-            f"{DIE_WORDS.get(f.data.get('result'), f.data.get('result'))}.")
+    return _("%(who)s shoots %(target)s with the %(weapon)s: %(result)s.") % {
+        "who": who, "target": _target_name(b, f.data.get("target")), "weapon": f.data.get("weapon"),
+        "result": _(DIE_WORDS.get(f.data.get("result"), f.data.get("result")))}
 
 
 def _melee(b, f, a, who):
-    return (f"{who} fights {_target_name(b, f.data.get('target'))} hand to hand: "
-            f"{DIE_WORDS.get(f.data.get('result'), f.data.get('result'))}.")
+    return _("%(who)s fights %(target)s hand to hand: %(result)s.") % {
+        "who": who, "target": _target_name(b, f.data.get("target")), "result": _(DIE_WORDS.get(f.data.get("result"), f.data.get("result")))}
 
 
 def _injury(b, f, a, who):
     blood = f.data.get("blood") or []
     if "retreat" in blood:
-        return "The injury check shows a retreat symbol."
-    return f"The injury check draws blood {_list(blood)}."
+        return _("The injury check shows a retreat symbol.")
+    return _("The injury check draws blood %(blood)s.") % {"blood": _list(blood)}
 
 
 def _retreated(b, f, a, who):
-    to = f" to {place(a, f.data['to_room'])}" if f.data.get("to_room") else ""
-    return f"{_intruder(b, f.data.get('intruder')).capitalize()} flees{to} ({_card(f.data.get('card'))})."
+    to = _(" to %(room)s") % {"room": place(a, f.data["to_room"])} if f.data.get("to_room") else ""
+    return _("%(intruder)s flees%(to)s (%(card)s).") % {"intruder": _intruder(b, f.data.get("intruder")).capitalize(), "to": to, "card": _card(f.data.get("card"))}
 
 
 def _placed(b, f, a, who):
-    return f"A {f.data.get('kind')} appears in {place(a, f.data.get('room'))}."
+    return _("A %(kind)s appears in %(room)s.") % {"kind": _(f.data.get("kind")), "room": place(a, f.data.get("room"))}
 
 
 def _removed(b, f, a, who):
-    back = " back into the colony bag" if f.data.get("to_bag", True) else " for good"
-    return f"{_intruder(b, f.data.get('intruder')).capitalize()} leaves the board{back}."
+    text = _("%(intruder)s leaves the board back into the colony bag.") if f.data.get("to_bag", True) else _("%(intruder)s leaves the board for good.")
+    return text % {"intruder": _intruder(b, f.data.get("intruder")).capitalize()}
 
 
 def _injured(b, f, a, who):
-    return f"{_intruder(b, f.data.get('intruder')).capitalize()} suffers {_n(f.data.get('count') or 1, 'injury', 'injuries')}."
+    n = f.data.get("count") or 1
+    return ngettext("%(intruder)s suffers %(n)s injury.", "%(intruder)s suffers %(n)s injuries.", n) % {
+        "intruder": _intruder(b, f.data.get("intruder")).capitalize(), "n": n}
 
 
 def _card_played(b, f, a, who):
@@ -347,22 +371,24 @@ def _card_played(b, f, a, who):
     cost = f" (paying {_n(d['cost'], 'more card')})" if d.get("cost") else ""
     note = f": {d['note']}" if d.get("note") else ""
     move = f", moving {person(b, d.get('character') or f.actor)} to {place(a, d['to_room'])}" if d.get("to_room") else ""
-    return f"{who} {'reacts with' if d.get('reaction') else 'plays'} “{d.get('card')}”{cost}{move}{note}."
+    return (_("%(who)s reacts with “%(card)s”%(rest)s.") if d.get("reaction") else _("%(who)s plays “%(card)s”%(rest)s.")) % {
+        "who": who, "card": d.get("card"), "rest": f"{cost}{move}{note}"}
 
 
 def _searched(b, f, a, who):
-    return f"{who} searches the room and keeps the {f.data.get('kept')} ({f.data.get('colour')})."
+    return _("%(who)s searches the room and keeps the %(item)s (%(colour)s).") % {"who": who, "item": f.data.get("kept"), "colour": _(f.data.get("colour")) if f.data.get("colour") else f.data.get("colour")}
 
 
 def _gained(b, f, a, who):
     colour = f.data.get("colour")
-    how = {"starting": " as a starting item", "quest": " as a quest item"}.get(colour, "")
-    return f"{who} takes the {f.data.get('item')}{how}."
+    how = {"starting": _(" as a starting item"), "quest": _(" as a quest item")}.get(colour, "")
+    return _("%(who)s takes the %(item)s%(how)s.") % {"who": who, "item": f.data.get("item"), "how": how}
 
 
 def _crafted(b, f, a, who):
-    free = " for free" if f.data.get("free") else ""
-    return f"{who} crafts the {f.data.get('item')}{free} from {_list(f.data.get('ingredients'))}."
+    free = _(" for free") if f.data.get("free") else ""
+    return _("%(who)s crafts the %(item)s%(free)s from %(ingredients)s.") % {
+        "who": who, "item": f.data.get("item"), "free": free, "ingredients": _list(f.data.get("ingredients"))}
 
 
 def _used(b, f, a, who):
@@ -371,57 +397,59 @@ def _used(b, f, a, who):
     where = f" in {place(a, d['room'])}" if d.get("room") else ""
     note = f": {d['note']}" if d.get("note") else ""
     eggs = f", destroying {_n(d['eggs'], 'egg')}" if d.get("eggs") else ""
-    return f"{who} uses the {d.get('item')}{on}{where}{eggs}{note}."
+    return _("%(who)s uses the %(item)s%(rest)s.") % {"who": who, "item": d.get("item"), "rest": f"{on}{where}{eggs}{note}"}
 
 
 def _traded(b, f, a, who):
     give, take = f.data.get("give") or [], f.data.get("take") or []
-    parts = ([f"gives {_list(give)}"] if give else []) + ([f"takes {_list(take)}"] if take else [])
-    return f"{who} trades with {person(b, f.data.get('with'))}: {' and '.join(parts) or 'nothing changes hands'}."
+    parts = ([_("gives %(items)s") % {"items": _list(give)}] if give else []) + ([_("takes %(items)s") % {"items": _list(take)}] if take else [])
+    return _("%(who)s trades with %(other)s: %(what)s.") % {
+        "who": who, "other": person(b, f.data.get("with")), "what": _(" and ").join(parts) or _("nothing changes hands")}
 
 
 def _dropped(b, f, a, who):
-    return f"{who} drops the {f.data.get('item')}."
+    return _("%(who)s drops the %(item)s.") % {"who": who, "item": f.data.get("item")}
 
 
 def _picked(b, f, a, who):
-    return f"{who} picks up a {f.data.get('object')}."
+    return _("%(who)s picks up a %(object)s.") % {"who": who, "object": local_word("object", f.data.get("object"))}
 
 
 def _marker(phrase: str) -> Narrator:
-    return lambda b, f, a, who: f"{phrase} {place(a, f.data.get('room'))}."
+    return lambda b, f, a, who: f"{_(phrase)} {place(a, f.data.get('room'))}."
 
 
 def _door(b, f, a, who):
-    return f"A door is {f.data.get('state')} in corridor {f.data.get('corridor')} of {place(a, f.data.get('room'))}."
+    return _("A door is %(state)s in corridor %(n)s of %(room)s.") % {
+        "state": _(f.data.get("state")), "n": f.data.get("corridor"), "room": place(a, f.data.get("room"))}
 
 
 def _noise_marker(verb: str) -> Narrator:
-    return lambda b, f, a, who: f"Noise {verb} corridor {f.data.get('corridor')} of {place(a, f.data.get('room'))}."
+    return lambda b, f, a, who: _(verb) % {"n": f.data.get("corridor"), "room": place(a, f.data.get("room"))}
 
 
 def _power(b, f, a, who):
     if f.data.get("emergency") or not f.data.get("location"):
-        return "Emergency power " + ("comes on." if f.data.get("on") else "fails.")
-    where = "the elevator" if f.data["location"] == "elevator" else f"sector {f.data['location']}"
-    return f"Power in {where} " + ("comes back on." if f.data.get("on") else "goes out.")
+        return _("Emergency power comes on.") if f.data.get("on") else _("Emergency power fails.")
+    where = _("the elevator") if f.data["location"] == "elevator" else _("sector %(s)s") % {"s": f.data["location"]}
+    return (_("Power in %(where)s comes back on.") if f.data.get("on") else _("Power in %(where)s goes out.")) % {"where": where}
 
 
 def _self_destruct(b, f, a, who):
-    return "The self-destruct sequence starts."
+    return _("The self-destruct sequence starts.")
 
 
 ROOM_ACTION_WORDS = {
-    "read_archive": "reads the archive", "technical_move": "crawls through the technical corridors",
-    "start_self_destruct": "starts the self-destruct sequence", "decontaminate": "goes through decontamination",
-    "heal": "is treated", "research": "researches", "enter_pod": "climbs into an escape pod",
-    "take_egg": "takes an egg", "stop_self_destruct": "stops the self-destruct sequence",
-    "toggle_power": "switches the power", "send_signal": "sends the signal", "check_objective": "checks an objective",
-    "schedule_css": "reschedules a CSS launch", "eliminate_threat": "eliminates a threat", "take_item": "takes an item",
-    "surgery": "undergoes surgery", "take_neutralizer": "takes the neutralizer", "vent": "vents a room",
-    "alarm": "sounds the alarm", "gather_information": "gathers information", "restore_power": "restores power",
-    "call_elevator": "calls the elevator", "use_elevator": "rides the elevator",
-    "lock_in": "tries to lock in the Isolation Room", "escape_bunker": "makes for the Bunker",
+    "read_archive": N_("reads the archive"), "technical_move": N_("crawls through the technical corridors"),
+    "start_self_destruct": N_("starts the self-destruct sequence"), "decontaminate": N_("goes through decontamination"),
+    "heal": N_("is treated"), "research": N_("researches"), "enter_pod": N_("climbs into an escape pod"),
+    "take_egg": N_("takes an egg"), "stop_self_destruct": N_("stops the self-destruct sequence"),
+    "toggle_power": N_("switches the power"), "send_signal": N_("sends the signal"), "check_objective": N_("checks an objective"),
+    "schedule_css": N_("reschedules a CSS launch"), "eliminate_threat": N_("eliminates a threat"), "take_item": N_("takes an item"),
+    "surgery": N_("undergoes surgery"), "take_neutralizer": N_("takes the neutralizer"), "vent": N_("vents a room"),
+    "alarm": N_("sounds the alarm"), "gather_information": N_("gathers information"), "restore_power": N_("restores power"),
+    "call_elevator": N_("calls the elevator"), "use_elevator": N_("rides the elevator"),
+    "lock_in": N_("tries to lock in the Isolation Room"), "escape_bunker": N_("makes for the Bunker"),
 }
 
 
@@ -433,16 +461,16 @@ def _room_action(b, f, a, who):
     if d.get("room") and action in ("technical_move", "vent", "eliminate_threat"):
         extra.append(f"({place(a, d['room'])})")
     if action == "check_objective" and d.get("seat") is not None:
-        text = f"looks at the objective of {person(b, d['seat'])}"
+        text = _("looks at the objective of %(who)s") % {"who": person(b, d["seat"])}
     if action == "research" and d.get("object"):
-        text += f" a {d['object']}"
+        text = _(text) + " " + local_word("object", d["object"])
     if action == "use_elevator" and d.get("to"):
-        text += f" to {d['to']}"
+        text = _(text) + _(" to %(room)s") % {"room": d["to"]}
     if action == "escape_bunker" and d.get("choice"):
-        text += " by rover" if d["choice"] == "rover" else " in the space suit"
+        text = _(text) + (_(" by rover") if d["choice"] == "rover" else _(" in the space suit"))
     if action in ("gather_information", "schedule_css") and d.get("token") and d["token"] != "unknown":
-        extra.append(f"and sees {plan_name(d['token'])}")
-    return f"{who} {text}{' ' + ' '.join(extra) if extra else ''}."
+        extra.append(_("and sees %(token)s") % {"token": plan_name(d["token"])})
+    return f"{who} {_(text)}{' ' + ' '.join(extra) if extra else ''}."
 
 
 def _computer(b, f, a, who):
@@ -451,73 +479,76 @@ def _computer(b, f, a, who):
     card = b.computer_card
     option = COMPUTER_CARDS.get(card or "", ("", "", ""))[(f.data.get("option") or 1) - 1]
     what = option.replace("_", " ") if option else f"option {f.data.get('option')}"
-    seen = f" and sees {f.data['token']}" if f.data.get("token") and f.data["token"] != "unknown" else ""
-    return f"{who} uses the computer: {what}{seen}."
+    seen = _(" and sees %(token)s") % {"token": f.data["token"]} if f.data.get("token") and f.data["token"] != "unknown" else ""
+    return _("%(who)s uses the computer: %(what)s%(seen)s.") % {"who": who, "what": what, "seen": seen}
 
 
 def _computer_card(b, f, a, who):
     if f.data.get("card") == "lockdown":
-        return "The computer shows LOCK-DOWN: a malfunction breaks out and the deck is reshuffled."
-    return f"Computer card {f.data.get('card')} is turned face up."
+        return _("The computer shows LOCK-DOWN: a malfunction breaks out and the deck is reshuffled.")
+    return _("Computer card %(card)s is turned face up.") % {"card": f.data.get("card")}
 
 
 def _objectives_dealt(b, f, a, who):
     objs = f.data.get("objectives") or []
     if all(o == "unknown" for o in objs):
-        return f"{who} is dealt {_n(len(objs), 'secret objective')}."
-    return f"{who} is dealt {_list(objective_name(o) for o in objs)}."
+        return ngettext("%(who)s is dealt %(n)s secret objective.", "%(who)s is dealt %(n)s secret objectives.", len(objs)) % {
+            "who": who, "n": len(objs)}
+    return _("%(who)s is dealt %(objectives)s.") % {"who": who, "objectives": _list(objective_name(o) for o in objs)}
 
 
 def _objective_chosen(b, f, a, who):
     o = f.data.get("objective")
     if o in (None, "unknown"):
-        return f"{who} keeps one objective in secret and boxes the other."
-    return f"{who} keeps the objective {objective_name(o)}."
+        return _("%(who)s keeps one objective in secret and boxes the other.") % {"who": who}
+    return _("%(who)s keeps the objective %(objective)s.") % {"who": who, "objective": objective_name(o)}
 
 
 def _objective_revealed(b, f, a, who):
-    return f"{who} reveals the objective {objective_name(f.data.get('objective'))}."
+    return _("%(who)s reveals the objective %(objective)s.") % {"who": who, "objective": objective_name(f.data.get("objective"))}
 
 
 def _tokens_dealt(b, f, a, who):
     tokens = f.data.get("tokens") or []
     if all(t == "unknown" for t in tokens):
-        return f"{who} receives {_n(len(tokens), 'face-down contingency token')}."
-    return f"{who} receives the contingency token{'s' if len(tokens) != 1 else ''} {_list(plan_name(t) for t in tokens)}."
+        return ngettext("%(who)s receives %(n)s face-down contingency token.", "%(who)s receives %(n)s face-down contingency tokens.",
+                        len(tokens)) % {"who": who, "n": len(tokens)}
+    return ngettext("%(who)s receives the contingency token %(tokens)s.", "%(who)s receives the contingency tokens %(tokens)s.",
+                    len(tokens)) % {"who": who, "tokens": _list(plan_name(t) for t in tokens)}
 
 
 def _peeked(b, f, a, who):
     owner = f.data.get("owner")
-    whose = "the neutral pool" if owner == "pool" else person(b, owner)
+    whose = _("the neutral pool") if owner == "pool" else person(b, owner)
     token = f.data.get("token")
     seen = f": {plan_name(token)}" if token and token != "unknown" else ""
-    return f"{who} peeks at a contingency token of {whose}{seen}."
+    return _("%(who)s peeks at a contingency token of %(whose)s%(seen)s.") % {"who": who, "whose": whose, "seen": seen}
 
 
 def _taken(b, f, a, who):
     token = f.data.get("token")
     seen = f": {plan_name(token)}" if token and token != "unknown" else ""
-    return f"{who} takes a contingency token from the neutral pool{seen}."
+    return _("%(who)s takes a contingency token from the neutral pool%(seen)s.") % {"who": who, "seen": seen}
 
 
 def _token_revealed(b, f, a, who):
     owner = f.data.get("owner")
-    whose = {"active": "The active contingency plan", "pool": "A token of the neutral pool"}.get(
-        owner, f"The contingency token of {person(b, owner)}")
-    return f"{whose} is revealed: {plan_name(f.data.get('token'))}."
+    whose = {"active": _("The active contingency plan"), "pool": _("A token of the neutral pool")}.get(
+        owner) or _("The contingency token of %(who)s") % {"who": person(b, owner)}
+    return _("%(whose)s is revealed: %(token)s.") % {"whose": whose, "token": plan_name(f.data.get("token"))}
 
 
 def _weakness(b, f, a, who):
     card = f" “{f.data['card']}”" if f.data.get("card") else ""
-    via = f" by studying a {f.data['object']}" if f.data.get("object") else ""
-    return f"Weakness {f.data.get('slot')}{card} is discovered{via}."
+    via = _(" by studying a %(object)s") % {"object": local_word("object", f.data["object"])} if f.data.get("object") else ""
+    return _("Weakness %(slot)s%(card)s is discovered%(via)s.") % {"slot": f.data.get("slot"), "card": card, "via": via}
 
 
 def _final_scan(b, f, a, who):
     drawn = f.data.get("drawn")
-    first = "an INFECTED card" if f.data.get("infected") else "no infected card"
-    then = f"; the four-card draw shows {_list(drawn)}" if drawn else ""
-    return f"Final scan of {who}: {first}{then}."
+    first = _("an INFECTED card") if f.data.get("infected") else _("no infected card")
+    then = _("; the four-card draw shows %(cards)s") % {"cards": _list(drawn)} if drawn else ""
+    return _("Final scan of %(who)s: %(first)s%(then)s.") % {"who": who, "first": first, "then": then}
 
 
 NARRATORS: Mapping[str, Narrator] = {
@@ -535,10 +566,10 @@ NARRATORS: Mapping[str, Narrator] = {
     "IntruderInjured": _injured, "ActionCardPlayed": _card_played, "RoomSearched": _searched,
     "ItemGained": _gained, "ItemCrafted": _crafted, "ItemUsed": _used, "ItemsTraded": _traded,
     "ItemDropped": _dropped, "HeavyObjectPickedUp": _picked,
-    "FirePlaced": _marker("Fire breaks out in"), "FireRemoved": _marker("The fire is put out in"),
-    "MalfunctionPlaced": _marker("A malfunction strikes"), "MalfunctionRemoved": _marker("The malfunction is repaired in"),
-    "DoorChanged": _door, "NoiseMarkerPlaced": _noise_marker("is heard in"),
-    "NoiseMarkerRemoved": _noise_marker("fades from"), "PowerChanged": _power,
+    "FirePlaced": _marker(N_("Fire breaks out in")), "FireRemoved": _marker(N_("The fire is put out in")),
+    "MalfunctionPlaced": _marker(N_("A malfunction strikes")), "MalfunctionRemoved": _marker(N_("The malfunction is repaired in")),
+    "DoorChanged": _door, "NoiseMarkerPlaced": _noise_marker(N_("Noise is heard in corridor %(n)s of %(room)s.")),
+    "NoiseMarkerRemoved": _noise_marker(N_("Noise fades from corridor %(n)s of %(room)s.")), "PowerChanged": _power,
     "SelfDestructStarted": _self_destruct, "RoomActionUsed": _room_action, "ComputerActionUsed": _computer,
     "ComputerCardRevealed": _computer_card, "ObjectivesDealt": _objectives_dealt,
     "ObjectiveChosen": _objective_chosen, "ObjectiveRevealed": _objective_revealed,
@@ -546,19 +577,25 @@ NARRATORS: Mapping[str, Narrator] = {
     "ContingencyTokenRevealed": _token_revealed, "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
 }
 
+# table words the sentences take from the facts, translated where shown (``_(kind)``)
+TABLE_WORDS = (N_("larva"), N_("creeper"), N_("adult"), N_("breeder"), N_("queen"), N_("blank"), N_("closed"),
+               N_("open"), N_("destroyed"), N_("red"), N_("yellow"), N_("green"), N_("blue"), N_("grey"), N_("basic"), N_("mars"),
+               N_("synthetic"))
+
+IT_ENDED = N_("It ended")
 ENDING_WORDS = {
-    "abandoned": "the game was abandoned before its end",
-    "time_out": "time ran out",
-    "alarm_procedure": "the alarm procedure ran its course",
-    "base_destroyed": "the base was destroyed",
-    "no_characters_left": "nobody was left in the base",
-    "incomplete": "the record is incomplete — how the game ended is not known",
+    "abandoned": N_("the game was abandoned before its end"),
+    "time_out": N_("time ran out"),
+    "alarm_procedure": N_("the alarm procedure ran its course"),
+    "base_destroyed": N_("the base was destroyed"),
+    "no_characters_left": N_("nobody was left in the base"),
+    "incomplete": N_("the record is incomplete — how the game ended is not known"),
 }
 DEATH_WORDS = {
-    "wounds": "too many wounds", "infection": "the infection", "attack": "a night stalker's attack",
-    "time_out": "the rapid response team", "alarm_procedure": "the rapid response team after the alarm",
-    "base_destroyed": "the explosion of the base", "vent_out": "vented into space", "defense_control": "the defence system",
-    "contingency": "the contingency plan", "final_scan": "the final scan", "event": "an event", "other": "another cause",
+    "wounds": N_("too many wounds"), "infection": N_("the infection"), "attack": N_("a night stalker's attack"),
+    "time_out": N_("the rapid response team"), "alarm_procedure": N_("the rapid response team after the alarm"),
+    "base_destroyed": N_("the explosion of the base"), "vent_out": N_("vented into space"), "defense_control": N_("the defence system"),
+    "contingency": N_("the contingency plan"), "final_scan": N_("the final scan"), "event": N_("an event"), "other": N_("another cause"),
 }
 
 
@@ -572,7 +609,7 @@ def narrate(before: LockdownState, fact: Fact, after: LockdownState) -> str:
     narrator = NARRATORS.get(fact.type)
     if narrator is None:
         return generic(fact)
-    who = person(before, fact.actor) if fact.actor is not None else "The table"
+    who = person(before, fact.actor) if fact.actor is not None else _("The table")
     if fact.actor is not None and not (before.characters.get(fact.actor) and before.characters[fact.actor].character):
         who = person(after, fact.actor)
     unknown = unknown_fields(fact)
@@ -620,7 +657,7 @@ def details(state: LockdownState, fact: Fact | None, consequences: tuple[Consequ
 
 # --- key moments -------------------------------------------------------------------------------------------------
 
-ESCAPES = {IN_BUNKER: "reaches the Bunker", EVACUATED: "escapes in pod {pod}", LOCKED_IN: "locks in the Isolation Room"}
+ESCAPES = {IN_BUNKER: N_("reaches the Bunker"), EVACUATED: N_("escapes in pod %(pod)s"), LOCKED_IN: N_("locks in the Isolation Room")}
 
 
 def moments(before: LockdownState, fact: Fact | None, after: LockdownState,
@@ -631,56 +668,56 @@ def moments(before: LockdownState, fact: Fact | None, after: LockdownState,
         was, now = before.characters[seat], after.characters[seat]
         if now.status != was.status:
             if now.status == DEAD:
-                out.append(Moment("death", f"{person(before, seat)} dies: {DEATH_WORDS.get(now.cause, now.cause)}", seat))
+                out.append(Moment("death", _("%(who)s dies: %(cause)s") % {"who": person(before, seat), "cause": _(DEATH_WORDS.get(now.cause, now.cause))}, seat))
             elif now.status in ESCAPES:
-                out.append(Moment("escape", f"{person(before, seat)} {ESCAPES[now.status].format(pod=now.pod or '?')}", seat))
+                out.append(Moment("escape", f"{person(before, seat)} {_(ESCAPES[now.status]) % {'pod': now.pod or '?'}}", seat))
     gone = {i.id: i for i in before.intruders} .keys() - {i.id for i in after.intruders}
     kills = [c for c in consequences if c.type in ("killed", "larva-killed", "carcass", "queen-killed")]
     if gone and kills:
-        what = _list(f"the {i.kind}" for i in before.intruders if i.id in gone)
+        what = _list(_("the %(kind)s") % {"kind": _(i.kind)} for i in before.intruders if i.id in gone)
         killer = fact.actor if fact is not None else None
         if killer is None and before.pending and before.pending[0].kind == "injury_check":
             killer = before.pending[0].seat  # the injury check of the one who hit it
-        out.append(Moment("kill", f"{person(before, killer)} kills {what}" if killer is not None
-                          else f"{what.capitalize()} {'is' if len(gone) == 1 else 'are'} killed", killer))
-    on_before = sum(1 for _, on in before.power.values() if on)
-    on_after = sum(1 for _, on in after.power.values() if on)
+        out.append(Moment("kill", _("%(who)s kills %(what)s") % {"who": person(before, killer), "what": what} if killer is not None
+                          else ngettext("%(what)s is killed", "%(what)s are killed", len(gone)) % {"what": what.capitalize()}, killer))
+    on_before = sum(1 for _token, on in before.power.values() if on)
+    on_after = sum(1 for _token, on in after.power.values() if on)
     if on_after < on_before:
-        out.append(Moment("power", "Power lost" + (f" ({on_after} of 4 on)" if on_after else " everywhere")))
+        out.append(Moment("power", _("Power lost (%(n)s of 4 on)") % {"n": on_after} if on_after else _("Power lost everywhere")))
     elif on_after > on_before or (after.emergency_power and not before.emergency_power):
-        out.append(Moment("power", "Power restored"))
+        out.append(Moment("power", _("Power restored")))
     if after.self_destruct and not before.self_destruct:
-        out.append(Moment("self_destruct", "Self-destruct started"))
+        out.append(Moment("self_destruct", _("Self-destruct started")))
     elif before.self_destruct and not after.self_destruct and not after.ended:
-        out.append(Moment("self_destruct", "Self-destruct stopped"))
+        out.append(Moment("self_destruct", _("Self-destruct stopped")))
     if after.alarm is not None and before.alarm is None:
-        out.append(Moment("alarm", "The alarm sounds"))
+        out.append(Moment("alarm", _("The alarm sounds")))
     if after.gate_open and not before.gate_open:
-        out.append(Moment("gate", "The main gate opens"))
+        out.append(Moment("gate", _("The main gate opens")))
     if after.first_encounter and not before.first_encounter:
-        out.append(Moment("encounter", "First encounter"))
+        out.append(Moment("encounter", _("First encounter")))
     if fact is not None and fact.type == "ContingencyTokenRevealed":
-        out.append(Moment("contingency", f"Contingency revealed: {plan_name(fact.data.get('token'))}"))
+        out.append(Moment("contingency", _("Contingency revealed: %(token)s") % {"token": plan_name(fact.data.get("token"))}))
     if fact is not None and fact.type == "ObjectiveRevealed":
-        out.append(Moment("objective", f"{person(before, fact.actor)} reveals {objective_name(fact.data.get('objective'))}",
+        out.append(Moment("objective", _("%(who)s reveals %(objective)s") % {"who": person(before, fact.actor), "objective": objective_name(fact.data.get("objective"))},
                           fact.actor))
     if after.ended and not before.ended:
-        out.append(Moment("end", f"The end: {ENDING_WORDS.get(after.ending, after.ending)}"))
+        out.append(Moment("end", _("The end: %(ending)s") % {"ending": _(ENDING_WORDS.get(after.ending, after.ending))}))
     return out
 
 
 # --- how it ended --------------------------------------------------------------------------------------------------
 
-SWEEP = "the rapid response team killed everyone still in the base who was not locked in the Isolation Room"
+SWEEP = N_("the rapid response team killed everyone still in the base who was not locked in the Isolation Room")
 END_EFFECTS = {
     "time_out": SWEEP,
     "alarm_procedure": SWEEP,
-    "base_destroyed": "the base exploded, killing everyone inside (the Isolation Room too) and every night stalker",
+    "base_destroyed": N_("the base exploded, killing everyone inside (the Isolation Room too) and every night stalker"),
 }
 END_CAUSES = {
-    "time_out": "Time ran out: the time token reached the last space",
-    "alarm_procedure": "The alarm procedure ended the game: the time token left the alarm procedure's space",
-    "base_destroyed": "The base was destroyed: the self-destruct sequence ran out (or fire or malfunctions overran it)",
+    "time_out": N_("Time ran out: the time token reached the last space"),
+    "alarm_procedure": N_("The alarm procedure ended the game: the time token left the alarm procedure's space"),
+    "base_destroyed": N_("The base was destroyed: the self-destruct sequence ran out (or fire or malfunctions overran it)"),
 }
 
 
@@ -689,33 +726,33 @@ def ending_story(state: LockdownState) -> str:
     if not state.ended:
         return ""
     if state.ending == "abandoned":
-        return "The table abandoned the game before its end" + (f" ({state.ending_note})." if state.ending_note else ".")
+        return _("The table abandoned the game before its end") + (f" ({state.ending_note})." if state.ending_note else ".")
     parts = []
     if state.ending == "no_characters_left":
         fates = {}
         for seat in state.seats:
             c = state.characters[seat]
             if c.status == DEAD and c.was is not None and c.cause in END_EFFECTS:
-                key = {"isolation": "locked themselves in the Isolation Room", "pod": "sat in a pod"}.get(c.was, "stayed")
+                key = {"isolation": N_("locked themselves in the Isolation Room"), "pod": N_("sat in a pod")}.get(c.was, N_("stayed"))
             elif c.status == DEAD:
-                key = "died"
+                key = N_("died")
             else:
-                key = {IN_BUNKER: "reached the Bunker", EVACUATED: "escaped by pod",
-                       LOCKED_IN: "locked themselves in the Isolation Room"}.get(c.status, "left")
+                key = {IN_BUNKER: N_("reached the Bunker"), EVACUATED: N_("escaped by pod"),
+                       LOCKED_IN: N_("locked themselves in the Isolation Room")}.get(c.status, N_("left"))
             fates.setdefault(key, []).append(person(state, seat))
-        parts.append("Nobody was left in the base: " + "; ".join(
-            f"{_list(who)} {what}" for what, who in fates.items()) + ".")
+        parts.append(_("Nobody was left in the base: ") + "; ".join(
+            f"{_list(who)} {_(what)}" for what, who in fates.items()) + ".")
         how = END_EFFECTS.get(state.end_effects or "")
         if how:
-            jump = {"time_out": "the last space", "alarm_procedure": "the alarm procedure's space",
-                    "base_destroyed": "the self-destruct token"}[state.end_effects]
-            parts.append(f"The time token jumped to {jump}: {how}.")
+            jump = {"time_out": _("the last space"), "alarm_procedure": _("the alarm procedure's space"),
+                    "base_destroyed": _("the self-destruct token")}[state.end_effects]
+            parts.append(_("The time token jumped to %(space)s: %(how)s.") % {"space": jump, "how": _(how)})
     else:
-        what = END_CAUSES.get(state.ending or "", ENDING_WORDS.get(state.ending, "It ended").capitalize())
+        what = _(END_CAUSES[state.ending]) if state.ending in END_CAUSES else _(ENDING_WORDS.get(state.ending, IT_ENDED)).capitalize()
         how = END_EFFECTS.get(state.end_effects or state.ending or "")
-        parts.append(f"{what}" + (f"; {how}." if how else "."))
+        parts.append(f"{what}" + (f"; {_(how)}." if how else "."))
     if state.ending_note:
-        parts.append(f"Table note: {state.ending_note}.")
+        parts.append(_("Table note: %(note)s.") % {"note": state.ending_note})
     return " ".join(parts)
 
 

@@ -33,7 +33,10 @@ from textwrap import wrap
 from typing import Any, Callable, Iterable, Mapping
 
 from service.rules.lockdown.board import AREA_PREFIX, CROSSROAD, TECHNICAL, Board, is_area
+from service import i18n
+from service.i18n import N_, _
 from service.rules.lockdown.components import CHARACTERS, ROOMS, board as load_board
+from service.rules.lockdown.names import local
 from service.rules.lockdown.state import DEAD, IN_BASE, LockdownState, who
 
 # --- geometry (viewBox units; the picture scales to any width) -------------------------
@@ -56,8 +59,12 @@ INTRUDER = {  # type -> (letter, fill)
 }
 ROOM_STRIPE = {"red": "#e05a4f", "white": "#eef1ee", "green": "#4fbf7a", "yellow": "#e8c547",
                "blue": "#4d9be6", "black": "#0b0f10"}
-STATUS_TEXT = {"pod": "in a CSS pod", "isolation": "locked in the Isolation Room", "bunker": "in the Bunker",
-               "evacuated": "evacuated", "dead": "dead"}
+STATUS_TEXT = {"pod": N_("in a CSS pod"), "isolation": N_("locked in the Isolation Room"), "bunker": N_("in the Bunker"),
+               "evacuated": N_("evacuated"), "dead": N_("dead")}
+# the bands' titles and notes, drawn in the reader's language (the layout keeps the English ones)
+BAND_WORDS = (N_("SECTOR NOT KNOWN"), N_("OUTSIDE THE SECTORS"), N_("MARS SURFACE"), N_("no space known"),
+              N_("board file gives no sector"), N_("sector not known (docs/rules-gaps.md)"), N_("always dark"),
+              N_("crossroads and areas; paths not known"))
 # staggered so that the facing ports of neighbouring cards (2|4, 3|1) never overlap
 PORT_XY = {1: (CW * 0.64, 0), 2: (CW, CH * 0.36), 3: (CW * 0.36, CH), 4: (0, CH * 0.64)}
 DOOR_WH = {1: (34, 8), 3: (34, 8), 2: (8, 34), 4: (8, 34)}
@@ -418,10 +425,10 @@ def _hl(flag: bool) -> str:
 def _summary(state: LockdownState) -> str:
     b = state.board
     if state.ended:
-        where = f"round {state.round}, game over ({(state.ending or 'ended').replace('_', ' ')})"
+        where = _("round %(n)s, game over (%(ending)s)") % {"n": state.round, "ending": _((state.ending or "ended").replace("_", " "))}
     else:
-        where = "setup" if state.phase == "setup" else f"round {state.round}, {state.phase} phase"
-    return f"{b.en}: {where}, time {state.time_label}"
+        where = _("setup") if state.phase == "setup" else _("round %(n)s, %(phase)s phase") % {"n": state.round, "phase": _(state.phase)}
+    return _("%(board)s: %(where)s, time %(space)s") % {"board": local(b), "where": where, "space": state.time_label}
 
 
 def _header(state: LockdownState, W: float) -> str:
@@ -431,10 +438,11 @@ def _header(state: LockdownState, W: float) -> str:
     if W > 900:
         out.append(f'<text class="h2 dim" x="{W - M}" y="{M + 20}" text-anchor="end">Nemesis: Lockdown</text>')
     if b.synthetic:
-        out.append(f'<text class="small warn" x="{M}" y="{M + 40}">SYNTHETIC TEST BOARD — invented sectors and '
-                   f'corridors, not the real board</text>')
+        warning = _("SYNTHETIC TEST BOARD — invented sectors and corridors, not the real board")
+        out.append(f'<text class="small warn" x="{M}" y="{M + 40}">{_e(warning)}</text>')
     else:
-        out.append(f'<text class="small dim" x="{M}" y="{M + 40}">{_e(b.en)} · schematic (see the legend)</text>')
+        schematic = _("schematic (see the legend)")
+        out.append(f'<text class="small dim" x="{M}" y="{M + 40}">{_e(local(b))} · {_e(schematic)}</text>')
     return "".join(out)
 
 
@@ -522,22 +530,22 @@ def _status(state: LockdownState, ch: Changes, W: float) -> str:
     for letter in ("A", "B", "C"):
         seat = state.pods.get(letter)
         tip = f"CSS pod {letter}: " + (f"{who(state, seat)} waits in it" if seat else "empty")
-        out.append(_chip(x, y, 74, f"Pod {letter}", tip, on=bool(seat), hl=ch.pods))
+        out.append(_chip(x, y, 74, _("Pod %(letter)s") % {"letter": letter}, tip, on=bool(seat), hl=ch.pods))
         if seat:
             out.append(_character_token(state, seat, x + 66, y + 14, 10, hl=False))
         x += 82
-    gate = "open" if state.gate_open else "closed"
-    out.append(_chip(x, y, 128, f"Main gate {gate}", f"Main gate {gate}"
+    gate = _("Main gate open") if state.gate_open else _("Main gate closed")
+    out.append(_chip(x, y, 128, gate, gate
                      + (f" ({state.gate_reason})" if state.gate_reason else "") + f"; rover: {state.rover}",
                      on=state.gate_open, hl=ch.gate))
     x += 136
     if state.launches and x + 128 < W - M - 198:
-        out.append(_chip(x, y, 120, f"CSS launches {len(state.launches)}",
+        out.append(_chip(x, y, 120, _("CSS launches %(n)s") % {"n": len(state.launches)},
                          "CSS tokens revealed: " + ", ".join(map(str, state.launches))))
         x += 128
     fires, malf = state.fires(), state.malfunctions()
-    out.append(_chip(W - M - 190, y, 190, f"fire {fires}/12 · malf. {malf}/10",
-                     "Markers on the board: the base is destroyed by a 13th fire or an 11th malfunction marker"))
+    out.append(_chip(W - M - 190, y, 190, _("fire %(f)s/12 · malf. %(m)s/10") % {"f": fires, "m": malf},
+                     _("Markers on the board: the base is destroyed by a 13th fire or an 11th malfunction marker")))
     return "".join(out)
 
 
@@ -551,17 +559,19 @@ def _band(state: LockdownState, band: Band, ch: Changes, ids: str) -> tuple[str,
     out = [f'<rect class="band{cls}{_hl(hl)}"{fill} x="{_n(band.x)}" y="{_n(band.y)}" width="{_n(band.w)}" '
            f'height="{_n(band.h)}" rx="8"><title>{_e(band.title.title())}'
            f'{": " + band.note if band.note else ""}</title></rect>']
-    title = sector if sector and band.w < 12 * len(band.title) + 50 else band.title
+    shown_title = _("SECTOR %(s)s") % {"s": sector} if sector else _(band.title)
+    title = sector if sector and band.w < 12 * len(shown_title) + 50 else shown_title
     label = [f'<text class="band-title" x="{_n(band.x + 12)}" y="{_n(band.y + 20)}">{_e(title)}</text>']
     if band.note == "no space known":
+        no_space = _("no space known")
         label.append(f'<text class="small dim" x="{_n(band.x + band.w / 2)}" y="{_n(band.y + band.h / 2 + 14)}" '
-                     f'text-anchor="middle">no space known</text>')
-    note = band.note
+                     f'text-anchor="middle">{_e(no_space)}</text>')
+    note = _(band.note)
     if sector and sector in state.power:
         token, is_on = state.power[sector]
-        note = full = f"power {'on' if is_on else 'OFF — dark'} (power token {token})"
+        note = full = (_("power on (power token %(t)s)") if is_on else _("power OFF — dark (power token %(t)s)")) % {"t": token}
         if band.w < 12 * len(title) + 7 * len(note) + 60:
-            note = "on" if is_on else "dark"
+            note = _("on") if is_on else _("dark")
         bx = band.x + band.w - 22
         label.append(f'<circle class="{"pw-on" if is_on else "pw-off"}" cx="{_n(bx)}" cy="{_n(band.y + 14)}" r="8">'
                      f'<title>{_e(sector)}: {_e(full)}</title></circle>')
@@ -614,7 +624,7 @@ def _arrow(lay: Layout, kind: str, ident: str, src: str, dst: str, state: Lockdo
     name = who(state, int(ident)) if kind == "character" else f"intruder {ident}"
     marker = f"{lay.ids}-arrow" + ("-red" if kind == "intruder" else "")
     return (f'<path class="arrow {kind} hl" marker-end="url(#{marker})" d="M{_n(x1)},{_n(y1)}Q{_n(mx)},{_n(my)} {_n(x2)},{_n(y2)}">'
-            f'<title>{_e(name)} moved from {_e(state.room_label(src))} to {_e(state.room_label(dst))}</title></path>')
+            f'<title>{_e(name)} moved from {_e(state.room_label(src, name=local))} to {_e(state.room_label(dst, name=local))}</title></path>')
 
 
 def _character_token(state: LockdownState, seat: int, x: float, y: float, r: float = TOKEN_R,
@@ -720,14 +730,14 @@ def _ports(state: LockdownState, columns: int, place: str, x: float, y: float, c
             broken, closed = key in state.destroyed_doors, key in state.doors
             if broken or closed:
                 dw, dh = DOOR_WH[n]
-                tip = f"{'Destroyed door' if broken else 'Closed door'} in corridor {n} of {state.room_label(place)}"
+                tip = f"{'Destroyed door' if broken else 'Closed door'} in corridor {n} of {state.room_label(place, name=local)}"
                 out.append(f'<rect class="door{" broken" if broken else ""}{_hl(key in ch.doors)}" '
                            f'x="{_n(px - dw / 2)}" y="{_n(py - dh / 2)}" width="{dw}" height="{dh}" rx="2">'
                            f'<title>{_e(tip)}</title></rect>')
         if noise is None:
             out.append(_port(b.id, columns, place, n))
         elif noise in state.noise:
-            tip = f"Noise marker in corridor {n} of {state.room_label(place)}" + (f" ({noise})" if known else "")
+            tip = f"Noise marker in corridor {n} of {state.room_label(place, name=local)}" + (f" ({noise})" if known else "")
             out.append(f'<g class="noise-marker" data-corridor="{_e(noise)}"><title>{_e(tip)}</title>'
                        f'<circle class="noise{_hl(noise in ch.noise_new)}" cx="{_n(px)}" cy="{_n(py)}" r="{NOISE_R}"/>'
                        f'<text class="pn nn" x="{_n(px)}" y="{_n(py)}">{n}</text></g>')
@@ -737,26 +747,31 @@ def _ports(state: LockdownState, columns: int, place: str, x: float, y: float, c
     return "".join(out)
 
 
-@lru_cache(maxsize=None)
 def _card_face(board_id: str, columns: int, place: str, kind: str, tile_id: str | None, face_up: bool) -> str:
     """The unchanging part of a room card: frame, colour stripe, space label, name or face-down back."""
+    return _card_face_in(i18n.current(), board_id, columns, place, kind, tile_id, face_up)
+
+
+@lru_cache(maxsize=None)
+def _card_face_in(lang: str, board_id: str, columns: int, place: str, kind: str, tile_id: str | None, face_up: bool) -> str:
     x, y = layout(board_id, columns).cards[place]
     tile = ROOMS[tile_id] if tile_id and tile_id in ROOMS else None
     if kind == CROSSROAD:
-        name, cls = f"Crossroad {place.rsplit('-', 1)[-1]}", "card special"
+        name, cls = _("Crossroad %(n)s") % {"n": place.rsplit("-", 1)[-1]}, "card special"
     elif face_up and tile:
-        name, cls = _short(tile.en), "card special" if kind == "special" else "card"
+        name, cls = _short(local(tile)), "card special" if kind == "special" else "card"
     else:
         name, cls = "", "card down"
     out = [f'<rect class="{cls}" x="{_n(x)}" y="{_n(y)}" width="{CW}" height="{CH}" rx="8"/>']
     if tile and face_up and tile.colour in ROOM_STRIPE:
         out.append(f'<rect x="{_n(x + 1)}" y="{_n(y + 8)}" width="5" height="{CH - 16}" rx="2" '
                    f'fill="{ROOM_STRIPE[tile.colour]}"><title>{_e(tile.colour)} room</title></rect>')
-    label = "special room" if kind == "special" else place if kind == CROSSROAD else f"{place} · {kind}"
+    label = _("special room") if kind == "special" else place if kind == CROSSROAD else f"{place} · {kind}"
     out.append(f'<text class="slot" x="{_n(x + 10)}" y="{_n(y + 17)}">{_e(label)}</text>')
     if cls == "card down":
+        face_down = _("face down")
         out.append(f'<text class="kind" x="{_n(x + CW / 2)}" y="{_n(y + 62)}">{_e(kind if kind in ("I", "II") else "?")}'
-                   f'</text><text class="slot" x="{_n(x + CW / 2)}" y="{_n(y + 80)}" text-anchor="middle">face down</text>')
+                   f'</text><text class="slot" x="{_n(x + CW / 2)}" y="{_n(y + 80)}" text-anchor="middle">{_e(face_down)}</text>')
     else:
         for k, line in enumerate(_wrap(name)):
             out.append(f'<text class="name" x="{_n(x + 10)}" y="{_n(y + 39 + 20 * k)}"{_fit(line)}>{_e(line)}</text>')
@@ -768,7 +783,7 @@ def _card(state: LockdownState, columns: int, place: str, x: float, y: float, ch
     r = state.rooms[place]
     face_up = r.explored or r.kind == "special"
     out = [_card_top(state.board.id, columns, place, r.kind, r.tile, face_up, r.items, r.fire, r.malfunction,
-                     state.dark(place), place in ch.rooms, state.room_label(place))]
+                     state.dark(place), place in ch.rooms, state.room_label(place, name=local))]
     if r.tile and r.tile.startswith("elevator_room"):
         out.append(_elevator(state, r.sector, x, y, ELEVATOR in ch.power))
     # figures, bottom row
@@ -889,10 +904,10 @@ def _legend(state: LockdownState, lay: Layout) -> tuple[str, float]:
     names = {p.seat: p.name for p in state.setup.players}
     for seat in state.seats:
         c = state.characters[seat]
-        char = CHARACTERS[c.character].en if c.character and c.character in CHARACTERS else "no character yet"
-        where = "" if c.in_play or c.status == IN_BASE else f" · {STATUS_TEXT.get(c.status, c.status)}"
+        char = local(CHARACTERS[c.character]) if c.character and c.character in CHARACTERS else _("no character yet")
+        where = "" if c.in_play or c.status == IN_BASE else " · " + _(STATUS_TEXT.get(c.status, c.status))
         if c.status == DEAD and c.cause:
-            where = f" · dead ({c.cause})"
+            where = " · " + _("dead (%(cause)s)") % {"cause": _(c.cause)}
         text = f"{names.get(seat, '')} · {char}{where}"
         width = 40 + 7.6 * len(text)
         if x + width > lay.width - M:
@@ -901,8 +916,8 @@ def _legend(state: LockdownState, lay: Layout) -> tuple[str, float]:
         out.append(f'<text x="{_n(x + 30)}" y="{_n(y)}">{_e(text)}</text>')
         x += width + 10
     y += 30
-    keys = [("noise", "noise marker"), ("door", "closed door"), ("fire", "fire"), ("malf", "malfunction"),
-            ("intr", "L larva C creeper A adult B breeder Q queen"), ("egg", "egg")]
+    keys = [("noise", _("noise marker")), ("door", _("closed door")), ("fire", _("fire")), ("malf", _("malfunction")),
+            ("intr", _("L larva C creeper A adult B breeder Q queen")), ("egg", _("egg"))]
     x = M
     for k, text in keys:
         width = 34 + 7.4 * len(text)
