@@ -243,7 +243,7 @@ def _unknown_kinds(ruleset_name: str) -> frozenset[str]:
         return frozenset()
 
 
-UNKNOWN_VALUE = {"json": json.dumps("unknown"), "label": "Unknown"}
+UNKNOWN_VALUE = {"json": json.dumps("unknown"), "label": N_("Unknown")}
 
 
 # what the table drew, rolled or turned over: never preselected from habit (a hurried tap would record it wrong)
@@ -388,8 +388,8 @@ def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = Non
     return out
 
 
-COARSE_TITLES = {"RecordGap": "Skip ahead: rounds not recorded", "CharacterEscaped": "Escaped",
-                 "GameEnded": "End: record incomplete"}
+COARSE_TITLES = {"RecordGap": N_("Skip ahead: rounds not recorded"), "CharacterEscaped": N_("Escaped"),
+                 "GameEnded": N_("End: record incomplete")}
 
 
 def _coarse_offers(ruleset_name: str, state: Any) -> list:
