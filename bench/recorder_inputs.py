@@ -72,7 +72,7 @@ def record_game(context, base: str, path: Path) -> dict:
     game_id = create_game(base, header)
     page = context.new_page()
     page.goto(f"{base}/games/{game_id}/record")
-    d = Driver(page)
+    d = Driver(page, timeout_ms=60000)
     t0 = time.perf_counter()
     for seq, fact in enumerate(facts, start=1):
         d.record(seq, fact)
