@@ -178,7 +178,7 @@ class Driver:
         target = self.page.locator("#undo").get_attribute("data-seq")
         if fact["data"].get("seqs") != [int(target or 0)]:
             raise NotOffered(f"FactVoided {fact['data']}: Undo voids #{target} only")
-        if self.page.locator(VISIBLE_FORM).count():
+        if not self.page.locator("#undo").is_visible():
             self.click(f"{VISIBLE_FORM} .back")
         self.click("#undo")
         self.click("#undo")
@@ -190,10 +190,11 @@ class Driver:
         plan = plans[0]
         form = f'form.fact-form[data-offer="{plan["offer"]}"]'
         if not plan["open"]:
-            if self.page.locator(VISIBLE_FORM).count():  # another step's form is asked: Back to the list
-                self.click(f"{VISIBLE_FORM} .back")
+            button = self.page.locator(f'#live button.offer[data-offer="{plan["offer"]}"]')
             if plan["effect"] and not self.page.locator("details.effects").evaluate("d => d.open"):
                 self.click("details.effects > summary")
+            if not button.is_visible() and self.page.locator(VISIBLE_FORM).count():
+                self.click(f"{VISIBLE_FORM} .back")  # another step's form is asked: Back to the list
             if plan["direct"] and not plan["steps"]:
                 self.click(f'#live button.offer[data-offer="{plan["offer"]}"]')  # the button is the fact
                 return

@@ -214,7 +214,8 @@
   function openForms() { return live.querySelector("form.fact-form:not([hidden])"); }
 
   function showOffers(show) {
-    live.querySelectorAll(".offers, details.effects, .next-title, .undo-row").forEach((el) => { el.hidden = !show; });
+    // the table effects (below the forms) and Undo stay at hand while a form asks for the next step
+    live.querySelectorAll("#offers, .next-title").forEach((el) => { el.hidden = !show; });
   }
 
   function openOffer(index, edit) {
@@ -377,7 +378,13 @@
     labelKeys(openForms());
   }
 
+  let effectsOpen = false;  // the recorder opened the table effects: they stay open across facts
   function wire() {
+    const details = live.querySelector("details.effects");
+    if (details) {
+      details.open = effectsOpen;
+      details.addEventListener("toggle", () => { effectsOpen = details.open; });
+    }
     labelKeys(null);
     showQueue();
     live.querySelectorAll("form.fact-form").forEach((f) => {
