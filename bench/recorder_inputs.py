@@ -163,6 +163,13 @@ def report(results: list[dict], times: dict[str, list[float]]) -> None:
     out.append(f"\nInputs per event phase, from the time token to the next round's first player token (goal ≤ "
                f"{GOAL_EVENT_PHASE} for a 4-player game):\n")
     out.append(table(["game", "event phases", "min", "median", "max", "mean"], ev_rows))
+    for r in results:  # the dearest event phase of each game, fact by fact
+        cost = {seq: (t, n) for seq, t, n, _ in r["tally"].per_fact}
+        phases = event_phases(r["facts"])
+        if phases:
+            a, b = max(phases, key=lambda ab: sum(cost[s][1] for s in range(ab[0], ab[1] + 1)))
+            out.append(f"\n- dearest event phase of {r['name']} (facts {a}–{b}): " + ", ".join(
+                f"{cost[s][0]} {cost[s][1]}" for s in range(a, b + 1)))
 
     # rounds: the inputs of a whole round (player phase + event phase)
     round_rows = []

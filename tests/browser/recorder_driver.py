@@ -64,6 +64,13 @@ PLAN = """(fact) => {
         buttons.forEach((b, i) => {
           if (b.classList.contains("chosen") !== idx.includes(i)) steps.push({ op: "toggle", field: name, index: i });
         });
+      } else if (kind === "tiles") {
+        if (!has) return;
+        Object.entries(want).forEach(([slot, tile]) => {
+          const sel = fs.querySelector('select[data-slot="' + slot + '"]');
+          if (!sel || !Array.from(sel.options).some((o) => o.value === tile)) ok = false;
+          else if (sel.value !== tile) steps.push({ op: "select", field: name, slot: slot, value: tile });
+        });
       } else {
         if (!has) { if (fs.dataset.required === "yes") ok = false; return; }
         const seen = Array.from(fs.querySelectorAll(".seen-value"));
@@ -203,12 +210,15 @@ class Driver:
             else:
                 self.click(f'#live button.offer[data-offer="{plan["offer"]}"]')
         # free fields first, lists next, the single choices last: the tap that completes a quick form records it
-        order = {"type": 0, "seen": 1, "toggle": 2, "choose": 3}
+        order = {"type": 0, "select": 0, "seen": 1, "toggle": 2, "choose": 3}
         # (a list already preselected is changed before one still empty: that last tap completes the form)
         at = self.position()
         for step in sorted(plan["steps"], key=lambda s: (order[s["op"]], not s.get("pre"))):
             fs = f'{form} fieldset[data-field="{step["field"]}"]'
-            if step["op"] == "type":
+            if step["op"] == "select":  # a tap opens the picker, a tap picks the tile
+                self.page.select_option(f'{fs} select[data-slot="{step["slot"]}"]', step["value"], timeout=self.timeout)
+                self.inputs += 2
+            elif step["op"] == "type":
                 self.type(f"{fs} input, {fs} textarea", step["text"])
             elif step["op"] == "seen":
                 self.click(f"{fs} .seen-value >> nth={step['index']}")

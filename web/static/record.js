@@ -281,6 +281,10 @@
         if (b && b.dataset.also) also.push(JSON.parse(b.dataset.also));
       } else if (kind === "multi") {
         value = Array.from(fs.querySelectorAll(".value.chosen")).map((b) => JSON.parse(b.dataset.value));
+      } else if (kind === "tiles") {  // one picker per room space; the ones left face down are not recorded
+        const map = {};
+        fs.querySelectorAll("select[data-slot]").forEach((sel) => { if (sel.value) map[sel.dataset.slot] = sel.value; });
+        value = Object.keys(map).length ? map : undefined;
       } else {
         const input = fs.querySelector("input, textarea");
         try { value = parseFree(input, fs.dataset.parse); } catch (e) { throw new Error(name + ": not valid JSON"); }
