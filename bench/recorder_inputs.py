@@ -146,7 +146,7 @@ def report(results: list[dict], times: dict[str, list[float]]) -> None:
     rows.append(["**all**", all_facts, all_in, round(all_in / all_facts, 2), auto_all,
                  sum(r["left_out"] for r in results)])
     board = [n for r in results for _, t, n, _ in r["tally"].per_fact if t == "BoardPrepared"]
-    rows.append(["all, without the setup's tile map (`BoardPrepared`, typed as JSON)", all_facts - len(board),
+    rows.append(["all, without the setup's tile map (`BoardPrepared`)", all_facts - len(board),
                  all_in - sum(board), round((all_in - sum(board)) / (all_facts - len(board)), 2), auto_all, ""])
     out.append(f"Inputs per fact (goal ≤ {GOAL_PER_FACT}):\n")
     out.append(table(["game", "facts", "inputs", "inputs/fact", "recorded for you (0 inputs)",
