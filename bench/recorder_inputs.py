@@ -35,6 +35,7 @@ from tests.browser.recorder_driver import Driver, create_game, event_phases, rea
 GOAL_PER_FACT = 1.5
 GOAL_EVENT_PHASE = 12
 GOAL_MS = 50
+BASELINE_READS = 30  # per game
 CHROMIUM_ARGS = [  # as tests/browser/conftest.py launches it
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -60,7 +61,8 @@ class Timed:
         kind = ("append" if method == "POST" and path.endswith("/facts") else
                 "panel" if path.endswith("/record/panel") else
                 "preview" if path.endswith("/record/preview") else
-                "page" if path.endswith("/record") else None)
+                "page" if path.endswith("/record") else
+                "baseline" if method == "GET" and path.startswith("/api/games/") and path.count("/") == 3 else None)
         if kind:
             self.times[kind].append(ms)
         return [data]
@@ -72,7 +74,7 @@ def record_game(context, base: str, path: Path) -> dict:
     game_id = create_game(base, header)
     page = context.new_page()
     page.goto(f"{base}/games/{game_id}/record")
-    d = Driver(page)
+    d = Driver(page, timeout_ms=60000)
     t0 = time.perf_counter()
     for seq, fact in enumerate(facts, start=1):
         d.record(seq, fact)
@@ -119,6 +121,12 @@ def main() -> None:
                     log(f"  {r['tally'].facts} facts, {r['tally'].inputs} inputs, {r['wall_s']:.0f} s")
                     results.append(r)
                 browser.close()
+            # the baseline, in the same run and server: a plain JSON read of one game (GET /api/games/<id>)
+            import urllib.request
+            for _ in range(BASELINE_READS):
+                for r in results:
+                    with urllib.request.urlopen(f"{base}/api/games/{r['game_id']}") as resp:
+                        resp.read()
         finally:
             server.shutdown()
             archive.close()
@@ -137,6 +145,9 @@ def report(results: list[dict], times: dict[str, list[float]]) -> None:
         rows.append([r["name"], t.facts, t.inputs, round(t.inputs / t.facts, 2), auto, r["left_out"]])
     rows.append(["**all**", all_facts, all_in, round(all_in / all_facts, 2), auto_all,
                  sum(r["left_out"] for r in results)])
+    board = [n for r in results for _, t, n, _ in r["tally"].per_fact if t == "BoardPrepared"]
+    rows.append(["all, without the setup's tile map (`BoardPrepared`)", all_facts - len(board),
+                 all_in - sum(board), round((all_in - sum(board)) / (all_facts - len(board)), 2), auto_all, ""])
     out.append(f"Inputs per fact (goal ≤ {GOAL_PER_FACT}):\n")
     out.append(table(["game", "facts", "inputs", "inputs/fact", "recorded for you (0 inputs)",
                       "left out (a voided mistake and its void)"], rows))
@@ -152,6 +163,13 @@ def report(results: list[dict], times: dict[str, list[float]]) -> None:
     out.append(f"\nInputs per event phase, from the time token to the next round's first player token (goal ≤ "
                f"{GOAL_EVENT_PHASE} for a 4-player game):\n")
     out.append(table(["game", "event phases", "min", "median", "max", "mean"], ev_rows))
+    for r in results:  # the dearest event phase of each game, fact by fact
+        cost = {seq: (t, n) for seq, t, n, _ in r["tally"].per_fact}
+        phases = event_phases(r["facts"])
+        if phases:
+            a, b = max(phases, key=lambda ab: sum(cost[s][1] for s in range(ab[0], ab[1] + 1)))
+            out.append(f"\n- dearest event phase of {r['name']} (facts {a}–{b}): " + ", ".join(
+                f"{cost[s][0]} {cost[s][1]}" for s in range(a, b + 1)))
 
     # rounds: the inputs of a whole round (player phase + event phase)
     round_rows = []
@@ -177,16 +195,26 @@ def report(results: list[dict], times: dict[str, list[float]]) -> None:
     out.append(table(["fact type", "facts", "inputs", "inputs/fact", "share of inputs"], type_rows))
 
     t_rows = []
-    for kind in ("append", "panel", "preview", "page"):
+    base50 = percentile(times["baseline"], 50) if times.get("baseline") else None
+    names = {"append": "append a fact (`POST /api/games/<id>/facts`)", "panel": "the next panel (`GET …/record/panel`)",
+             "preview": "a preview after queued facts (`POST …/record/preview`)", "page": "the recording page (`GET …/record`)",
+             "baseline": "baseline: read one game as JSON (`GET /api/games/<id>`)"}
+    for kind in ("append", "panel", "preview", "page", "baseline"):
         v = times.get(kind, [])
         if v:
-            t_rows.append([kind, len(v), round(percentile(v, 50), 1), round(percentile(v, 90), 1), round(max(v), 1)])
+            t_rows.append([names[kind], len(v), round(percentile(v, 50), 1), round(percentile(v, 90), 1),
+                           round(max(v), 1), f"{percentile(v, 50) / base50:.1f}×" if base50 else ""])
     every = [x for k in ("append", "panel", "preview") for x in times.get(k, [])]
     if every:
         t_rows.append(["**every recorder request**", len(every), round(percentile(every, 50), 1),
-                       round(percentile(every, 90), 1), round(max(every), 1)])
+                       round(percentile(every, 90), 1), round(max(every), 1),
+                       f"{percentile(every, 50) / base50:.1f}×" if base50 else ""])
     out.append(f"\nServer time per recorder request, ms (goal p50 ≤ {GOAL_MS}):\n")
-    out.append(table(["request", "n", "p50", "p90", "max"], t_rows))
+    out.append(table(["request", "n", "p50", "p90", "max", "p50 / baseline p50"], t_rows))
+    inputs = sum(r["tally"].inputs for r in results)
+    total = sum(every)
+    out.append(f"\nServer time per input (all recorder requests' time / all inputs): {total / max(1, inputs):.1f} ms "
+               f"({len(every)} requests for {inputs} inputs).")
     print("\n".join(out))
 
 

@@ -362,19 +362,20 @@ def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = Non
     for i, e in enumerate(list(expected) + list(coarse)):
         specs = kinds.get(e.type, {})
         defaults = getattr(e, "default", {}) or {}
-        fields = [_field(name, legal, specs.get(name), label, defaults.get(name, NO_DEFAULT),
+        fields = [_tiles_field(name, specs.get(name), label) if _is_tile_map(name, legal, specs.get(name), label) else
+                  _field(name, legal, specs.get(name), label, defaults.get(name, NO_DEFAULT),
                          habits.ranked(e.type, e.actor, name) if habits else None, e.type, unknowns)
                   for name, legal in e.options.items()]
         # one button is the whole fact when nothing is left to choose or type
-        direct = all(f["input"] == "fixed" or (f["input"] == "free" and not f["required"]) for f in fields)
+        direct = all(f["input"] == "fixed" or (f["input"] in ("free", "tiles") and not f["required"]) for f in fields)
         # ...or when every choice left has a value already chosen (the button records those; ✎ changes them)
-        chosen = all(f["input"] == "fixed" or (f["input"] == "free" and not f["required"])
+        chosen = all(f["input"] == "fixed" or (f["input"] in ("free", "tiles") and not f["required"])
                      or (f["input"] in ("choice", "multi") and (f["chosen"] or f["ruled"])) for f in fields)
         # derived: the rules decide every field (one legal value or the rules' default): recorded without asking
         # (an optional free field, such as the board's tile map, means the table may have more to say: asked)
         derived = all(f["input"] == "fixed" or f.get("ruled") for f in fields)
         # one tap on a value records the fact: no list to tick several of, no typing required
-        quick = all(f["input"] in ("fixed", "choice") or (f["input"] == "free" and not f["required"])
+        quick = all(f["input"] in ("fixed", "choice") or (f["input"] in ("free", "tiles") and not f["required"])
                     for f in fields)
         is_coarse = i >= len(expected)
         # the places this offer names (a fixed room, or its room choices): a tap on the board finds it
@@ -408,6 +409,24 @@ def _coarse_offers(ruleset_name: str, state: Any) -> list:
                             "the record stops here: what followed is not known (known deaths and escapes stay in "
                             "the result; statistics count the game as incomplete)"))
     return out
+
+
+def _is_tile_map(name: str, legal: Any, spec: Any, label) -> bool:
+    return (legal is None and getattr(spec, "kind", "") == "tiles" and label is not None
+            and hasattr(getattr(label, "state", None), "rooms") and label.components is not None)
+
+
+def _tiles_field(name: str, spec: Any, label) -> dict[str, Any]:
+    """The setup's room tiles as one picker per random room space (the tiles its kind allows), not typed JSON."""
+    rooms = label.components.ROOMS
+    slots = []
+    for place, slot in label.state.rooms.items():
+        if slot.tile is not None or slot.kind not in ("I", "II", "any"):
+            continue
+        kinds = ("I", "II") if slot.kind == "any" else (slot.kind,)
+        slots.append({"slot": place, "tiles": [{"id": r.id, "label": r.en} for r in rooms if r.kind in kinds]})
+    return {"name": name, "input": "tiles", "required": getattr(spec, "required", False), "slots": slots,
+            "doc": getattr(spec, "doc", ""), "kind": "tiles"}
 
 
 def _procedure(ruleset_name: str, state: Any) -> list[dict]:

@@ -64,6 +64,13 @@ PLAN = """(fact) => {
         buttons.forEach((b, i) => {
           if (b.classList.contains("chosen") !== idx.includes(i)) steps.push({ op: "toggle", field: name, index: i });
         });
+      } else if (kind === "tiles") {
+        if (!has) return;
+        Object.entries(want).forEach(([slot, tile]) => {
+          const sel = fs.querySelector('select[data-slot="' + slot + '"]');
+          if (!sel || !Array.from(sel.options).some((o) => o.value === tile)) ok = false;
+          else if (sel.value !== tile) steps.push({ op: "select", field: name, slot: slot, value: tile });
+        });
       } else {
         if (!has) { if (fs.dataset.required === "yes") ok = false; return; }
         const seen = Array.from(fs.querySelectorAll(".seen-value"));
@@ -178,7 +185,7 @@ class Driver:
         target = self.page.locator("#undo").get_attribute("data-seq")
         if fact["data"].get("seqs") != [int(target or 0)]:
             raise NotOffered(f"FactVoided {fact['data']}: Undo voids #{target} only")
-        if self.page.locator(VISIBLE_FORM).count():
+        if not self.page.locator("#undo").is_visible():
             self.click(f"{VISIBLE_FORM} .back")
         self.click("#undo")
         self.click("#undo")
@@ -190,10 +197,11 @@ class Driver:
         plan = plans[0]
         form = f'form.fact-form[data-offer="{plan["offer"]}"]'
         if not plan["open"]:
-            if self.page.locator(VISIBLE_FORM).count():  # another step's form is asked: Back to the list
-                self.click(f"{VISIBLE_FORM} .back")
+            button = self.page.locator(f'#live button.offer[data-offer="{plan["offer"]}"]')
             if plan["effect"] and not self.page.locator("details.effects").evaluate("d => d.open"):
                 self.click("details.effects > summary")
+            if not button.is_visible() and self.page.locator(VISIBLE_FORM).count():
+                self.click(f"{VISIBLE_FORM} .back")  # another step's form is asked: Back to the list
             if plan["direct"] and not plan["steps"]:
                 self.click(f'#live button.offer[data-offer="{plan["offer"]}"]')  # the button is the fact
                 return
@@ -202,12 +210,15 @@ class Driver:
             else:
                 self.click(f'#live button.offer[data-offer="{plan["offer"]}"]')
         # free fields first, lists next, the single choices last: the tap that completes a quick form records it
-        order = {"type": 0, "seen": 1, "toggle": 2, "choose": 3}
+        order = {"type": 0, "select": 0, "seen": 1, "toggle": 2, "choose": 3}
         # (a list already preselected is changed before one still empty: that last tap completes the form)
         at = self.position()
         for step in sorted(plan["steps"], key=lambda s: (order[s["op"]], not s.get("pre"))):
             fs = f'{form} fieldset[data-field="{step["field"]}"]'
-            if step["op"] == "type":
+            if step["op"] == "select":  # a tap opens the picker, a tap picks the tile
+                self.page.select_option(f'{fs} select[data-slot="{step["slot"]}"]', step["value"], timeout=self.timeout)
+                self.inputs += 2
+            elif step["op"] == "type":
                 self.type(f"{fs} input, {fs} textarea", step["text"])
             elif step["op"] == "seen":
                 self.click(f"{fs} .seen-value >> nth={step['index']}")

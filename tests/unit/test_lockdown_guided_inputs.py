@@ -66,7 +66,7 @@ def test_table_values_are_offered_as_lists():
     g.push("CharacterChosen", 2, character="janitor")
     objectives = offered(g, "ObjectivesDealt").options["objectives"]
     assert "nest_destroyed" in objectives and "player_must_not_survive:2" in objectives
-    assert "player_must_not_survive:1" not in objectives  # not one's own seat
+    assert "player_must_not_survive:3" not in objectives  # no such seat
     assert "sectors_explored:S-01,S-02" in objectives and "knowledge_at_least:5" in objectives
     assert offered(g, "ContingencyTokensDealt").options["tokens"][-1] == "unknown"
     assert rules(g.check("ObjectivesDealt", 1, objectives=["nest_destroyed", "player_must_not_survive:2"])) == []

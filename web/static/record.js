@@ -237,7 +237,8 @@
   function openForms() { return live.querySelector("form.fact-form:not([hidden])"); }
 
   function showOffers(show) {
-    live.querySelectorAll(".offers, details.effects, details.coarse, .next-title, .undo-row").forEach((el) => { el.hidden = !show; });
+    // the table effects (below the forms) and Undo stay at hand while a form asks for the next step
+    live.querySelectorAll("#offers, .next-title").forEach((el) => { el.hidden = !show; });
   }
 
   function openOffer(index, edit) {
@@ -309,6 +310,10 @@
         value = Array.from(fs.querySelectorAll(".value.chosen")).map((b) => JSON.parse(b.dataset.value));
       } else if (fs.querySelector(".value.unknown.chosen")) {
         value = "unknown";  // a lenient game's "Unknown" beside a free input (decision 0018)
+      } else if (kind === "tiles") {  // one picker per room space; the ones left face down are not recorded
+        const map = {};
+        fs.querySelectorAll("select[data-slot]").forEach((sel) => { if (sel.value) map[sel.dataset.slot] = sel.value; });
+        value = Object.keys(map).length ? map : undefined;
       } else {
         const input = fs.querySelector("input, textarea");
         try { value = parseFree(input, fs.dataset.parse); } catch (e) { throw new Error(name + ": not valid JSON"); }
@@ -436,7 +441,13 @@
     labelKeys(openForms());
   }
 
+  let effectsOpen = false;  // the recorder opened the table effects: they stay open across facts
   function wire() {
+    const details = live.querySelector("details.effects");
+    if (details) {
+      details.open = effectsOpen;
+      details.addEventListener("toggle", () => { effectsOpen = details.open; });
+    }
     labelKeys(null);
     showQueue();
     live.querySelectorAll("form.fact-form").forEach((f) => {

@@ -249,12 +249,13 @@ def _heavy(name: str) -> bool:
 
 def objective_cards(state: LockdownState, seat: int) -> list[str]:
     """Objectives as recorded (type plus printed arguments, data/objectives.json): every type with the arguments
-    this game allows — another seat, a weakness 1-3, knowledge 1-8, two sectors. The printed X values are not
+    this game allows — a seat, a weakness 1-3, knowledge 1-8, two sectors. The printed X values are not
     in the sources, so the ranges are the tracks' own."""
     from service.rules.lockdown import catalog
     from service.rules.lockdown.state import POWER_LOCATIONS
     sectors = [p for p in POWER_LOCATIONS if p.startswith("S-")]
-    args = {"player": [str(o) for o in state.seats if o != seat], "weakness": ["1", "2", "3"],
+    # every seat: the check does not refuse one's own number (a card names a player number, not a person)
+    args = {"player": [str(o) for o in state.seats], "weakness": ["1", "2", "3"],
             "knowledge": [str(n) for n in range(1, 9)]}
     out = []
     for tid, t in catalog.objective_types().items():

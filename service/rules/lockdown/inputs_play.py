@@ -208,6 +208,10 @@ def due(state: LockdownState) -> list[Expected]:
     return out
 
 
+# step B of the final scan: the kinds of the 4 cards drawn, in the order drawn (facts.py FinalScanRecorded)
+SCAN_DRAWS = [[("contamination" if n >> (3 - i) & 1 else "action") for i in range(4)] for n in range(16)]
+
+
 def after_end(state: LockdownState) -> list[Expected]:
     """Hidden information revealed at the victory check."""
     if state.ending == "abandoned":
@@ -221,7 +225,7 @@ def after_end(state: LockdownState) -> list[Expected]:
         c = state.characters[s]
         if c.status in ("isolation", "bunker", "evacuated") and c.scan_infected is None:
             out.append(Expected("FinalScanRecorded", s, {"infected": [False]} if not c.larva and not c.infected else
-                                {"infected": [True], "drawn": None}, "final scan"))
+                                {"infected": [True], "drawn": SCAN_DRAWS}, "final scan"))
         if c.objective in (None, "unknown") and c.objectives and "unknown" not in c.objectives:
             out.append(Expected("ObjectiveRevealed", s, {"objective": list(dict.fromkeys(c.objectives))},
                                 "reveal the objective"))
