@@ -35,8 +35,11 @@ class GameView(PostgresTrackingRecorder):
     def generation(self) -> int:
         return int(self.prefix.rsplit("_g", 1)[1])
 
-    def process(self, games: Iterable[Game], tracking: Tracking) -> None:
-        """Write the rows of ``games`` and advance tracking, atomically."""
+    def process(self, games: Iterable[Game], tracking: Tracking, others: Iterable[object] = ()) -> None:
+        """Write the rows of ``games`` and advance tracking, atomically.
+
+        ``others``: league facts of the same page (service/league.py); a game view has no rows for them.
+        """
         latest = {g.id: g for g in games}
         with self.datastore.transaction(commit=True) as curs:
             self._insert_tracking(curs, tracking)
@@ -245,3 +248,8 @@ class CorridorsView(GameView):
 VIEWS: dict[str, type[GameView]] = {
     v.view: v for v in (GameIndexView, GameStateView, PlayerResultsView, CorridorsView)
 }
+
+# The league view reads games and league facts together (projections/league.py; decision 0020).
+from projections.league import LeagueView  # noqa: E402 - it builds on GameView above
+
+VIEWS[LeagueView.view] = LeagueView
