@@ -20,7 +20,7 @@ from uuid import UUID, uuid5
 from eventsourcing.persistence import Tracking
 from psycopg import sql
 
-from projections.views import GameView
+from projections.viewbase import GameView
 from service.game import Game
 from service.league import NAMESPACE, Club, Placement, Registry, name_key
 from service.ratings import DECIDED, MODEL, THE_GAME, THE_GAME_NAME, is_rated, rate_game

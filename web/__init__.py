@@ -22,6 +22,7 @@ def create_app(config: dict[str, Any]) -> Flask:
     from web.admin import admin
     from web.api import api
     from web.errors import register_error_handlers
+    from web.league import league, league_api
     from web.record import record
     from web.replay import replay
 
@@ -29,6 +30,8 @@ def create_app(config: dict[str, Any]) -> Flask:
     app.register_blueprint(replay)
     app.register_blueprint(admin)
     app.register_blueprint(record)
+    app.register_blueprint(league)
+    app.register_blueprint(league_api, url_prefix="/api")
     register_error_handlers(app)
     posture.install(app, config)
     return app
