@@ -78,7 +78,10 @@ def season_page(club: str, league_slug: str, season: str):
 
 @league_api.get("/clubs")
 def api_clubs():
-    return jsonify({"clubs": lq.clubs(_db())})
+    club = request.args.get("club") or None
+    if club is not None:
+        _slug(club, "club")
+    return jsonify({"clubs": [c for c in lq.clubs(_db()) if club is None or c["slug"] == club]})
 
 
 @league_api.get("/clubs/<club>/leagues/<league_slug>/seasons/<season>/standings")
@@ -106,4 +109,11 @@ def api_ratings(club: str, league_slug: str, season: str):
 
 @league_api.get("/player-registry")
 def api_player_registry():
-    return jsonify({"players": lq.players(_db())})
+    name = request.args.get("name") or None
+    if name is not None:
+        hygiene.check_text(name, "name", hygiene.MAX_NAME)
+    found = lq.players(_db())
+    if name:
+        key = name.casefold()
+        found = [p for p in found if key in p["name"].casefold() or any(key in a.casefold() for a in p["aliases"])]
+    return jsonify({"players": found})

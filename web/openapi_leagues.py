@@ -139,6 +139,7 @@ def add_league_paths(s, ok, errors, text_query) -> None:
     s.path(path="/api/clubs", operations={"get": {
         "summary": "Clubs, their leagues (points scheme) and seasons",
         "description": "Read-only: clubs, leagues and seasons are made with `nemesis-archive league`." + eventual,
+        "parameters": [{"name": "club", "in": "query", "description": "only this club (its slug)", "schema": slug}],
         "responses": {"200": ok("clubs", "Clubs"), **errors("400")}}})
     s.path(path="/api/clubs/{club}/leagues/{league}/seasons/{season}/standings", operations={"get": {
         "summary": "A season's standings as of a date",
@@ -156,4 +157,5 @@ def add_league_paths(s, ok, errors, text_query) -> None:
     s.path(path="/api/player-registry", operations={"get": {
         "summary": "Registered players: names, aliases, merges",
         "description": "Seats link to players by name or alias; a name nobody registered counts as a player of its own." + eventual,
+        "parameters": [text_query("name", "any part of a name or alias, case-insensitively", maxLength=hygiene.MAX_NAME)],
         "responses": {"200": ok("players", "PlayerRegistry"), **errors("400")}}})
