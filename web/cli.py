@@ -502,7 +502,7 @@ def _load_demo(archive) -> None:
     click.echo(f"demo games: {created} loaded, {len(files) - created} already there")
     from service.demo.league import load_demo_league
 
-    click.echo("demo league: recording its generated club nights (first start only) …")
+    click.echo("demo league: checking its club nights (the first start generates and records them, a few seconds)")
     added, facts = load_demo_league(archive.games, archive.leagues)
     click.echo(f"demo league: {added} game(s) and {facts} league fact(s) added; standings at /leagues")
 

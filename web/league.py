@@ -73,6 +73,28 @@ def season_page(club: str, league_slug: str, season: str):
                            as_of=request.args.get("as_of", "") if error else (as_of.isoformat() if as_of else ""))
 
 
+@league.get("/leagues/<club>/<league_slug>/<season>/players/<player_id>")
+def player_page(club: str, league_slug: str, season: str, player_id: str):
+    from uuid import UUID
+
+    args = _season_args(club, league_slug, season)
+    try:
+        UUID(player_id)
+    except ValueError:
+        raise NotFound(f"{player_id[:40]!r} is not a player id") from None
+    as_of = _as_of()
+    try:
+        history = lq.rating_history(_db(), *args, player=player_id, as_of=as_of)
+        table = lq.standings(_db(), *args, as_of=as_of)
+    except lq.NotFound as e:
+        raise NotFound(str(e)) from None
+    row = next((r for r in table["standings"] if r["player_id"] == player_id), None)
+    if row is None and not history["history"]:
+        raise NotFound(f"player {player_id} has no games in this season")
+    return render_template("league_player.html", t=table, h=history, row=row,
+                           name=row["name"] if row else history["history"][-1]["name"])
+
+
 # -- JSON API ---------------------------------------------------------------------------------------
 
 

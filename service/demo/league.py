@@ -20,35 +20,36 @@ GENERATED = 16  # club nights, generated and recorded on the first start only (a
 FIRST_NIGHT = date(2026, 9, 4)
 
 
-def demo_games(count: int = GENERATED):
-    """(header, facts) of the generated club nights, deterministic."""
-    rng = random.Random(2026)
-    for i in range(count):
-        seed = 5000 + i
-        players = rng.choice((2, 3, 3, 4, 4, 5))
-        mode = "coop" if i % 8 == 5 else "standard"
-        header, facts = generated(seed=seed, players=players, mode=mode, max_rounds=20)
-        names = rng.sample(MEMBERS, players)
-        if "Ada" in names and i % 3 == 0:
-            names[names.index("Ada")] = "Ada L."  # how some recorders wrote her: an alias links it
-        header["players"] = [{"seat": p["seat"], "name": n} for p, n in zip(header["players"], names)]
-        header["id"] = uuid5(NAMESPACE_URL, f"nemesis-archive/demo/club-night-{seed}")
-        header["played_on"] = FIRST_NIGHT + timedelta(days=7 * (i // 2) + (i % 2))
-        header["title"] = f"Club night {i + 1}"
-        header["league"] = LEAGUE
-        header["tags"] = ["demo", "generated"]
-        yield header, facts
+def night_id(i: int):
+    return uuid5(NAMESPACE_URL, f"nemesis-archive/demo/club-night-{5000 + i}")
+
+
+def demo_game(i: int):
+    """(header, facts) of club night ``i`` (0-based), deterministic."""
+    rng = random.Random(2026 + i)
+    seed = 5000 + i
+    players = rng.choice((2, 3, 3, 4, 4, 5))
+    mode = "coop" if i % 8 == 5 else "standard"
+    header, facts = generated(seed=seed, players=players, mode=mode, max_rounds=20)
+    names = rng.sample(MEMBERS, players)
+    if "Ada" in names and i % 3 == 0:
+        names[names.index("Ada")] = "Ada L."  # how some recorders wrote her: an alias links it
+    header["players"] = [{"seat": p["seat"], "name": n} for p, n in zip(header["players"], names)]
+    header["id"] = night_id(i)
+    header["played_on"] = FIRST_NIGHT + timedelta(days=7 * (i // 2) + (i % 2))
+    header["title"] = f"Club night {i + 1}"
+    header["league"] = LEAGUE
+    header["tags"] = ["demo", "generated"]
+    return header, facts
 
 
 def load_demo_league(games, book: LeagueBook, count: int = GENERATED) -> tuple[int, int]:
     """Record the generated games that are missing and the league facts; (games added, facts added)."""
     added = 0
-    for header, facts in demo_games(count):
-        if games.exists(header["id"]):
-            continue
-        game = games.import_game(header, facts)
-        added += 1
-        del game
+    for i in range(count):
+        if not games.exists(night_id(i)):  # generating a game takes a moment: only the missing ones
+            games.import_game(*demo_game(i))
+            added += 1
     appended = 0
     try:
         club = book.club(CLUB_SLUG)
@@ -68,9 +69,9 @@ def load_demo_league(games, book: LeagueBook, count: int = GENERATED) -> tuple[i
         book.add_alias("Ada", "Ada L.")
         appended += 2
     # one club night was entered twice by mistake: the copy is hidden from the standings, not deleted
-    copy_header, copy_facts = next(iter(demo_games(1)))
     copy_id = uuid5(NAMESPACE_URL, "nemesis-archive/demo/club-night-duplicate")
     if not games.exists(copy_id):
+        copy_header, copy_facts = demo_game(0)
         games.import_game({**copy_header, "id": copy_id, "title": "Club night 1 (entered twice)"}, copy_facts)
         added += 1
     if not book.placement(copy_id).hidden:

@@ -58,5 +58,9 @@ def test_standings_at_390px_scroll_in_their_box_and_the_date_picker_works(browse
         page.wait_for_url("**as_of=2026-11-21")
         assert page.locator("table.standings td.who").count() == 4  # only the Friday game by then
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.click("table.standings td.who >> text=Ada")
+        page.wait_for_selector("h1:has-text('Ada')")
+        assert page.locator("table.standings tbody tr").count() == 1  # her one rated game by then: the Friday one
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         context.close()

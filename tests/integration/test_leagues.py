@@ -247,3 +247,36 @@ def test_rebuild_equals_the_live_projection(fresh_archive):
     assert live["ratings"] and live["seats"]
     rebuild_views(db, ["league"], batch=7)
     assert league_tables(db) == live
+
+
+def test_the_league_commands_append_facts_and_say_what_is_wrong(fresh_archive):
+    from click.testing import CliRunner
+
+    from web.cli import main as cli
+
+    db = fresh_archive.db
+    game = record(fresh_archive, 5005, ["Ada", "Bo", "Cy"], "2026-02-01", league="Old tag")
+
+    def run(*args):
+        return CliRunner().invoke(cli, ["--database-url", db.url, "league", *args])
+
+    assert run("club", "Friday Club").exit_code == 0
+    assert run("open", "friday-club", "Friday", "--points", "win=5", "--rate-solo").exit_code == 0
+    assert run("season", "friday-club", "friday", "Spring", "--from", "2026-01-01").exit_code == 0
+    bad = run("season", "friday-club", "friday", "Later", "--from", "someday")
+    assert bad.exit_code == 1 and "starts_on must be a date like 2026-03-01" in bad.output
+    assert run("place", str(game.id), "friday-club", "friday", "spring").exit_code == 0
+    missing = run("place", "00000000-0000-0000-0000-000000000001", "friday-club", "friday", "spring")
+    assert missing.exit_code == 1 and "no game" in missing.output
+    assert run("player", "merge", "Bo", "Ada").exit_code == 0
+    assert run("hide", str(game.id), "--reason", "a test game").output.strip() == "hidden"
+    rebuild_views(db, ["gameindex", "league"])
+    adopted = run("adopt")
+    assert adopted.exit_code == 0 and "Old tag" in adopted.output
+    rebuild_views(db, ["league"])
+    clubs = {c["slug"]: c for c in lq.clubs(db)}
+    friday = clubs["friday-club"]["leagues"][0]
+    assert friday["points"]["win"] == 5 and friday["rate_solo"] is True
+    assert friday["seasons"][0]["games"] == 0  # hidden
+    assert [l["name"] for l in clubs["archive"]["leagues"]] == ["Old tag"]
+    assert {p["name"]: p["merged_into"] is not None for p in lq.players(db)} == {"Ada": False, "Bo": True}
