@@ -90,10 +90,15 @@ def standings(db: Database, club: str, league: str, season_slug: str, as_of: dat
             resolver = Resolver.load(curs, t)
         when = sql.SQL("" if as_of is None else " AND g.played_on <= %s")
         args = (s["season_id"],) if as_of is None else (s["season_id"], as_of)
+        # counted per name in SQL (a season of 10,000 games has a few dozen names), joined per player below
         seats = conn.execute(sql.SQL(
-            "SELECT g.game_id, g.played_on, x.name, x.name_key, x.outcome, x.survived, x.objective"
+            "SELECT x.name_key, min(x.name) AS name, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
+            " count(*) FILTER (WHERE x.outcome IS DISTINCT FROM 'won' AND x.outcome IS DISTINCT FROM 'lost') AS undetermined,"
+            " count(*) FILTER (WHERE x.survived) AS survived, count(*) FILTER (WHERE x.objective) AS objectives,"
+            " max(g.played_on) AS last_played"
             " FROM {g} g JOIN {x} x ON x.game_id = g.game_id"
-            " WHERE g.season_id = %s AND NOT g.hidden AND g.finished").format(g=t("games"), x=t("seats")) + when, args).fetchall()
+            " WHERE g.season_id = %s AND NOT g.hidden AND g.finished").format(g=t("games"), x=t("seats")) + when
+            + sql.SQL(" GROUP BY x.name_key"), args).fetchall()
         rating_when = sql.SQL("" if as_of is None else " AND played_on <= %s")
         ratings = conn.execute(sql.SQL(
             "SELECT DISTINCT ON (player_id) player_id, mu, sigma, played_on,"
@@ -108,12 +113,9 @@ def standings(db: Database, club: str, league: str, season_slug: str, as_of: dat
         pid, name, registered = resolver.resolve(r["name_key"], r["name"])
         row = table.setdefault(pid, {"player_id": str(pid), "name": name, "registered": registered, "games": 0, "wins": 0,
                                      "survived": 0, "objectives": 0, "undetermined": 0, "last_played": None})
-        row["games"] += 1
-        row["wins"] += r["outcome"] == "won"
-        row["undetermined"] += r["outcome"] not in ("won", "lost")
-        row["survived"] += bool(r["survived"])
-        row["objectives"] += bool(r["objective"])
-        row["last_played"] = max(filter(None, (row["last_played"], r["played_on"])))
+        for key in ("games", "wins", "undetermined", "survived", "objectives"):
+            row[key] += r[key]
+        row["last_played"] = max(filter(None, (row["last_played"], r["last_played"])))
     rated = {r["player_id"]: r for r in ratings}
     for pid, row in table.items():
         n = row["games"]
