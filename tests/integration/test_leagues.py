@@ -280,3 +280,28 @@ def test_the_league_commands_append_facts_and_say_what_is_wrong(fresh_archive):
     assert friday["seasons"][0]["games"] == 0  # hidden
     assert [l["name"] for l in clubs["archive"]["leagues"]] == ["Old tag"]
     assert {p["name"]: p["merged_into"] is not None for p in lq.players(db)} == {"Ada": False, "Bo": True}
+
+
+def test_league_records_are_not_games_and_the_api_reads_the_view(fresh_archive):
+    from web import create_app
+
+    setup_league(fresh_archive)
+    game = record(fresh_archive, 5005, ["Ada", "Bo", "Cy"], "2026-02-01", league="Tuesday")
+    rebuild_views(fresh_archive.db, ["league"])
+    client = create_app({"ARCHIVE": fresh_archive}).test_client()
+    club_id = client.get("/api/clubs").get_json()["clubs"][0]["id"]
+    # a club shares the games' store, but is no game: 404, never a 500 or an append
+    assert client.get(f"/api/games/{club_id}").status_code == 404
+    r = client.post(f"/api/games/{club_id}/facts", json={"facts": [{"type": "BoardPrepared", "data": {}}]})
+    assert r.status_code == 404 and not fresh_archive.games.exists(club_id)
+    base = f"/api/clubs/{CLUB}/leagues/{LEAGUE}/seasons/{SEASON}"
+    standings = client.get(base + "/standings?as_of=2026-02-01").get_json()
+    assert standings["games"] == 1 and standings["as_of"] == "2026-02-01"
+    assert client.get(base + "/standings?as_of=2026-01-31").get_json()["standings"] == []
+    bad = client.get(base + "/standings?as_of=yesterday")
+    assert bad.status_code == 400 and bad.get_json()["field"] == "as_of"
+    assert client.get(f"/api/clubs/{CLUB}/leagues/{LEAGUE}/seasons/nope/standings").status_code == 404
+    history = client.get(base + "/ratings?player=ADA").get_json()["history"]
+    assert [h["game_id"] for h in history] == [str(game.id)]
+    page = client.get(f"/leagues/{CLUB}/{LEAGUE}/{SEASON}?as_of=2026-02-01")
+    assert page.status_code == 200 and b"Ada" in page.data and b'value="2026-02-01"' in page.data
