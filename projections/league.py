@@ -307,10 +307,12 @@ class LeagueView(GameView):
         curs.execute(sql.SQL("DELETE FROM {} WHERE season_id = %s").format(t("ratings")) + cut, args)
         if league is None:
             return
-        curs.execute(sql.SQL("SELECT DISTINCT ON (player_id) player_id, mu, sigma FROM {} WHERE season_id = %s"
+        curs.execute(sql.SQL("SELECT DISTINCT ON (player_id) player_id, mu, sigma, rated FROM {} WHERE season_id = %s"
                              " ORDER BY player_id, played_on DESC, created_at DESC, game_id DESC").format(t("ratings")),
                      (season_id,))
-        ratings = {r["player_id"]: (r["mu"], r["sigma"]) for r in curs.fetchall()}
+        ratings, rated = {}, {}
+        for r in curs.fetchall():
+            ratings[r["player_id"]], rated[r["player_id"]] = (r["mu"], r["sigma"]), r["rated"]
         curs.execute(
             sql.SQL("SELECT g.game_id, g.played_on, g.created_at, g.mode,"
                     " json_agg(json_build_object('key', s.name_key, 'name', s.name, 'outcome', s.outcome) ORDER BY s.seat) AS seats"
@@ -334,12 +336,12 @@ class LeagueView(GameView):
             new = rate_game(g["mode"], seats, ratings)
             for pid, (mu, sigma) in new.items():
                 before = ratings.get(pid, (MODEL.mu, MODEL.sigma))
+                rated[pid] = rated.get(pid, 0) + 1
                 rows.append((season_id, g["game_id"], g["played_on"], g["created_at"], pid, names[pid], outcomes.get(pid),
-                             before[0], before[1], mu, sigma))
+                             before[0], before[1], mu, sigma, rated[pid]))
                 ratings[pid] = (mu, sigma)
-        if rows:
-            curs.executemany(
-                sql.SQL("INSERT INTO {} (season_id, game_id, played_on, created_at, player_id, name, outcome, mu_before,"
-                        " sigma_before, mu, sigma) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)").format(t("ratings")),
-                rows,
-            )
+        if rows:  # COPY: a season re-rated from its start writes a row per seat of every game
+            with curs.copy(sql.SQL("COPY {} (season_id, game_id, played_on, created_at, player_id, name, outcome,"
+                                   " mu_before, sigma_before, mu, sigma, rated) FROM STDIN").format(t("ratings"))) as copy:
+                for row in rows:
+                    copy.write_row(row)

@@ -99,12 +99,15 @@ def standings(db: Database, club: str, league: str, season_slug: str, as_of: dat
             " FROM {g} g JOIN {x} x ON x.game_id = g.game_id"
             " WHERE g.season_id = %s AND NOT g.hidden AND g.finished").format(g=t("games"), x=t("seats")) + when
             + sql.SQL(" GROUP BY x.name_key"), args).fetchall()
-        rating_when = sql.SQL("" if as_of is None else " AND played_on <= %s")
+        keys = [r["name_key"] for r in seats]
+        ids = list({resolver.resolve(k, k)[0] for k in keys} | {THE_GAME})
+        # each player's latest rating row on or before the date: one index probe per player
         ratings = conn.execute(sql.SQL(
-            "SELECT DISTINCT ON (player_id) player_id, mu, sigma, played_on,"
-            " count(*) OVER (PARTITION BY player_id) AS rated"
-            " FROM {} WHERE season_id = %s").format(t("ratings")) + rating_when
-            + sql.SQL(" ORDER BY player_id, played_on DESC, created_at DESC, game_id DESC"), args).fetchall()
+            "SELECT p.player_id, r.mu, r.sigma, r.rated FROM unnest(%s::uuid[]) AS p(player_id)"
+            " CROSS JOIN LATERAL (SELECT mu, sigma, rated FROM {} r WHERE r.season_id = %s AND r.player_id = p.player_id"
+            + ("" if as_of is None else " AND r.played_on <= %s")
+            + " ORDER BY r.played_on DESC, r.created_at DESC, r.game_id DESC LIMIT 1) r").format(t("ratings")),
+            (ids, *args)).fetchall()
         (games_count,) = conn.execute(sql.SQL(
             "SELECT count(*) AS n FROM {g} g WHERE g.season_id = %s AND NOT g.hidden AND g.finished").format(g=t("games")) + when,
             args).fetchone().values()

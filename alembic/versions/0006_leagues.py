@@ -69,10 +69,14 @@ def upgrade() -> None:
         f"CREATE TABLE {P}ratings (season_id uuid NOT NULL, game_id uuid NOT NULL, played_on date NOT NULL,"
         " created_at timestamptz NOT NULL, player_id uuid NOT NULL, name text NOT NULL, outcome text,"
         " mu_before double precision NOT NULL, sigma_before double precision NOT NULL,"
-        " mu double precision NOT NULL, sigma double precision NOT NULL, PRIMARY KEY (season_id, game_id, player_id))"
+        " mu double precision NOT NULL, sigma double precision NOT NULL,"
+        " rated int NOT NULL,"  # the player's rated games in the season up to and including this one
+        " PRIMARY KEY (season_id, game_id, player_id))"
     )
     op.execute(f"CREATE INDEX league_g1_ratings_when ON {P}ratings (season_id, played_on, created_at, game_id)")
-    op.execute(f"CREATE INDEX league_g1_ratings_player ON {P}ratings (season_id, player_id, played_on)")
+    # a player's rating as of a date: one index probe per player (the latest row on or before it)
+    op.execute(f"CREATE INDEX league_g1_ratings_player ON {P}ratings"
+               " (season_id, player_id, played_on DESC, created_at DESC, game_id DESC)")
     op.execute(
         "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'nemesis_app') THEN"
         + "".join(f" GRANT SELECT, INSERT, UPDATE, DELETE ON {P}{t} TO nemesis_app;" for t in ("tracking", *TABLES))
