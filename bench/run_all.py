@@ -27,6 +27,7 @@ BENCHMARKS = [  # (script, title, uses a database)
     ("fold", "4. The rules fold", False),
     ("replay_render", "5. Rendering a replay step on the server", True),
     ("replay_browser", "6. A step in the browser", True),
+    ("league", "7. League standings and re-rating after a late game", True),
 ]
 NOTES_HEADING = "## What the profiles showed, and what was done about it"
 
@@ -149,7 +150,7 @@ def main(argv=None) -> None:
         print(sections[-1], flush=True)
     reproduce = "\n".join([
         "```sh",
-        f".venv/bin/python bench/run_all.py{url}    # all six (~5 min); rewrites this file",
+        f".venv/bin/python bench/run_all.py{url}    # all seven (~6 min); rewrites this file",
         "env -u DATABASE_URL .venv/bin/python bench/run_all.py    # the same on an embedded PostgreSQL",
         f".venv/bin/python bench/run_all.py --only replay_render,replay_browser{url}    # only those sections",
         f".venv/bin/python bench/http_append.py --appends 2000{url}",
@@ -158,6 +159,7 @@ def main(argv=None) -> None:
         ".venv/bin/python bench/fold.py --seeds 60",
         f".venv/bin/python bench/replay_render.py --seeds 30{url}",
         f".venv/bin/python bench/replay_browser.py --presses 100{url}",
+        f".venv/bin/python bench/league.py --games 10000{url}",
         "```",
         "",
     ])
