@@ -28,6 +28,7 @@ BENCHMARKS = [  # (script, title, uses a database)
     ("replay_render", "5. Rendering a replay step on the server", True),
     ("replay_browser", "6. A step in the browser", True),
     ("recorder_inputs", "7. The table recorder", True),
+    ("league", "8. League standings and re-rating after a late game", True),
 ]
 NOTES_HEADING = "## What the profiles showed, and what was done about it"
 
@@ -158,7 +159,7 @@ def main(argv=None) -> None:
         print(sections[-1], flush=True)
     reproduce = "\n".join([
         "```sh",
-        f".venv/bin/python bench/run_all.py{url}    # all seven (~10 min); rewrites this file",
+        f".venv/bin/python bench/run_all.py{url}    # all eight (~15 min); rewrites this file",
         "env -u DATABASE_URL .venv/bin/python bench/run_all.py    # the same on an embedded PostgreSQL",
         f".venv/bin/python bench/run_all.py --only replay_render,replay_browser{url}    # only those sections",
         f".venv/bin/python bench/http_append.py --appends 2000{url}",
@@ -168,6 +169,7 @@ def main(argv=None) -> None:
         f".venv/bin/python bench/replay_render.py --seeds 30{url}",
         f".venv/bin/python bench/replay_browser.py --presses 100{url}",
         f".venv/bin/python bench/recorder_inputs.py{url}",
+        f".venv/bin/python bench/league.py --games 10000{url}",
         "```",
         "",
     ])

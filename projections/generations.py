@@ -14,6 +14,7 @@ VIEW_TABLES = {
     "gamestate": ("states",),
     "playerresults": ("results",),
     "corridors": ("observations",),
+    "league": ("games", "seats", "players", "names", "clubs", "leagues", "seasons", "roles", "placements", "ratings"),
 }
 
 

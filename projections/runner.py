@@ -24,7 +24,14 @@ from service.game import Game
 
 log = logging.getLogger(__name__)
 
-TOPICS = (get_topic(Game.Created), get_topic(Game.FactRecorded))
+TOPICS = (get_topic(Game.Created), get_topic(Game.FactRecorded))  # the events folded into games
+# Views read every event of the store: a game view records only its tracking for a league fact
+# (service/league.py), so every view's position reaches the head (decision 0020).
+ALL_TOPICS: tuple[str, ...] = ()
+
+
+def is_game_event(event) -> bool:
+    return isinstance(event, (Game.Created, Game.FactRecorded))
 
 
 class Undecodable:
@@ -61,14 +68,17 @@ class WorkerGames(Games):
 class GameProjection(Projection[GameView]):
     """Feeds each event's folded game to the view; parks an event the view cannot process."""
 
-    topics = TOPICS
+    topics = ALL_TOPICS
     folder: GameFolder
 
     def process_event(self, domain_event, tracking: Tracking) -> None:  # type: ignore[override]
         try:
             if isinstance(domain_event, Undecodable):
                 raise domain_event.error
-            self.view.process([self.folder.advance(domain_event)], tracking)
+            if is_game_event(domain_event):
+                self.view.process([self.folder.advance(domain_event)], tracking)
+            else:
+                self.view.process([], tracking, others=[domain_event])
         except Exception as error:  # noqa: BLE001 - one event must not stop the view
             if is_infrastructure(error):
                 raise
@@ -283,25 +293,34 @@ class Worker:
 
 @dataclass(frozen=True)
 class Folded:
-    """One event of a rebuild page: the game after it, or why it could not be folded."""
+    """One event of a rebuild page: the game after it, or why it could not be folded.
+
+    A league fact (not a game's event) is carried as ``other``, with ``game`` None.
+    """
 
     notification_id: int
     game_id: object
     version: int
     game: Game | None
     error: str | None
+    other: object = None
 
 
 def _fold_page(games: Games, folder: GameFolder, notes) -> list[Folded]:
     out = []
     for n in notes:
+        other = None
         try:
-            game, error = folder.advance(games.mapper.to_domain_event(n)), None
+            event = games.mapper.to_domain_event(n)
+            if is_game_event(event):
+                game, error = folder.advance(event), None
+            else:
+                game, error, other = None, None, event
         except Exception as e:  # noqa: BLE001 - one event must not stop the rebuild
             if is_infrastructure(e):
                 raise
             game, error = None, describe(e)
-        out.append(Folded(n.id, n.originator_id, n.originator_version, game, error))
+        out.append(Folded(n.id, n.originator_id, n.originator_version, game, error, other))
     return out
 
 
@@ -309,7 +328,8 @@ def _apply_page(games: Games, target: GameView, page: list[Folded], tracking: Tr
     """One transaction for the page; if anything in it fails, one per event, parking the failures."""
     if not any(f.error for f in page):
         try:
-            target.process([f.game for f in page], tracking)
+            target.process([f.game for f in page if f.game is not None], tracking,
+                           others=[f.other for f in page if f.other is not None])
             return
         except Exception as e:  # noqa: BLE001
             if is_infrastructure(e):
@@ -319,7 +339,11 @@ def _apply_page(games: Games, target: GameView, page: list[Folded], tracking: Tr
         error = f.error
         if error is None:
             try:
-                target.process([games.get_game(f.game_id, version=f.version)], Tracking(APPLICATION, f.notification_id))
+                one = Tracking(APPLICATION, f.notification_id)
+                if f.other is not None:
+                    target.process([], one, others=[f.other])
+                else:
+                    target.process([games.get_game(f.game_id, version=f.version)], one)
                 continue
             except Exception as e:  # noqa: BLE001
                 if is_infrastructure(e):
@@ -380,7 +404,7 @@ def rebuild_views(
         if progress:
             progress(0, total)
         while True:
-            notes = games.recorder.select_notifications(start=start, limit=batch, topics=TOPICS, inclusive_of_start=False)
+            notes = games.recorder.select_notifications(start=start, limit=batch, topics=ALL_TOPICS, inclusive_of_start=False)
             if not notes:
                 break
             folded = _fold_page(games, folder, notes)

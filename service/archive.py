@@ -148,19 +148,23 @@ class Games(Application[UUID]):
     def get_game(self, game_id: UUID, version: int | None = None) -> Game:
         try:
             if version is not None:
-                return self.repository.get(game_id, version=version)
-            with self._read_lock.holding(game_id):
-                return deepcopy(self.repository.get(game_id, deepcopy_from_cache=False))
+                game = self.repository.get(game_id, version=version)
+            else:
+                with self._read_lock.holding(game_id):
+                    game = deepcopy(self.repository.get(game_id, deepcopy_from_cache=False))
         except AggregateNotFoundError:
             raise GameNotFound(f"no game {game_id}", field="game_id") from None
+        if not isinstance(game, Game):  # a club, the player registry or a placement shares the store (decision 0020)
+            raise GameNotFound(f"no game {game_id}", field="game_id")
+        return game
 
     def exists(self, game_id: UUID) -> bool:
         try:
             with self._read_lock.holding(game_id):
-                self.repository.get(game_id, deepcopy_from_cache=False)
+                found = self.repository.get(game_id, deepcopy_from_cache=False)
         except AggregateNotFoundError:
             return False
-        return True
+        return isinstance(found, Game)
 
     @staticmethod
     def _new_game(header: Mapping[str, Any]) -> Game:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Iterator
 
 from service.archive import Games
+from service.league_book import LeagueBook
 from service.db import Database, bundled_majors, embedded_server, ensure_database, pg_version_of, resolve_data_dir
 from service.recorder import fail_fast_env
 from service.roles import app_database
@@ -21,8 +22,10 @@ class Archive:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.games = Games(env=db.eventsourcing_env(AGGREGATE_CACHE_MAXSIZE="200", **fail_fast_env()))
+        self.leagues = LeagueBook(env=db.eventsourcing_env(**fail_fast_env()))  # same store (decision 0020)
 
     def close(self) -> None:
+        self.leagues.close()
         self.games.close()
 
 

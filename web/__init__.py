@@ -23,6 +23,7 @@ def create_app(config: dict[str, Any]) -> Flask:
     from web.api import api
     from web.errors import register_error_handlers
     from web.i18n import install as install_languages
+    from web.league import league, league_api
     from web.record import record
     from web.replay import replay
 
@@ -31,6 +32,8 @@ def create_app(config: dict[str, Any]) -> Flask:
     app.register_blueprint(replay)
     app.register_blueprint(admin)
     app.register_blueprint(record)
+    app.register_blueprint(league)
+    app.register_blueprint(league_api, url_prefix="/api")
     register_error_handlers(app)
     posture.install(app, config)
     csrf.install(app)  # forms and the pages' scripts send a token back (decision 0017)

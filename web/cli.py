@@ -500,6 +500,11 @@ def _load_demo(archive) -> None:
             continue
         created += new
     click.echo(f"demo games: {created} loaded, {len(files) - created} already there")
+    from service.demo.league import load_demo_league
+
+    click.echo("demo league: checking its club nights (the first start generates and records them, a few seconds)")
+    added, facts = load_demo_league(archive.games, archive.leagues)
+    click.echo(f"demo league: {added} game(s) and {facts} league fact(s) added; standings at /leagues")
 
 
 @main.command()
@@ -509,6 +514,10 @@ def demo(ctx: click.Context) -> None:
     with _Open(ctx) as archive:
         _load_demo(archive)
 
+
+from web.cli_league import league as _league  # noqa: E402 - the `league` command group
+
+main.add_command(_league)
 
 if __name__ == "__main__":
     main()

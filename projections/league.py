@@ -1,0 +1,347 @@
+"""The "league" read model: players, clubs, leagues, seasons, where each game counts, and ratings.
+
+Fed by every event of the store (decision 0020): the games (folded, one row per game and one
+per seat, rewritten only when something standings or ratings read has changed) and the league
+facts (service/league.py). At the end of each batch, in the same transaction as its tracking,
+the games whose season may have changed are placed again and every season whose rated games
+changed is re-rated from the earliest date touched: a late game re-rates everything after it.
+
+Seats link to players by name at projection time (stored events are never changed): a seat's
+name, compared as ``name_key``, is a registered player's name or alias, or else an
+unregistered player of its own, whose id is derived from the name.
+"""
+from __future__ import annotations
+
+import json
+from datetime import date, datetime, timezone
+from typing import Any, Iterable
+from uuid import UUID, uuid5
+
+from eventsourcing.persistence import Tracking
+from psycopg import sql
+
+from projections.viewbase import GameView
+from service.game import Game
+from service.league import NAMESPACE, Club, Placement, Registry, name_key
+from service.ratings import DECIDED, MODEL, THE_GAME, THE_GAME_NAME, is_rated, rate_game
+
+OBJECTIVE_MET = ("met",)
+
+
+def implicit_player(key: str) -> UUID:
+    """The id of a name nobody registered: stable, so its rating history survives a rebuild."""
+    return uuid5(NAMESPACE, f"name:{key}")
+
+
+class Resolver:
+    """Seat names → players, following aliases and merges (read from the view's own tables)."""
+
+    def __init__(self, names: dict[str, UUID], players: dict[UUID, tuple[str, UUID | None]]) -> None:
+        self.names = names
+        self.players = players
+
+    @classmethod
+    def load(cls, curs, table) -> "Resolver":
+        curs.execute(sql.SQL("SELECT name_key, player_id FROM {}").format(table("names")))
+        names = {r["name_key"]: r["player_id"] for r in curs.fetchall()}
+        curs.execute(sql.SQL("SELECT player_id, name, merged_into FROM {}").format(table("players")))
+        players = {r["player_id"]: (r["name"], r["merged_into"]) for r in curs.fetchall()}
+        return cls(names, players)
+
+    def root(self, pid: UUID) -> UUID:
+        seen = set()
+        while pid in self.players and self.players[pid][1] is not None and pid not in seen:
+            seen.add(pid)
+            pid = self.players[pid][1]
+        return pid
+
+    def resolve(self, key: str, seat_name: str) -> tuple[UUID, str, bool]:
+        """(player id, display name, registered)."""
+        pid = self.names.get(key)
+        if pid is None:
+            return implicit_player(key), seat_name, False
+        pid = self.root(pid)
+        return pid, self.players[pid][0], True
+
+
+def _ts(event) -> int:
+    return int(event.timestamp.timestamp() * 1_000_000)
+
+
+def objective_met(reasons: Iterable[str]) -> bool:
+    """The victory check says so in its reasons ("objective … met"; docs/scoring.md §2 step 3)."""
+    return any("objective" in r and r.endswith(" met") and "not met" not in r for r in reasons)
+
+
+def game_row(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """What the league view keeps of a game: its row and its seats."""
+    ruleset, state = game.ruleset, game.head_state
+    finished = bool(ruleset.position(state).get("finished"))
+    result = ruleset.score(state) if finished else None
+    verdicts = {p.seat: p for p in result.players} if result else {}
+    created = game.created_on if isinstance(game.created_on, datetime) else datetime.now(timezone.utc)
+    played = date.fromisoformat(game.played_on) if game.played_on else created.astimezone(timezone.utc).date()
+    seats = []
+    for p in game.players:
+        v = verdicts.get(p["seat"])
+        seats.append({
+            "seat": p["seat"], "name": p["name"], "name_key": name_key(p["name"]),
+            "outcome": v.outcome if v else None,
+            "survived": bool(v and v.death_cause is None and v.survival is not None),
+            "objective": bool(v and objective_met(v.reasons)),
+            "death_cause": v.death_cause if v else None,
+        })
+    decided = finished and bool(seats) and all(s["outcome"] in DECIDED for s in seats)
+    row = {
+        "game_id": game.id, "ruleset": game.ruleset_name, "mode": game.mode, "title": game.title,
+        "league_key": name_key(game.league) if game.league else None, "played_on": played,
+        "created_at": created, "finished": finished, "decided": decided,
+        "ending": result.ending if result else None,
+    }
+    row["signature"] = json.dumps([row["league_key"], played.isoformat(), game.mode, game.title, finished, decided,
+                                   row["ending"], seats], sort_keys=True, default=str)
+    return row, seats
+
+
+class _Dirty:
+    """Seasons to re-rate, each from the earliest date touched (None: from its first game)."""
+
+    def __init__(self) -> None:
+        self.seasons: dict[UUID, date | None] = {}
+        self.everything = False
+        self.replace_all = False  # re-place every game (a league or season opened)
+        self.replace: set[UUID] = set()  # games to place again
+
+    def touch(self, season: UUID | None, when: date | None) -> None:
+        if season is None:
+            return
+        if season in self.seasons:
+            old = self.seasons[season]
+            self.seasons[season] = None if old is None or when is None else min(old, when)
+        else:
+            self.seasons[season] = when
+
+
+class LeagueView(GameView):
+    view = "league"
+
+    def process(self, games: Iterable[Game], tracking: Tracking, others: Iterable[Any] = ()) -> None:
+        latest = {g.id: g for g in games}
+        with self.datastore.transaction(commit=True) as curs:
+            self._insert_tracking(curs, tracking)
+            dirty = _Dirty()
+            for ev in others:
+                self.apply_fact(curs, ev, dirty)
+            for game in latest.values():
+                self._write_game(curs, game, dirty)
+            self.settle(curs, dirty)
+
+    # -- games --
+
+    def write(self, curs, game: Game) -> None:
+        """One game alone (a parked game projected again): its rows, its placing, its seasons' ratings."""
+        dirty = _Dirty()
+        self._write_game(curs, game, dirty)
+        self.settle(curs, dirty)
+
+    def _write_game(self, curs, game: Game, dirty: _Dirty) -> None:
+        row, seats = game_row(game)
+        curs.execute(sql.SQL("SELECT signature, season_id, played_on, decided FROM {} WHERE game_id = %s").format(
+            self.table("games")), (game.id,), prepare=True)
+        old = curs.fetchone()
+        if old is not None and old["signature"] == row["signature"]:
+            return
+        curs.execute(
+            sql.SQL(
+                "INSERT INTO {} (game_id, ruleset, mode, title, league_key, played_on, created_at, finished, decided,"
+                " ending, signature) VALUES (%(game_id)s, %(ruleset)s, %(mode)s, %(title)s, %(league_key)s,"
+                " %(played_on)s, %(created_at)s, %(finished)s, %(decided)s, %(ending)s, %(signature)s)"
+                " ON CONFLICT (game_id) DO UPDATE SET ruleset = EXCLUDED.ruleset, mode = EXCLUDED.mode,"
+                " title = EXCLUDED.title, league_key = EXCLUDED.league_key, played_on = EXCLUDED.played_on,"
+                " finished = EXCLUDED.finished, decided = EXCLUDED.decided, ending = EXCLUDED.ending,"
+                " signature = EXCLUDED.signature"
+            ).format(self.table("games")),
+            row, prepare=True,
+        )
+        curs.execute(sql.SQL("DELETE FROM {} WHERE game_id = %s").format(self.table("seats")), (game.id,), prepare=True)
+        curs.executemany(
+            sql.SQL("INSERT INTO {} (game_id, seat, name, name_key, outcome, survived, objective, death_cause)"
+                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s)").format(self.table("seats")),
+            [(game.id, s["seat"], s["name"], s["name_key"], s["outcome"], s["survived"], s["objective"],
+              s["death_cause"]) for s in seats],
+        )
+        dirty.replace.add(game.id)
+        if old is not None and (old["decided"] or row["decided"]):
+            when = min(old["played_on"], row["played_on"])
+            dirty.touch(old["season_id"], when)  # the season it counted in (placing again may move it)
+            dirty.touch(self._season_of(curs, game.id), when)
+        elif old is None and row["decided"]:
+            dirty.touch(self._season_of(curs, game.id), row["played_on"])
+
+    def _season_of(self, curs, game_id: UUID) -> UUID | None:
+        curs.execute(sql.SQL("SELECT season_id FROM {} WHERE game_id = %s").format(self.table("games")), (game_id,))
+        row = curs.fetchone()
+        return row["season_id"] if row else None
+
+    # -- league facts --
+
+    def apply_fact(self, curs, ev, dirty: _Dirty) -> None:
+        t = self.table
+        if isinstance(ev, Registry.PlayerRegistered):
+            curs.execute(sql.SQL("INSERT INTO {} (player_id, name, merged_into, registered) VALUES (%s,%s,NULL,%s)"
+                                 " ON CONFLICT (player_id) DO NOTHING").format(t("players")), (ev.player_id, ev.name, _ts(ev)))
+            self._claim(curs, ev.name, ev.player_id, "name")
+        elif isinstance(ev, Registry.PlayerRenamed):
+            curs.execute(sql.SQL("UPDATE {} SET name = %s WHERE player_id = %s").format(t("players")), (ev.name, ev.player_id))
+            self._claim(curs, ev.name, ev.player_id, "name")
+        elif isinstance(ev, Registry.AliasAdded):
+            self._claim(curs, ev.alias, ev.player_id, "alias")
+        elif isinstance(ev, Registry.PlayersMerged):
+            curs.execute(sql.SQL("UPDATE {} SET merged_into = %s WHERE player_id = %s").format(t("players")),
+                         (ev.into_id, ev.duplicate_id))
+        elif isinstance(ev, Club.Founded):
+            curs.execute(sql.SQL("INSERT INTO {} (club_id, slug, name) VALUES (%s,%s,%s) ON CONFLICT DO NOTHING").format(
+                t("clubs")), (ev.originator_id, ev.slug, ev.name))
+            return
+        elif isinstance(ev, Club.LeagueOpened):
+            curs.execute(sql.SQL("INSERT INTO {} (league_id, club_id, slug, name, name_key, points, rate_solo, opened)"
+                                 " VALUES (%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING").format(t("leagues")),
+                         (ev.league_id, ev.originator_id, ev.slug, ev.name, name_key(ev.name), json.dumps(ev.points),
+                          ev.rate_solo, _ts(ev)))
+            dirty.replace_all = True
+            return
+        elif isinstance(ev, Club.LeagueConfigured):
+            curs.execute(sql.SQL("UPDATE {} SET points = %s, rate_solo = %s WHERE league_id = %s").format(t("leagues")),
+                         (json.dumps(ev.points), ev.rate_solo, ev.league_id))
+            curs.execute(sql.SQL("SELECT season_id FROM {} WHERE league_id = %s").format(t("seasons")), (ev.league_id,))
+            for r in curs.fetchall():
+                dirty.touch(r["season_id"], None)
+            return
+        elif isinstance(ev, Club.SeasonOpened):
+            curs.execute(sql.SQL("INSERT INTO {} (season_id, league_id, slug, name, starts_on, ends_on, opened)"
+                                 " VALUES (%s,%s,%s,%s,%s,%s,%s) ON CONFLICT DO NOTHING").format(t("seasons")),
+                         (ev.season_id, ev.league_id, ev.slug, ev.name, ev.starts_on, ev.ends_on, _ts(ev)))
+            dirty.replace_all = True
+            return
+        elif isinstance(ev, Club.RoleGranted):
+            curs.execute(sql.SQL("INSERT INTO {} (club_id, player_id, role) VALUES (%s,%s,%s) ON CONFLICT DO NOTHING").format(
+                t("roles")), (ev.originator_id, ev.player_id, ev.role))
+            return
+        elif isinstance(ev, Club.RoleRevoked):
+            curs.execute(sql.SQL("DELETE FROM {} WHERE club_id = %s AND player_id = %s AND role = %s").format(t("roles")),
+                         (ev.originator_id, ev.player_id, ev.role))
+            return
+        elif isinstance(ev, Placement.Started):
+            return
+        elif isinstance(ev, Placement.GamePlaced):
+            game_id = ev.game_id
+            curs.execute(sql.SQL("INSERT INTO {} (game_id, placed, season_id, hidden) VALUES (%s, true, %s, false)"
+                                 " ON CONFLICT (game_id) DO UPDATE SET placed = true, season_id = EXCLUDED.season_id").format(
+                t("placements")), (game_id, ev.season_id))
+            dirty.replace.add(game_id)
+            return
+        elif isinstance(ev, (Placement.GameHidden, Placement.GameShown)):
+            game_id = ev.game_id
+            hidden = isinstance(ev, Placement.GameHidden)
+            curs.execute(sql.SQL("INSERT INTO {} (game_id, placed, season_id, hidden, reason) VALUES (%s, false, NULL, %s, %s)"
+                                 " ON CONFLICT (game_id) DO UPDATE SET hidden = EXCLUDED.hidden, reason = EXCLUDED.reason").format(
+                t("placements")), (game_id, hidden, ev.reason))
+            dirty.replace.add(game_id)
+            return
+        else:
+            return  # Registry.Opened, or a fact this view does not read
+        dirty.everything = True  # who is who changed: every season is rated again
+
+    def _claim(self, curs, name: str, player_id: UUID, kind: str) -> None:
+        curs.execute(sql.SQL("INSERT INTO {} (name_key, player_id, name, kind) VALUES (%s,%s,%s,%s)"
+                             " ON CONFLICT (name_key) DO NOTHING").format(self.table("names")),
+                     (name_key(name), player_id, name, kind))
+
+    # -- placing and rating --
+
+    def settle(self, curs, dirty: _Dirty) -> None:
+        if dirty.replace_all or dirty.replace:
+            self._place(curs, None if dirty.replace_all else list(dirty.replace), dirty)
+        if dirty.everything:
+            curs.execute(sql.SQL("SELECT season_id FROM {}").format(self.table("seasons")))
+            for r in curs.fetchall():
+                dirty.touch(r["season_id"], None)
+        if dirty.seasons:
+            resolver = Resolver.load(curs, self.table)
+            for season, since in dirty.seasons.items():
+                self.rate_season(curs, season, since, resolver)
+
+    def _place(self, curs, game_ids: list[UUID] | None, dirty: _Dirty) -> None:
+        """Each game's season: its latest placement fact, else its header's league by name and date."""
+        t = self.table
+        curs.execute(
+            sql.SQL(
+                "WITH calc AS (SELECT g.game_id, g.season_id AS old_season, g.hidden AS old_hidden, g.played_on,"
+                " g.decided, CASE WHEN p.placed THEN p.season_id ELSE ("
+                "  SELECT s.season_id FROM {leagues} l JOIN {seasons} s ON s.league_id = l.league_id"
+                "  WHERE l.name_key = g.league_key AND (s.starts_on IS NULL OR s.starts_on <= g.played_on)"
+                "  AND (s.ends_on IS NULL OR g.played_on <= s.ends_on)"
+                "  ORDER BY l.opened, s.starts_on DESC NULLS LAST, s.opened DESC LIMIT 1) END AS new_season,"
+                " coalesce(p.hidden, false) AS new_hidden"
+                " FROM {games} g LEFT JOIN {placements} p ON p.game_id = g.game_id {where})"
+                " UPDATE {games} g SET season_id = c.new_season, hidden = c.new_hidden FROM calc c"
+                " WHERE g.game_id = c.game_id AND (c.old_season IS DISTINCT FROM c.new_season OR c.old_hidden <> c.new_hidden)"
+                " RETURNING c.old_season, c.new_season, c.played_on, c.decided"
+            ).format(leagues=t("leagues"), seasons=t("seasons"), games=t("games"), placements=t("placements"),
+                     where=sql.SQL("" if game_ids is None else "WHERE g.game_id = ANY(%s)")),
+            () if game_ids is None else (game_ids,),
+        )
+        for r in curs.fetchall():
+            if r["decided"]:
+                dirty.touch(r["old_season"], r["played_on"])
+                dirty.touch(r["new_season"], r["played_on"])
+
+    def rate_season(self, curs, season_id: UUID, since: date | None, resolver: Resolver) -> None:
+        """Rate the season's games again from ``since`` (None: all), starting from the ratings before it."""
+        t = self.table
+        curs.execute(sql.SQL("SELECT l.rate_solo FROM {} s JOIN {} l ON l.league_id = s.league_id WHERE s.season_id = %s").format(
+            t("seasons"), t("leagues")), (season_id,))
+        league = curs.fetchone()
+        cut = sql.SQL("" if since is None else " AND played_on >= %s")
+        args = (season_id,) if since is None else (season_id, since)
+        curs.execute(sql.SQL("DELETE FROM {} WHERE season_id = %s").format(t("ratings")) + cut, args)
+        if league is None:
+            return
+        curs.execute(sql.SQL("SELECT DISTINCT ON (player_id) player_id, mu, sigma, rated FROM {} WHERE season_id = %s"
+                             " ORDER BY player_id, played_on DESC, created_at DESC, game_id DESC").format(t("ratings")),
+                     (season_id,))
+        ratings, rated = {}, {}
+        for r in curs.fetchall():
+            ratings[r["player_id"]], rated[r["player_id"]] = (r["mu"], r["sigma"]), r["rated"]
+        curs.execute(
+            sql.SQL("SELECT g.game_id, g.played_on, g.created_at, g.mode,"
+                    " json_agg(json_build_object('key', s.name_key, 'name', s.name, 'outcome', s.outcome) ORDER BY s.seat) AS seats"
+                    " FROM {} g JOIN {} s ON s.game_id = g.game_id"
+                    " WHERE g.season_id = %s AND NOT g.hidden AND g.decided" + ("" if since is None else " AND g.played_on >= %s")
+                    + " GROUP BY g.game_id ORDER BY g.played_on, g.created_at, g.game_id").format(t("games"), t("seats")),
+            args,
+        )
+        rows = []
+        for g in curs.fetchall():
+            if not is_rated(g["mode"], [s["outcome"] for s in g["seats"]], league["rate_solo"]):
+                continue
+            seats, names, outcomes = [], {THE_GAME: THE_GAME_NAME}, {}
+            for s in g["seats"]:
+                pid, name, _ = resolver.resolve(s["key"], s["name"])
+                seats.append((pid, s["outcome"]))
+                names.setdefault(pid, name)
+                outcomes.setdefault(pid, s["outcome"])
+            if g["mode"] != "standard":
+                outcomes[THE_GAME] = "lost" if any(o == "won" for _, o in seats) else "won"
+            new = rate_game(g["mode"], seats, ratings)
+            for pid, (mu, sigma) in new.items():
+                before = ratings.get(pid, (MODEL.mu, MODEL.sigma))
+                rated[pid] = rated.get(pid, 0) + 1
+                rows.append((season_id, g["game_id"], g["played_on"], g["created_at"], pid, names[pid], outcomes.get(pid),
+                             before[0], before[1], mu, sigma, rated[pid]))
+                ratings[pid] = (mu, sigma)
+        if rows:  # COPY: a season re-rated from its start writes a row per seat of every game
+            with curs.copy(sql.SQL("COPY {} (season_id, game_id, played_on, created_at, player_id, name, outcome,"
+                                   " mu_before, sigma_before, mu, sigma, rated) FROM STDIN").format(t("ratings"))) as copy:
+                for row in rows:
+                    copy.write_row(row)

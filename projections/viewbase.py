@@ -1,0 +1,60 @@
+"""The base of every view: a PostgresTrackingRecorder whose tables follow its tracking table's prefix."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.postgres import PostgresTrackingRecorder
+from psycopg import sql
+
+from projections.parking import APPLICATION, Parked, park
+from service.game import Game
+
+
+class GameView(PostgresTrackingRecorder):
+    """Base: table names follow the tracking table's prefix, so generations coexist."""
+
+    view = ""
+    tables: tuple[str, ...] = ()
+
+    def __init__(self, datastore, *, tracking_table_name: str, **kwargs) -> None:
+        super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)
+        self.prefix = tracking_table_name.removesuffix("_tracking")
+
+    def table(self, name: str) -> sql.Identifier:
+        return sql.Identifier(self.datastore.schema or "public", f"{self.prefix}_{name}")
+
+    @property
+    def generation(self) -> int:
+        return int(self.prefix.rsplit("_g", 1)[1])
+
+    def process(self, games: Iterable[Game], tracking: Tracking, others: Iterable[object] = ()) -> None:
+        """Write the rows of ``games`` and advance tracking, atomically.
+
+        ``others``: league facts of the same page (service/league.py); a game view has no rows for them.
+        """
+        latest = {g.id: g for g in games}
+        with self.datastore.transaction(commit=True) as curs:
+            self._insert_tracking(curs, tracking)
+            for game in latest.values():
+                self.write(curs, game)
+
+    def park(self, parked: Parked, tracking: Tracking) -> None:
+        """Set an event aside and advance tracking past it, atomically (exactly once)."""
+        with self.datastore.transaction(commit=True) as curs:
+            self._insert_tracking(curs, tracking)
+            park(curs, self.view, self.generation, parked)
+
+    def position(self, curs, lock: bool = False) -> int:
+        """The tracking position, read in ``curs``'s transaction (``lock``: hold the live worker off)."""
+        curs.execute(
+            sql.SQL("SELECT notification_id FROM {} WHERE application_name = %s" + (" FOR UPDATE" if lock else "")).format(
+                sql.Identifier(self.datastore.schema or "public", self.tracking_table_name)
+            ),
+            (APPLICATION,),
+        )
+        row = curs.fetchone()
+        return row["notification_id"] if row else 0
+
+    def write(self, curs, game: Game) -> None:
+        raise NotImplementedError

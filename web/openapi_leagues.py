@@ -1,0 +1,161 @@
+"""The league part of the OpenAPI document (web/league.py): declared with the same helpers as the rest."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+from service import hygiene
+
+
+class PointsSchema(Schema):
+    played = fields.Integer(required=True)
+    win = fields.Integer(required=True)
+    survived = fields.Integer(required=True)
+    objective = fields.Integer(required=True)
+
+
+class SeasonOut(Schema):
+    id = fields.UUID(required=True)
+    slug = fields.String(required=True)
+    name = fields.String(required=True)
+    starts_on = fields.Date(required=True, allow_none=True)
+    ends_on = fields.Date(required=True, allow_none=True)
+    games = fields.Integer(metadata={"description": "games counted in the season (hidden ones left out)"})
+
+
+class LeagueOut(Schema):
+    id = fields.UUID(required=True)
+    slug = fields.String(required=True)
+    name = fields.String(required=True)
+    points = fields.Nested(PointsSchema, required=True, metadata={"description": "points per finished game"})
+    rate_solo = fields.Boolean(required=True, metadata={"description": "whether solo games move ratings"})
+    seasons = fields.List(fields.Nested(SeasonOut), required=True)
+
+
+class ClubOut(Schema):
+    id = fields.UUID(required=True)
+    slug = fields.String(required=True)
+    name = fields.String(required=True)
+    leagues = fields.List(fields.Nested(LeagueOut), required=True)
+
+
+class ClubsSchema(Schema):
+    clubs = fields.List(fields.Nested(ClubOut), required=True)
+
+
+class NamedSlug(Schema):
+    slug = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class LeagueRef(NamedSlug):
+    points = fields.Nested(PointsSchema, required=True)
+    rate_solo = fields.Boolean(required=True)
+
+
+class SeasonRef(Schema):
+    id = fields.UUID(required=True)
+    slug = fields.String(required=True)
+    name = fields.String(required=True)
+    starts_on = fields.Date(required=True, allow_none=True)
+    ends_on = fields.Date(required=True, allow_none=True)
+
+
+class RatingOut(Schema):
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    ordinal = fields.Float(required=True, metadata={"description": "μ − 3σ, what the table ranks by"})
+    rated_games = fields.Integer(required=True)
+
+
+class StandingRow(Schema):
+    rank = fields.Integer(required=True)
+    player_id = fields.UUID(required=True, metadata={"description": "a registered player, or one derived from an unregistered name"})
+    name = fields.String(required=True)
+    registered = fields.Boolean(required=True)
+    games = fields.Integer(required=True, metadata={"description": "finished games"})
+    wins = fields.Integer(required=True)
+    survived = fields.Integer(required=True)
+    objectives = fields.Integer(required=True)
+    undetermined = fields.Integer(required=True)
+    win_rate = fields.Float(required=True, allow_none=True)
+    survival_rate = fields.Float(required=True, allow_none=True)
+    objective_rate = fields.Float(required=True, allow_none=True)
+    points = fields.Integer(required=True)
+    rating = fields.Nested(RatingOut, required=True, allow_none=True)
+    last_played = fields.Date(required=True, allow_none=True)
+
+
+class StandingsSchema(Schema):
+    club = fields.Nested(NamedSlug, required=True)
+    league = fields.Nested(LeagueRef, required=True)
+    season = fields.Nested(SeasonRef, required=True)
+    as_of = fields.Date(required=True, allow_none=True)
+    games = fields.Integer(required=True)
+    standings = fields.List(fields.Nested(StandingRow), required=True)
+    the_game = fields.Nested(RatingOut, required=True, allow_none=True,
+                             metadata={"description": "the rating of the game itself (co-op and rated solo games)"})
+
+
+class RatingChange(Schema):
+    game_id = fields.UUID(required=True)
+    played_on = fields.Date(required=True)
+    player_id = fields.UUID(required=True)
+    name = fields.String(required=True)
+    outcome = fields.String(required=True, allow_none=True)
+    mu_before = fields.Float(required=True)
+    sigma_before = fields.Float(required=True)
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    ordinal = fields.Float(required=True)
+
+
+class RatingHistorySchema(Schema):
+    club = fields.Nested(NamedSlug, required=True)
+    league = fields.Nested(LeagueRef, required=True)
+    season = fields.Nested(SeasonRef, required=True)
+    history = fields.List(fields.Nested(RatingChange), required=True)
+
+
+class RegistryPlayer(Schema):
+    id = fields.UUID(required=True)
+    name = fields.String(required=True)
+    aliases = fields.List(fields.String(), required=True)
+    merged_into = fields.UUID(required=True, allow_none=True)
+
+
+class RegistrySchema(Schema):
+    players = fields.List(fields.Nested(RegistryPlayer), required=True)
+
+
+def add_league_paths(s, ok, errors, text_query) -> None:
+    """Add the league operations to the spec ``s`` (``ok``/``errors``/``text_query``: web/openapi.py's helpers)."""
+    for name, schema in (("Clubs", ClubsSchema), ("Standings", StandingsSchema),
+                         ("RatingHistory", RatingHistorySchema), ("PlayerRegistry", RegistrySchema)):
+        s.components.schema(name, schema=schema)
+    slug = {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 60}
+    season_path = [{"name": n, "in": "path", "required": True, "schema": slug} for n in ("club", "league", "season")]
+    as_of = text_query("as_of", "standings and ratings as they stood at the end of this day (default: now)", format="date")
+    eventual = " Eventually consistent (read model 'league', decision 0020)."
+    s.path(path="/api/clubs", operations={"get": {
+        "summary": "Clubs, their leagues (points scheme) and seasons",
+        "description": "Read-only: clubs, leagues and seasons are made with `nemesis-archive league`." + eventual,
+        "parameters": [{"name": "club", "in": "query", "description": "only this club (its slug)", "schema": slug}],
+        "responses": {"200": ok("clubs", "Clubs"), **errors("400")}}})
+    s.path(path="/api/clubs/{club}/leagues/{league}/seasons/{season}/standings", operations={"get": {
+        "summary": "A season's standings as of a date",
+        "description": "Per player over the season's finished games (hidden games left out): games, wins, survival "
+        "and objective counts and rates, points under the league's scheme, and the OpenSkill rating (Weng-Lin, "
+        "Plackett-Luce; ordinal μ − 3σ) after the player's last rated game on or before `as_of`." + eventual,
+        "parameters": [*season_path, as_of],
+        "responses": {"200": ok("standings", "Standings"), **errors("400", "404")}}})
+    s.path(path="/api/clubs/{club}/leagues/{league}/seasons/{season}/ratings", operations={"get": {
+        "summary": "A season's rating history (every change, in game order)",
+        "description": "One row per rated game and player, keyed by the game's date; `player` (an id, a name or an "
+        "alias) keeps one player's." + eventual,
+        "parameters": [*season_path, as_of, text_query("player", "a player's id, name or alias", maxLength=hygiene.MAX_NAME)],
+        "responses": {"200": ok("rating history", "RatingHistory"), **errors("400", "404")}}})
+    s.path(path="/api/player-registry", operations={"get": {
+        "summary": "Registered players: names, aliases, merges",
+        "description": "Seats link to players by name or alias; a name nobody registered counts as a player of its own." + eventual,
+        "parameters": [text_query("name", "any part of a name or alias, case-insensitively", maxLength=hygiene.MAX_NAME)],
+        "responses": {"200": ok("players", "PlayerRegistry"), **errors("400")}}})
