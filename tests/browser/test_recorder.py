@@ -296,6 +296,8 @@ def test_phone_viewport_has_no_horizontal_scroll_and_large_targets(served, brows
     page.goto(base + "/games/new")
     shot(page, "new-game-390")
     game_id = new_game(page, base, ["Ada", "Bartek", "Chiara"], "Phone")
+    assert page.locator(f"{FORM} select[data-slot]").count() == 16  # the tile map: a picker per room space
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.click(f"{FORM} .confirm")
     wait_position(page, 1)
     page.click(offer(page, "CharacterChosen", 1))

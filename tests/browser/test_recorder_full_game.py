@@ -83,6 +83,7 @@ def test_the_event_phase_is_one_guided_sequence(served, browser):
     assert page.locator("#procedure li.step-now").get_attribute("data-fact") == "EventCardDrawn"
     assert page.locator("#procedure li.step-done").count() == 4  # CSS (not due), time, clean-up, attacks (none)
     assert "Recorded for you" in page.locator("#message").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the steps wrap on a phone
     form = page.locator("form.fact-form:not([hidden])")
     assert form.get_attribute("data-type") == "EventCardDrawn"
     card = facts[first_event + 2]
