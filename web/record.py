@@ -544,7 +544,7 @@ def _comment_offer(names: dict[int, str]) -> dict[str, Any]:
     text = {"name": "text", "input": "free", "parse": "text", "required": True, "kind": "comment", "place": False,
             "doc": f"free text, at most {hygiene.MAX_COMMENT} characters", "max": hygiene.MAX_COMMENT}
     about = {"name": "about", "input": "choice", "required": False, "kind": "seat", "place": False, "doc": "",
-             "searchable": False, "preselect": 0,
+             "searchable": False, "preselect": 0, "chosen": [0],
              "choices": [{"json": "null", "label": "the table"}]
              + [{"json": json.dumps(seat), "label": f"{name} ({seat})"} for seat, name in sorted(names.items())]}
     return {"index": "comment", "type": "Commented", "actor": None, "note": "A comment at this point of the game: "
