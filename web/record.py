@@ -171,6 +171,7 @@ def _fact_kinds(ruleset_name: str) -> dict[str, dict[str, Any]]:
 
 
 # field kinds whose values are ids of a component catalogue: buttons show the printed name
+NAMED_KINDS = {"objective", "objectives"}  # values named by the ruleset even in English (type ids with values)
 CATALOGUES = {"character": "CHARACTERS", "tile": "ROOMS", "event_card": "EVENT_CARDS", "attack_card": "ATTACK_CARDS"}
 
 
@@ -211,6 +212,10 @@ class Labels:
                 if found is not None:
                     shown = self.ruleset.display_name(kind, found.id, i18n.current()) if self.ruleset else None
                     return shown or found.en
+            if self.ruleset is not None and isinstance(value, str) and kind in NAMED_KINDS:
+                named = self.ruleset.display_name(kind, value, i18n.current())
+                if named:  # an objective card by its printed name, in any language
+                    return named
             if self.ruleset is not None and isinstance(value, str) and i18n.current() != i18n.DEFAULT:
                 named = self.ruleset.display_name(kind or "", value, i18n.current())
                 if named:  # table words (noise results, colony tokens, stalker kinds) as the Polish edition prints them

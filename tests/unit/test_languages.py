@@ -196,3 +196,13 @@ def test_every_text_record_js_translates_is_passed_by_its_page():
     assert asked, "record.js translates its texts with t()"
     missing = [text for text in asked if f'"{text}": _("{text}")' not in page]
     assert not missing, missing
+
+
+def test_objective_cards_as_recorded_are_named_with_their_values():
+    from service.rules import get_ruleset
+
+    lockdown = get_ruleset("lockdown")
+    assert lockdown.display_name("objectives", "sole_survivor", "en") == "Your character is the only survivor"
+    named = lockdown.display_name("objective", "sectors_explored:S-01,S-02", "pl")
+    assert named.endswith("[S-01, S-02]") and named.startswith("Wszystkie pomieszczenia")
+    assert lockdown.display_name("objectives", "no_such_card:1", "en") is None

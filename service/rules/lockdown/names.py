@@ -18,7 +18,7 @@ from service.rules.lockdown.components import ATTACK_CARDS, CHARACTERS, EVENT_CA
 
 # the recorder's field kinds and the replay's words for the same catalogues
 KIND_ALIASES = {"tile": "room", "room_tile": "room", "card": "event_card", "intruder_kind": "intruder",
-                "stalker": "intruder", "plan": "contingency", "objective_type": "objective",
+                "stalker": "intruder", "plan": "contingency", "objective_type": "objective", "objectives": "objective",
                 "noise_result": "noise", "colony_token": "token", "kind": "intruder"}
 
 
@@ -75,6 +75,11 @@ def display_name(kind: str, value: Any, locale: str = "en") -> str | None:
 
     Polish falls back to English where the seeds print no Polish name.
     """
+    if KIND_ALIASES.get(kind, kind) in ("objective", "objectives") and isinstance(value, str) and ":" in value:
+        # an objective card as recorded: its type's printed name with the values the table read on it
+        kind_, _, args = value.partition(":")
+        named = display_name("objective", kind_, locale)
+        return f"{named} [{args.replace(',', ', ')}]" if named else None
     found = _key(kind, value)
     if found is None:
         return None
