@@ -499,7 +499,7 @@ def _comment_offer(names: dict[int, str]) -> dict[str, Any]:
     text = {"name": "text", "input": "free", "parse": "text", "required": True, "kind": "comment", "place": False,
             "doc": f"free text, at most {hygiene.MAX_COMMENT} characters", "max": hygiene.MAX_COMMENT}
     about = {"name": "about", "input": "choice", "required": False, "kind": "seat", "place": False, "doc": "",
-             "searchable": False, "preselect": 0,
+             "searchable": False, "preselect": 0, "chosen": [0],  # the table, preselected
              "choices": [{"json": "null", "label": "the table"}]
              + [{"json": json.dumps(seat), "label": f"{name} ({seat})"} for seat, name in sorted(names.items())]}
     return {"index": "comment", "type": "Commented", "actor": None, "note": "A comment at this point of the game: "
@@ -566,7 +566,8 @@ def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
                        if (fact.type, f["name"]) == ("Commented", "about") else _prefill(f, fact.data.get(f["name"]))
                        for f in offer["fields"]]
     for o in offers:
-        o["direct"] = o["edit"] = False  # a fix is confirmed in its form, never sent by an offer's tap alone
+        # a fix is confirmed in its form, never sent by an offer's tap alone nor by the tap that completes a form
+        o["direct"] = o["edit"] = o["quick"] = False
     return {
         "offers": offers,
         "drawing": _drawing(rp, before),
