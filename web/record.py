@@ -224,7 +224,8 @@ UNKNOWN_VALUE = {"json": json.dumps("unknown"), "label": "Unknown"}
 # what the table drew, rolled or turned over: never preselected from habit (a hurried tap would record it wrong)
 RANDOM_KINDS = {"attack_card", "blood", "colony_token", "computer_card", "css_token", "die_face", "event_card",
                 "exploration_token", "noise_result", "tile", "draw_kinds", "character", "objective", "objectives",
-                "plan", "ending", "cause"}
+                "plan", "ending", "cause",
+                "pod"}  # which pod an escape took: known only from the table ("if known", decision 0018), never invented
 NO_DEFAULT = object()
 COUNT_KINDS = {"count0", "count1"}  # surcharges, extra cards, wounds: the smallest is the usual
 PRESELECT_FIRST = {("Passed", "discarded")}  # a pass discards nothing unless the player says so
