@@ -254,7 +254,8 @@ UNKNOWN_VALUE = {"json": json.dumps("unknown"), "label": N_("Unknown")}
 # what the table drew, rolled or turned over: never preselected from habit (a hurried tap would record it wrong)
 RANDOM_KINDS = {"attack_card", "blood", "colony_token", "computer_card", "css_token", "die_face", "event_card",
                 "exploration_token", "noise_result", "tile", "draw_kinds", "character", "objective", "objectives",
-                "plan", "ending", "cause"}
+                "plan", "ending", "cause",
+                "pod"}  # which pod an escape took: known only from the table ("if known", decision 0018), never invented
 NO_DEFAULT = object()
 COUNT_KINDS = {"count0", "count1"}  # surcharges, extra cards, wounds: the smallest is the usual
 PRESELECT_FIRST = {("Passed", "discarded")}  # a pass discards nothing unless the player says so
@@ -549,7 +550,7 @@ def _comment_offer(names: dict[int, str]) -> dict[str, Any]:
     text = {"name": "text", "input": "free", "parse": "text", "required": True, "kind": "comment", "place": False,
             "doc": f"free text, at most {hygiene.MAX_COMMENT} characters", "max": hygiene.MAX_COMMENT}
     about = {"name": "about", "input": "choice", "required": False, "kind": "seat", "place": False, "doc": "",
-             "searchable": False, "preselect": 0, "chosen": [0],
+             "searchable": False, "preselect": 0, "chosen": [0],  # the table, preselected
              "choices": [{"json": "null", "label": "the table"}]
              + [{"json": json.dumps(seat), "label": f"{name} ({seat})"} for seat, name in sorted(names.items())]}
     return {"index": "comment", "type": "Commented", "actor": None, "note": "A comment at this point of the game: "
@@ -616,7 +617,8 @@ def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
                        if (fact.type, f["name"]) == ("Commented", "about") else _prefill(f, fact.data.get(f["name"]))
                        for f in offer["fields"]]
     for o in offers:
-        o["direct"] = o["edit"] = False  # a fix is confirmed in its form, never sent by an offer's tap alone
+        # a fix is confirmed in its form, never sent by an offer's tap alone nor by the tap that completes a form
+        o["direct"] = o["edit"] = o["quick"] = False
     return {
         "offers": offers,
         "drawing": _drawing(rp, before),

@@ -37,7 +37,7 @@ def test_a_coarse_game_with_unknown_values_recorded_on_a_phone(served, browser):
         header = json.loads(r.read().decode().splitlines()[0])
     assert (header["strict"], header["options"]) == (False, {"after_the_fact": True})
 
-    page.click('#offers button.offer[data-type="BoardPrepared"]')
+    page.click(f'{FORM}[data-type="BoardPrepared"] .confirm')  # the only next step, asked at once
     wait_position(page, 1)
     # nobody remembers Kasia's character: "Unknown" is the last value, never preselected
     page.click('#offers button.offer[data-type="CharacterChosen"][data-actor="1"]')
@@ -45,15 +45,12 @@ def test_a_coarse_game_with_unknown_values_recorded_on_a_phone(served, browser):
     assert unknown.inner_text().strip().endswith("Unknown") and unknown.get_attribute("aria-pressed") == "false"
     no_horizontal_scroll(page)
     shot(page, "coarse-unknown-390")
-    unknown.click()
-    page.click(f"{FORM} .confirm")
+    unknown.click()  # the tap completes the fact: recorded (decision 0016)
     wait_position(page, 2)
-    page.click('#offers button.offer[data-type="CharacterChosen"][data-actor="2"]')
-    page.click(f"{FORM} fieldset[data-field=character] button.value >> nth=0")
-    page.click(f"{FORM} .confirm")
+    # Leon's character is the only next step: asked at once, one tap
+    page.click(f'{FORM}[data-actor="2"] fieldset[data-field=character] button.value >> nth=0')
     wait_position(page, 3)
-    page.click('#offers button.offer[data-type="SetupCompleted"]')
-    page.click(f"{FORM} .confirm")
+    page.click('#offers button.offer[data-type="SetupCompleted"]')  # the first player preselected: the button records
     wait_position(page, 4)
 
     # the after-the-fact group is open: skip to round 4 with the time token at 09
@@ -63,23 +60,22 @@ def test_a_coarse_game_with_unknown_values_recorded_on_a_phone(served, browser):
     shot(page, "coarse-group-390")
     page.click('details.coarse button.offer[data-type="RecordGap"]')
     page.click(f'{FORM} fieldset[data-field=to_round] button.value[data-value="4"]')
-    page.click(f'{FORM} fieldset[data-field=time] button.value[data-value="\\"09\\""]')
-    page.click(f"{FORM} .confirm")
+    page.click(f'{FORM} fieldset[data-field=time] button.value[data-value="\\"09\\""]')  # completes it: recorded
     wait_position(page, 5)
     assert "Round 4" in page.locator(".where-now").inner_text()
 
     # Leon died, nobody remembers how: a table effect with an unknown cause
     page.click("details.effects summary")
     page.click('details.effects button.offer[data-type="CharacterDied"][data-actor="2"]')
-    page.click(f"{FORM} fieldset[data-field=cause] button.value.unknown")
-    page.click(f"{FORM} .confirm")
+    page.click(f"{FORM} fieldset[data-field=cause] button.value.unknown")  # the only choice: recorded
     wait_position(page, 6)
 
-    # Kasia escaped by a pod, which one is not known: route preselected (pod), pod "Unknown"
+    # Kasia escaped by a pod, which one is not known: route preselected (pod), the pod never (no button records
+    # an invented pod), "Unknown" tapped completes the fact
     page.click('details.coarse button.offer[data-type="CharacterEscaped"][data-actor="1"]')
     assert page.locator(f"{FORM} fieldset[data-field=route] button.value.chosen").inner_text().strip().endswith("pod")
+    assert page.locator(f"{FORM} fieldset[data-field=pod] button.value.chosen").count() == 0
     page.click(f"{FORM} fieldset[data-field=pod] button.value.unknown")
-    page.click(f"{FORM} .confirm")
     wait_position(page, 7)
     # nobody left in the base: the game ended by itself, so the record is complete without "incomplete"
     assert "Game over" in page.locator(".where-now").inner_text()
@@ -107,20 +103,19 @@ def test_end_record_incomplete_is_one_tap_and_keeps_what_is_known(served, browse
     page.click("text=Create and start recording")
     page.wait_for_url(re.compile(r"/record$"))
     game_id = page.url.rsplit("/", 2)[-2]
-    page.click('#offers button.offer[data-type="BoardPrepared"]')
+    page.click(f'{FORM}[data-type="BoardPrepared"] .confirm')  # the only next step, asked at once
     for seat in (1, 2, 3):
         wait_position(page, seat)
-        page.click(f'#offers button.offer[data-type="CharacterChosen"][data-actor="{seat}"]')
-        page.click(f"{FORM} fieldset[data-field=character] button.value >> nth=0")
-        page.click(f"{FORM} .confirm")
+        if seat < 3:  # the last seat's character is the only next step: asked at once
+            page.click(f'#offers button.offer[data-type="CharacterChosen"][data-actor="{seat}"]')
+        page.click(f'{FORM}[data-actor="{seat}"] fieldset[data-field=character] button.value >> nth=0')  # recorded
     wait_position(page, 4)
-    page.click('#offers button.offer[data-type="SetupCompleted"]')
-    page.click(f"{FORM} .confirm")
+    page.click('#offers button.offer[data-type="SetupCompleted"]')  # the first player preselected: the button records
     wait_position(page, 5)
     page.click("details.effects summary")
     page.click('details.effects button.offer[data-type="CharacterDied"][data-actor="3"]')
-    page.click(f"{FORM} fieldset[data-field=cause] button.value >> nth=0")  # "event", preselected first
-    page.click(f"{FORM} .confirm")
+    # the cause is never preselected (decision 0016): the tap on "event" completes the fact and records it
+    page.click(f"{FORM} fieldset[data-field=cause] button.value >> nth=0")
     wait_position(page, 6)
     page.click('details.coarse button.offer[data-type="GameEnded"]')  # the whole fact: one tap
     wait_position(page, 7)

@@ -18,13 +18,14 @@ OPEN = "form.fact-form:not([hidden])"
 
 
 def record_board_and_two_characters(page) -> None:
-    page.click(offer(page, "BoardPrepared"))
+    page.click(f'{OPEN}[data-type="BoardPrepared"] .confirm')  # the only next step, asked at once
     wait_position(page, 1)
-    for seat, nth in ((1, 0), (2, 1)):
-        page.click(offer(page, "CharacterChosen", seat))
-        page.click(f"{OPEN} fieldset[data-field=character] button.value >> nth={nth}")
-        page.click(f"{OPEN} .confirm")
-        wait_position(page, 1 + seat)
+    page.click(offer(page, "CharacterChosen", 1))
+    page.click(f"{OPEN} fieldset[data-field=character] button.value >> nth=0")  # the tap completes it: recorded
+    wait_position(page, 2)
+    # seat 2's character is now the only next step: its form is open at once, one tap records it
+    page.click(f'{OPEN}[data-type="CharacterChosen"][data-actor="2"] fieldset[data-field=character] button.value >> nth=1')
+    wait_position(page, 3)
 
 
 def log_line(page, seq: int):
@@ -34,19 +35,19 @@ def log_line(page, seq: int):
 def test_a_comment_and_a_note_are_recorded_and_shown_in_the_replay(served, page):
     base, _ = served
     game_id = new_game(page, base, ["Ada", "Bartek"], "Remarks")
-    page.click(offer(page, "BoardPrepared"))
+    page.click(f'{OPEN}[data-type="BoardPrepared"] .confirm')  # the only next step, asked at once
     wait_position(page, 1)
-    # a note in the fact's own form: sent with it, in one command
+    # a note in the fact's own form, written before the tap that completes the fact: sent with it, in one command
     page.click(offer(page, "CharacterChosen", 1))
-    page.click(f"{OPEN} fieldset[data-field=character] button.value >> nth=0")
     page.fill(f"{OPEN} input[name=_note]", "Ada always takes her")
-    page.keyboard.press("Enter")
+    page.click(f"{OPEN} fieldset[data-field=character] button.value >> nth=0")
     wait_position(page, 3)
     facts = api_facts(base, game_id)
     assert [f["type"] for f in facts[1:]] == ["CharacterChosen", "FactAnnotated"]
     assert facts[2]["data"] == {"seq": 2, "note": "Ada always takes her"}
     assert facts[1]["command_id"] == facts[2]["command_id"]
-    # the comment button is there whatever the rules expect
+    # the comment button is there whatever the rules expect (Back from the step asked at once: seat 2's character)
+    page.click(f'{OPEN}[data-type="CharacterChosen"][data-actor="2"] .back')
     page.click("#comment")
     page.fill(f"{OPEN} textarea[name=text]", "Bartek arrives late; 42 minutes in")
     page.click(f"{OPEN} .confirm")
@@ -56,10 +57,12 @@ def test_a_comment_and_a_note_are_recorded_and_shown_in_the_replay(served, page)
     # the rules still expect seat 2's character: the comment changed nothing
     assert page.locator(offer(page, "CharacterChosen", 2)).count() == 1
     # Undo takes back the comment first, then the character with its note together
+    page.click(f'{OPEN}[data-type="CharacterChosen"][data-actor="2"] .back')  # asked again after the comment
     page.click("#undo")
     page.click("#undo")
     wait_position(page, 5)
     assert api_facts(base, game_id)[-1]["data"] == {"seqs": [4]}
+    page.click(f'{OPEN}[data-type="CharacterChosen"][data-actor="2"] .back')
     page.click("#undo")
     assert "#2" in page.locator("#undo").inner_text()
     page.click("#undo")
@@ -67,10 +70,10 @@ def test_a_comment_and_a_note_are_recorded_and_shown_in_the_replay(served, page)
     assert api_facts(base, game_id)[-1]["data"] == {"seqs": [2, 3]}
     # record them again and look at the replay
     page.click(offer(page, "CharacterChosen", 1))
-    page.click(f"{OPEN} fieldset[data-field=character] button.value >> nth=0")
     page.fill(f"{OPEN} input[name=_note]", "second try")
-    page.click(f"{OPEN} .confirm")
+    page.click(f"{OPEN} fieldset[data-field=character] button.value >> nth=0")
     wait_position(page, 8)
+    page.click(f'{OPEN}[data-type="CharacterChosen"][data-actor="2"] .back')
     page.click("#comment")
     page.fill(f"{OPEN} textarea[name=text]", "1")  # digits stay text
     page.click(f"{OPEN} fieldset[data-field=about] button.value >> text=Bartek")  # about seat 2
@@ -104,6 +107,8 @@ def test_fix_this_fact_from_the_replay_appends_a_replacement_shown_as_a_correcti
     page.click(f"{OPEN} .confirm")  # nothing changed: refused on the device, nothing sent
     assert "Nothing changed" in page.locator(f"{OPEN} .form-error").inner_text()
     page.click(f"{OPEN} fieldset[data-field=character] button.value >> nth=4")
+    assert page.locator(OPEN).get_attribute("data-replaces") == "2"  # a fix waits for its confirmation:
+    assert len(api_facts(base, game_id)) == 3  # the tap that completes the form sends nothing
     right = json.loads(page.locator(f"{OPEN} fieldset[data-field=character] button.value.chosen").get_attribute("data-value"))
     page.fill(f"{OPEN} input[name=_note]", "she had swapped with her neighbour")
     page.click(f"{OPEN} .confirm")
@@ -183,15 +188,14 @@ def test_tapping_a_room_on_the_board_picks_the_place(served, page, tmp_path):
         "bs => bs.map(b => b.dataset.value)")]
     legal = [v for v in legal if v != "unknown"]  # a lenient game's Unknown choice is no place on the board
     target = legal[-1]
-    board.locator(f'[data-place="{target}"]').first.click()
     chosen = page.locator(f"{OPEN} fieldset[data-field=room] button.value.chosen")
-    assert chosen.count() == 1 and json.loads(chosen.get_attribute("data-value")) == target
     illegal = next(p for p in board.locator("[data-place]").evaluate_all("gs => gs.map(g => g.dataset.place)")
                    if p not in legal)
     board.locator(f'[data-place="{illegal}"]').first.click()
     assert "not one of the legal choices" in page.locator(f"{OPEN} .form-error").inner_text()
-    assert json.loads(chosen.get_attribute("data-value")) == target  # the choice stays
-    page.click(f"{OPEN} .confirm")
+    assert chosen.count() == 0 and position(page) == 11  # nothing chosen, nothing sent
+    # the room is the fact's only choice: the tap on it completes the fact and records it (decision 0016)
+    board.locator(f'[data-place="{target}"]').first.click()
     wait_position(page, 12)
     assert api_facts(base, game_id)[-1]["type"] == "FirePlaced"
     assert api_facts(base, game_id)[-1]["data"]["room"] == target
@@ -216,9 +220,9 @@ def test_two_devices_see_each_others_facts_and_review_their_own(served, browser)
     pa, pb = a.new_page(), b.new_page()
     game_id = new_game(pa, base, ["Ada", "Bartek"], "Two devices")
     pb.goto(f"{base}/games/{game_id}/record")
-    pa.click(offer(pa, "BoardPrepared"))
+    pa.click(f'{OPEN}[data-type="BoardPrepared"] .confirm')  # the only next step, asked at once
     wait_position(pa, 1)
-    pb.click(offer(pb, "BoardPrepared"))  # B still shows the empty game: 409, B's fact waits for review
+    pb.click(f'{OPEN}[data-type="BoardPrepared"] .confirm')  # B still shows the empty game: 409, B's fact waits for review
     pb.wait_for_selector("#queue.review")
     pb.wait_for_selector('#recent li[data-seq="1"].other')  # the panel, refreshed: A's fact starred
     assert position(pb) == 1
@@ -226,13 +230,11 @@ def test_two_devices_see_each_others_facts_and_review_their_own(served, browser)
     pb.wait_for_selector("#queue", state="hidden")
     # both choose a character for seat 1 at once: A first; B's choice for seat 2 is kept and sent after A's
     pa.click(offer(pa, "CharacterChosen", 1))
-    pa.click(f"{OPEN} fieldset[data-field=character] button.value >> nth=0")
     pb.click(offer(pb, "CharacterChosen", 2))
-    pb.click(f"{OPEN} fieldset[data-field=character] button.value >> nth=2")
     pb.fill(f"{OPEN} input[name=_note]", "from the phone")
-    pa.click(f"{OPEN} .confirm")
+    pa.click(f"{OPEN} fieldset[data-field=character] button.value >> nth=0")  # the tap records it
     wait_position(pa, 2)
-    pb.click(f"{OPEN} .confirm")
+    pb.click(f"{OPEN} fieldset[data-field=character] button.value >> nth=2")  # sent with its note: 409
     pb.wait_for_selector("#queue.review")
     pb.wait_for_selector('#recent li[data-seq="2"].other')
     assert "CharacterChosen (seat 2)" in pb.locator("#queue").inner_text()
@@ -253,13 +255,12 @@ def test_a_queued_fact_with_its_note_survives_a_reload_and_is_stored_once(served
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
     game_id = new_game(page, base, ["Ada", "Bartek"], "Offline note")
-    page.click(offer(page, "BoardPrepared"))
+    page.click(f'{OPEN}[data-type="BoardPrepared"] .confirm')  # the only next step, asked at once
     wait_position(page, 1)
     context.set_offline(True)
     page.click(offer(page, "CharacterChosen", 1))
-    page.click(f"{OPEN} fieldset[data-field=character] button.value >> nth=0")
     page.fill(f"{OPEN} input[name=_note]", "noted offline")
-    page.click(f"{OPEN} .confirm")
+    page.click(f"{OPEN} fieldset[data-field=character] button.value >> nth=0")  # the tap records it (queued)
     page.wait_for_selector("#net[data-state=offline]")
     page.click("#comment")
     page.fill(f"{OPEN} textarea[name=text]", "the router died")

@@ -2,7 +2,9 @@
 event phase: derived steps recorded for you, the steps shown in rulebook order, the server preview."""
 from __future__ import annotations
 
+import http.cookiejar
 import json
+import re
 import urllib.request
 
 import pytest
@@ -16,6 +18,15 @@ pytestmark = pytest.mark.browser
 def _get(url: str) -> dict:
     with urllib.request.urlopen(url) as r:
         return json.load(r)
+
+
+def _as_a_browser(base: str, game_id: str):
+    """A client that opened the recorder first, as a browser does: its CSRF cookie and the page's token
+    (the preview is a form route: decision 0017)."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    with opener.open(f"{base}/games/{game_id}/record") as r:
+        token = re.search(r'<meta name="csrf-token" content="([^"]+)"', r.read().decode()).group(1)
+    return opener, token
 
 
 def test_the_solo_game_recorded_by_tapping_equals_its_import(served, browser, record_property):
@@ -100,16 +111,22 @@ def test_preview_shows_the_offers_after_queued_facts_without_storing_them(served
     body = json.dumps({"facts": facts[:2]}).encode()
     req = urllib.request.Request(f"{base}/games/{game_id}/record/preview", data=body, method="POST",
                                  headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req) as r:
+    with pytest.raises(urllib.error.HTTPError) as e:  # without the page's token: refused
+        urllib.request.urlopen(req)
+    assert e.value.code == 403
+    client, token = _as_a_browser(base, game_id)
+    req.add_header("X-CSRF-Token", token)
+    with client.open(req) as r:
         html = r.read().decode()
     assert 'data-position="0"' in html and 'data-preview="2"' in html
     assert 'data-type="ObjectivesDealt"' in html and 'data-type="CharacterChosen"' not in html  # after the choice
     assert _get(f"{base}/api/games/{game_id}")["position"] == 0  # nothing stored
     bad = json.dumps({"facts": [facts[1]]}).encode()  # a character before the board: refused, naming it
     req = urllib.request.Request(f"{base}/games/{game_id}/record/preview", data=bad, method="POST",
-                                 headers={"Content-Type": "application/json", "Accept": "application/json"})
+                                 headers={"Content-Type": "application/json", "Accept": "application/json",
+                                          "X-CSRF-Token": token})
     with pytest.raises(urllib.error.HTTPError) as e:
-        urllib.request.urlopen(req)
+        client.open(req)
     assert e.value.code == 422 and "CharacterChosen" in e.value.read().decode()
     # the page uses it: offline, a queued fact's next offers come from the preview once the server answers again
     context = browser.new_context(viewport={"width": 390, "height": 844})
@@ -122,4 +139,33 @@ def test_preview_shows_the_offers_after_queued_facts_without_storing_them(served
     assert page.locator('#offers button.offer[data-type="CharacterChosen"]').count() == 1
     page.unroute("**/api/games/*/facts")
     page.wait_for_selector("#recorder[data-idle=yes] #panel[data-position='1'][data-preview='0']")
+    context.close()
+
+
+def test_derived_steps_queued_before_a_reload_are_not_recorded_again(served, browser):
+    """The time token and the clean-up are recorded for you while appends fail; after a reload the page shows the
+    stored game (its sole step: the time token, already queued) and must wait for the preview after the queue."""
+    base, _ = served
+    header, facts = read_notation(DEMO_DIR / "solo-evening.jsonl")
+    game_id = create_game(base, {**header, "title": "Derived steps across a reload"})
+    first_event = next(i for i, f in enumerate(facts) if f["type"] == "TimeAdvanced")
+    body = {"facts": facts[:first_event], "expected_position": 0, "command_id": "derived-across-reload"}
+    req = urllib.request.Request(f"{base}/api/games/{game_id}/facts", data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(req).close()
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.route("**/api/games/*/facts", lambda route: route.abort())  # appends fail; the pages load
+    page.goto(f"{base}/games/{game_id}/record")
+    page.wait_for_selector("#panel[data-preview='2']")  # time and clean-up queued, the event card asked
+    queue = "() => JSON.parse(localStorage.getItem('nemesis-recorder-queue:%s')).map(e => e.fact.type)" % game_id
+    assert page.evaluate(queue) == ["TimeAdvanced", "NoiseMarkersCleared"]
+    page.reload()
+    page.wait_for_selector("#panel[data-preview='2']")
+    assert page.evaluate(queue) == ["TimeAdvanced", "NoiseMarkersCleared"]  # nothing recorded twice
+    assert page.locator("form.fact-form:not([hidden])").get_attribute("data-type") == "EventCardDrawn"
+    page.unroute("**/api/games/*/facts")
+    page.wait_for_selector(f"#recorder[data-idle=yes] #panel[data-position='{first_event + 2}']")
+    stored = _get(f"{base}/api/games/{game_id}/facts?view=played")["facts"]
+    assert [f["type"] for f in stored[first_event:]] == ["TimeAdvanced", "NoiseMarkersCleared"]
     context.close()

@@ -123,11 +123,14 @@ def test_the_fix_page_prefills_the_fact_as_it_stands_and_names_bad_requests(arch
     page = client.get(f"/games/{gid}/record?fix=2").get_data(as_text=True)
     form = _re.search(r'<form class="fact-form"[^>]*data-replaces="2" data-original="([^"]*)"', page)
     assert form and "hacker" in form.group(1)  # as corrected, not as first recorded
-    assert _re.search(r'class="value chosen"[^>]*data-value="&#34;hacker&#34;"', page)
+    assert _re.search(r'class="value chosen"[^>]* data-value="&#34;hacker&#34;"', page)
+    # a fix is confirmed in its form: no tap on a value sends it (the recorder's own forms do, decision 0016)
+    assert 'data-quick="yes"' not in page and 'class="offer direct"' not in page
+    assert 'data-quick="yes"' in client.get(f"/games/{gid}/record").get_data(as_text=True)
     assert "Fixing #2" in page and 'data-place="' in page  # the board as it stood before #2
     page = client.get(f"/games/{gid}/record?fix=4").get_data(as_text=True)
     assert _re.search(r'data-type="Commented"[^>]*data-replaces="4"', page) and ">all good</textarea>" in page
-    assert _re.search(r'class="value chosen"[^>]*data-value="null"[^>]*><kbd></kbd>the table', page)
+    assert _re.search(r'class="value chosen"[^>]* data-value="null"[^>]*><kbd></kbd>the table', page)
     r = client.get(f"/games/{gid}/record?fix=3")
     assert r.status_code == 400 and "fix the fact it is about" in r.get_data(as_text=True)
     assert client.get(f"/games/{gid}/record?fix=9").status_code == 404

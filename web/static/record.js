@@ -46,11 +46,13 @@
   let stored = 0;  // the game's position after our last stored fact (the panel may not show it yet)
   function position() { return Math.max(stored, Number(document.getElementById("panel").dataset.position)); }
 
+  // queued facts each add one to the position: the next one expects the game after them
+  // (a fact sent with a note adds two: the note is a FactAnnotated in the same command)
+  function queuedFacts(q) { return q.reduce((n, e) => n + 1 + (e.note ? 1 : 0), 0); }
+
   function enqueue(fact, extra) {
     const q = load();
-    // queued facts each add one to the position: the next one expects the game after them
-    // (a fact sent with a note adds two: the note is a FactAnnotated in the same command)
-    const expected = position() + q.reduce((n, e) => n + 1 + (e.note ? 1 : 0), 0);
+    const expected = position() + queuedFacts(q);
     q.push(Object.assign({ command_id: commandId(), expected_position: expected, fact: fact, state: "waiting", queued_at: Date.now() },
       extra || {}));
     root.dataset.idle = "no";
@@ -389,11 +391,12 @@
     if (local) {
       save(load().filter((e) => e.command_id !== local.command_id));
       live.querySelectorAll("form.fact-form[data-sent]").forEach((f) => { delete f.dataset.sent; });
-      noAutoAt = position() + load().length;
+      noAutoAt = position() + queuedFacts(load());
       if (b) { b.classList.remove("armed"); b.textContent = "↶ " + t("Undo") + (b.dataset.seq ? " #" + b.dataset.seq : ""); }
+      refresh();  // the offers after what is still queued (the panel showed them after the fact taken back)
       return;
     }
-    noAutoAt = position() + load().length + 1;  // after the void: ask again rather than re-record it
+    noAutoAt = position() + queuedFacts(load()) + 1;  // after the void: ask again rather than re-record it
     let seqs = [Number(b.dataset.seq)];
     try { const listed = JSON.parse(b.dataset.seqs || "[]"); if (listed.length) seqs = listed; } catch (e) { /* the one seq */ }
     enqueue({ type: "FactVoided", actor: null, data: { seqs: seqs } });
@@ -465,7 +468,10 @@
     if (!panel || panel.dataset.sole === "") return;
     const q = load();
     if (q.some((e) => e.state === "review")) return;
-    const at = position() + q.length;
+    // facts queued here and a panel that is not their preview (a reload, a failed preview): its sole step is
+    // the stored game's, maybe one of the queued facts already — wait for the panel after them
+    if (q.length && !Number(panel.dataset.preview)) return;
+    const at = position() + queuedFacts(q);
     const form = live.querySelector('form.fact-form[data-offer="' + panel.dataset.sole + '"]');
     if (!form) return;
     if (panel.dataset.soleDerived === "yes" && at !== noAutoAt && at !== lastAutoAt) {
