@@ -90,3 +90,17 @@ def fresh_archive(fresh_database):
     a = Archive(app_database(fresh_database))
     yield a
     a.close()
+
+
+@pytest.fixture(autouse=True)
+def _each_test_starts_in_english():
+    """The page language is a context variable: a test that ends inside a Polish request context
+    (a test client's streamed body, say) must not make a later test's texts Polish."""
+    from service import i18n
+
+    token = i18n.set_language(i18n.DEFAULT)
+    yield
+    try:
+        i18n.reset(token)
+    except ValueError:
+        i18n.set_language(i18n.DEFAULT)

@@ -111,8 +111,8 @@ def install(app: Flask) -> None:
         if token is not None:
             try:
                 i18n.reset(token)
-            except ValueError:  # set in another context (a streamed body): nothing to undo here
-                pass
+            except ValueError:  # set in another context (a streamed body, a test client): back to the default
+                i18n.set_language(i18n.DEFAULT)
 
     @app.after_request
     def _remember_language(response):
