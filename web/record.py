@@ -430,7 +430,7 @@ def _tiles_field(name: str, spec: Any, label) -> dict[str, Any]:
         if slot.tile is not None or slot.kind not in ("I", "II", "any"):
             continue
         kinds = ("I", "II") if slot.kind == "any" else (slot.kind,)
-        slots.append({"slot": place, "tiles": [{"id": r.id, "label": r.en} for r in rooms if r.kind in kinds]})
+        slots.append({"slot": place, "tiles": [{"id": r.id, "label": label("tile", r.id)} for r in rooms if r.kind in kinds]})
     return {"name": name, "input": "tiles", "required": getattr(spec, "required", False), "slots": slots,
             "doc": getattr(spec, "doc", ""), "kind": "tiles"}
 
@@ -572,6 +572,10 @@ def _prefill(field: dict[str, Any], value: Any) -> dict[str, Any]:
             field["prefill"] = str(value)
         return field
     if field["input"] == "fixed":
+        return field
+    if field["input"] == "tiles":  # the setup's tile map: each room space's picker shows the tile recorded there
+        picked = value if isinstance(value, dict) else {}
+        field["slots"] = [{**sl, "picked": picked.get(sl["slot"])} for sl in field["slots"]]
         return field
     wanted = [value] if field["input"] == "choice" else (value if isinstance(value, list) else [value])
     wanted_json = {json.dumps(v, ensure_ascii=False) for v in wanted if v is not None}

@@ -137,3 +137,23 @@ def test_the_fix_page_prefills_the_fact_as_it_stands_and_names_bad_requests(arch
     r = client.get(f"/games/{gid}/record?fix=abc")
     assert r.status_code == 400 and "number of the fact" in r.get_data(as_text=True)
     assert f'/games/{gid}/record?fix=2' in client.get(f"/games/{gid}/step/4").get_data(as_text=True)
+
+
+def test_the_fix_page_of_the_setup_shows_each_room_space_with_the_tile_recorded_there(archive):
+    """The setup's tile map is a picker per room space (decision 0016); fixing it starts from what was recorded."""
+    import re as _re
+
+    from web import create_app
+
+    client = create_app({"ARCHIVE": archive, "TESTING": True, "WRITE_LIMIT": None}).test_client()
+    header = GameHeaderSchema().load({"ruleset": "lockdown", "mode": "standard", "strict": True,
+                                      "players": [{"seat": 1, "name": "Ada"}, {"seat": 2, "name": "Bo"}]})
+    gid = archive.games.create_game(header).id
+    archive.games.record(gid, [{"type": "BoardPrepared", "data": {"board": "basic",
+                                                                  "tiles": {"slot-01": "css_control_room"}}}])
+    r = client.get(f"/games/{gid}/record?fix=1")
+    assert r.status_code == 200
+    page = r.get_data(as_text=True)
+    slot = _re.search(r'<select data-slot="slot-01".*?</select>', page, _re.S).group(0)
+    assert _re.findall(r'<option value="([^"]+)" selected', slot) == ["css_control_room"]
+    assert ' selected' not in _re.search(r'<select data-slot="slot-02".*?</select>', page, _re.S).group(0)
