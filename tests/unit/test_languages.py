@@ -216,3 +216,18 @@ def test_objective_cards_as_recorded_are_named_with_their_values():
     named = lockdown.display_name("objective", "sectors_explored:S-01,S-02", "pl")
     assert named.endswith("[S-01, S-02]") and named.startswith("Wszystkie pomieszczenia")
     assert lockdown.display_name("objectives", "no_such_card:1", "en") is None
+
+
+def test_a_board_drawn_in_polish_first_is_still_english_for_the_next_english_reader():
+    """The drawing caches its room cards: the cache must key on the language (a Polish reader's
+    'zakryty' leaked into English pages drawn after it)."""
+    from service.rules.lockdown import svg
+    from service.rules.base import Seat, Setup
+
+    lockdown = get_ruleset("lockdown")
+    svg._card_top_in.cache_clear()
+    state = lockdown.initial_state(Setup(players=(Seat(1, "A"), Seat(2, "B")), mode="standard", options={}))
+    with i18n.language("pl", translations("pl")):
+        assert "zakryty" in lockdown.draw(state)
+    english = lockdown.draw(state)
+    assert "face down" in english and "zakryty" not in english

@@ -830,10 +830,16 @@ def _elevator(state: LockdownState, sector: str | None, x: float, y: float, hl: 
     return out + "</g>"
 
 
+def _card_top(*args) -> str:
+    """A card's opening, tooltip, face and markers, in the language in force (see :func:`_card_top_in`)."""
+    return _card_top_in(i18n.current(), *args)
+
+
 @lru_cache(maxsize=4096)
-def _card_top(board_id: str, columns: int, place: str, kind: str, tile: str | None, face_up: bool, items: int | None,
-              fire: bool, malfunction: bool, dark: bool, hl: bool, label: str) -> str:
-    """A card's opening, tooltip, face and markers: a function of a few room fields, so cached."""
+def _card_top_in(lang: str, board_id: str, columns: int, place: str, kind: str, tile: str | None, face_up: bool,
+                 items: int | None, fire: bool, malfunction: bool, dark: bool, hl: bool, label: str) -> str:
+    """A card's opening, tooltip, face and markers: a function of a few room fields (and the language of
+    its face's words, which the cache must key on: one reader's Polish is not another's English), so cached."""
     x, y = layout(board_id, columns).cards[place]
     sector = load_board(board_id).places[place].sector
     tip = [label]
