@@ -305,3 +305,8 @@ def test_league_records_are_not_games_and_the_api_reads_the_view(fresh_archive):
     assert [h["game_id"] for h in history] == [str(game.id)]
     page = client.get(f"/leagues/{CLUB}/{LEAGUE}/{SEASON}?as_of=2026-02-01")
     assert page.status_code == 200 and b"Ada" in page.data and b'value="2026-02-01"' in page.data
+    for lang in ("pl", "en"):  # every league page renders in both languages (a stray % in one was a 500)
+        for path in ("/leagues?", f"/leagues/{CLUB}/{LEAGUE}/{SEASON}?as_of=2026-02-01&"):
+            assert client.get(f"{path}lang={lang}").status_code == 200, (lang, path)
+    polish = client.get(f"/leagues/{CLUB}/{LEAGUE}/{SEASON}?lang=pl").get_data(as_text=True)
+    assert "Tabela na dzień" in polish and "Wygrane (%)" in polish

@@ -32,10 +32,15 @@ def test_no_marked_template_message_has_a_bare_percent_sign():
     """Jinja's gettext %-formats every message, so 'Win %' is a 500 at render time ("incomplete format")."""
     import re
 
-    placeholders = re.compile(r"%%|%\(\w+\)[sd]")
+    placeholders = re.compile(r"%%|%\(\w+\)[sdr]")
     found = [f"{where}: {m!r}" for m, where in _extracted().items() if where.startswith("web/templates")
              for text in (m if isinstance(m, tuple) else (m,)) if "%" in placeholders.sub("", text)]
     assert not found, "write %% or a %(name)s placeholder:\n" + "\n".join(found)
+    # ... and their translations, formatted the same way ("Wygrane (%)" was a 500 in Polish only)
+    catalog = _catalog("pl")
+    bad = [f"{m.id!r} -> {t!r}" for m in catalog if m.id for t in (m.string if isinstance(m.string, tuple) else (m.string,))
+           if t and "%" in placeholders.sub("", t)]
+    assert not bad, "write %% in the translation:\n" + "\n".join(bad)
 
 
 def _catalog(code: str):
