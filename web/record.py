@@ -205,6 +205,11 @@ class Labels:
             found += list(self.ruleset.names("room", tile)) if tile else []
         return " · ".join(dict.fromkeys(found))
 
+    def fact(self, type_: str) -> str:
+        """A fact type as the recorder's buttons name it (``Move``, ``Ruch``); the id where the ruleset has none."""
+        named = self.ruleset.display_name("fact", type_, i18n.current()) if self.ruleset is not None else None
+        return named or type_
+
     def __call__(self, kind: str | None, value: Any) -> str:
         if isinstance(value, (str, int)) and not isinstance(value, bool):
             if kind in CATALOGUES and self.components is not None:
@@ -387,8 +392,8 @@ def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = Non
         # the places this offer names (a fixed room, or its room choices): a tap on the board finds it
         places = [v["json"] for f in fields if f.get("place")
                   for v in ([f["value"]] if f["input"] == "fixed" else f.get("choices", []))]
-        out.append({"index": i, "type": e.type, "actor": e.actor, "note": e.note, "fields": fields,
-                    "direct": direct or chosen, "edit": chosen and not direct, "derived": derived, "quick": quick,
+        out.append({"index": i, "type": e.type, "label": label.fact(e.type) if hasattr(label, "fact") else e.type,
+                    "actor": e.actor, "note": e.note, "fields": fields, "direct": direct or chosen, "edit": chosen and not direct, "derived": derived, "quick": quick,
                     "effect": not is_coarse and (e.note.startswith("table effect") or e.type == "GameEnded"),
                     "coarse": is_coarse, "title": COARSE_TITLES.get(e.type) if is_coarse else None,
                     "places": "[" + ",".join(places) + "]"})

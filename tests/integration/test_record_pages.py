@@ -93,6 +93,9 @@ def test_panel_offers_what_next_inputs_offers(client, archive):
     panel = client.get(f"/games/{gid}/record/panel").get_data(as_text=True)
     offers = re.findall(r'<button type="button" class="offer[^"]*" data-offer="\d+" data-type="(\w+)"\s+data-actor="(\d*)"', panel)
     assert ("CharacterChosen", "1") in offers and ("CharacterChosen", "2") in offers
+    assert '<span class="otype">Choose a character</span>' in panel and "Record Choose a character" in panel
+    polish = client.get(f"/games/{gid}/record/panel?lang=pl").get_data(as_text=True)
+    assert '<span class="otype">Wybór postaci</span>' in polish  # the buttons name facts in the page's language
     assert 'data-undo-seq="1"' in panel and "#1</span> BoardPrepared — board basic" in panel
     # after an undo the voided fact is struck through and nothing is left to undo
     client.post(f"/api/games/{gid}/facts", json={"facts": [{"type": "FactVoided", "data": {"seqs": [1]}}]})

@@ -236,3 +236,15 @@ def test_a_board_drawn_in_polish_first_is_still_english_for_the_next_english_rea
         assert "zakryty" in lockdown.draw(state)
     english = lockdown.draw(state)
     assert "face down" in english and "zakryty" not in english
+
+
+def test_every_fact_type_has_a_title_in_both_languages():
+    """The recorder's buttons name facts as people do ("Move", "Ruch"), never by their notation ids."""
+    from service.rules.lockdown.facts import FACTS
+
+    lockdown = get_ruleset("lockdown")
+    for type_ in FACTS:
+        english, polish = lockdown.display_name("fact", type_, "en"), lockdown.display_name("fact", type_, "pl")
+        assert english and polish and english != type_, type_
+    assert (lockdown.display_name("fact", "CharacterMovedCarefully", "en"),
+            lockdown.display_name("fact", "CharacterMovedCarefully", "pl")) == ("Careful move", "Ostrożny ruch")

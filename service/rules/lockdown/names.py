@@ -50,6 +50,7 @@ def table() -> Mapping[str, Mapping[str, tuple[str, str]]]:
                "exploration": {e: e for e in load("exploration")["effects"]},
                "token": {t: t for t in load("colony")["token_types"]},
                "object": {"corpse": "corpse", "carcass": "carcass", "egg": "egg"}}
+    out["fact"] = {t: (en, pl) for t, (en, pl) in load("fact_titles")["titles"].items()}  # the recorder's labels
     for kind, block in load("names_pl")["kinds"].items():
         known = out.setdefault(kind, {})
         for key, pl in block["names"].items():
