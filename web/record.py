@@ -243,16 +243,6 @@ def _label(value: Any) -> str:
     return str(value)
 
 
-def _unknown_kinds(ruleset_name: str) -> frozenset[str]:
-    """Field kinds a lenient game may record as "unknown" (decision 0018), if the ruleset has them."""
-    import importlib
-
-    try:
-        return importlib.import_module(f"service.rules.{ruleset_name}.unknowns").UNKNOWN_KINDS
-    except (ImportError, AttributeError):
-        return frozenset()
-
-
 UNKNOWN_VALUE = {"json": json.dumps("unknown"), "label": N_("Unknown")}
 
 
@@ -324,10 +314,12 @@ def _field_of(name: str, legal: Any, spec: Any, label, default: Any, ranked: lis
     show = (lambda v: label(kind, v)) if label else _label
     alias = (lambda v: label.aliases(kind, v)) if hasattr(label, "aliases") else (lambda v: "")
     values = [{"json": json.dumps(v, ensure_ascii=False), "label": show(v), "aliases": alias(v)} for v in legal]
-    also = _also(kind, legal)
-    if also:
-        for v, extra in zip(values, also):
-            v["also"] = json.dumps(extra, ensure_ascii=False) if extra else ""
+    ruleset = getattr(label, "ruleset", None)
+    if ruleset is not None:  # what a chosen value decides by itself (an event card's printed corridors)
+        for v, raw in zip(values, legal):
+            implied = ruleset.implied(kind, raw)
+            if implied:
+                v["also"] = json.dumps(implied, ensure_ascii=False)
     multi = (kind in LIST_KINDS or kind.endswith("_list")) and not any(isinstance(v, list) for v in legal)
     if len(values) == 1 and not multi:
         return {"name": name, "input": "fixed", "value": values[0], "required": required, "doc": doc}
@@ -352,23 +344,11 @@ def _field_of(name: str, legal: Any, spec: Any, label, default: Any, ranked: lis
             ([preselect] if preselect is not None else []), "ruled": ruled, "doc": doc}
 
 
-def _also(kind: str, legal: list) -> list[dict] | None:
-    """Fields a chosen value decides by itself: an event card's printed corridors."""
-    if kind != "event_card":
-        return None
-    from service.rules.lockdown.components import EVENT_CARDS
-
-    out = []
-    for v in legal:
-        card = EVENT_CARDS.resolve(v) if isinstance(v, str) else None
-        out.append({"corridors": list(card.corridors)} if card is not None and card.corridors else {})
-    return out
-
-
 def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = None,
             lenient: bool = False, coarse=()) -> list[dict[str, Any]]:
     kinds = _fact_kinds(ruleset_name)
-    unknowns = _unknown_kinds(ruleset_name) if lenient else frozenset()
+    ruleset = RULESETS.get(ruleset_name)
+    unknowns = ruleset.unknown_kinds() if lenient and ruleset is not None else frozenset()
     out = []
     for i, e in enumerate(list(expected) + list(coarse)):
         specs = kinds.get(e.type, {})
@@ -393,7 +373,8 @@ def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = Non
         places = [v["json"] for f in fields if f.get("place")
                   for v in ([f["value"]] if f["input"] == "fixed" else f.get("choices", []))]
         out.append({"index": i, "type": e.type, "label": label.fact(e.type) if hasattr(label, "fact") else e.type,
-                    "actor": e.actor, "note": e.note, "fields": fields, "direct": direct or chosen, "edit": chosen and not direct, "derived": derived, "quick": quick,
+                    "actor": e.actor, "note": e.note, "fields": fields, "direct": direct or chosen,
+                    "edit": chosen and not direct, "derived": derived, "quick": quick,
                     "effect": not is_coarse and (e.note.startswith("table effect") or e.type == "GameEnded"),
                     "coarse": is_coarse, "title": COARSE_TITLES.get(e.type) if is_coarse else None,
                     "places": "[" + ",".join(places) + "]"})
@@ -402,24 +383,6 @@ def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = Non
 
 COARSE_TITLES = {"RecordGap": N_("Skip ahead: rounds not recorded"), "CharacterEscaped": N_("Escaped"),
                  "GameEnded": N_("End: record incomplete")}
-
-
-def _coarse_offers(ruleset_name: str, state: Any) -> list:
-    """A coarse record's facts (decision 0018): skip ahead, an escape by its outcome, the record ends incomplete."""
-    import importlib
-
-    from service.rules.base import Expected
-
-    try:
-        coarse_inputs = importlib.import_module(f"service.rules.{ruleset_name}.unknowns").coarse_inputs
-    except (ImportError, AttributeError):
-        return []
-    out = list(coarse_inputs(state))
-    if not getattr(state, "ended", True):
-        out.append(Expected("GameEnded", None, {"ending": ["incomplete"], "note": None},
-                            "the record stops here: what followed is not known (known deaths and escapes stay in "
-                            "the result; statistics count the game as incomplete)"))
-    return out
 
 
 def _is_tile_map(name: str, legal: Any, spec: Any, label) -> bool:
@@ -438,17 +401,6 @@ def _tiles_field(name: str, spec: Any, label) -> dict[str, Any]:
         slots.append({"slot": place, "tiles": [{"id": r.id, "label": label("tile", r.id)} for r in rooms if r.kind in kinds]})
     return {"name": name, "input": "tiles", "required": getattr(spec, "required", False), "slots": slots,
             "doc": getattr(spec, "doc", ""), "kind": "tiles"}
-
-
-def _procedure(ruleset_name: str, state: Any) -> list[dict]:
-    """The ruleset's round procedure at this state (its event phase steps in order), if it offers one."""
-    import importlib
-
-    try:
-        steps = importlib.import_module(f"service.rules.{ruleset_name}.inputs").round_procedure
-    except (ImportError, AttributeError):
-        return []
-    return steps(state)
 
 
 def _fact_line(fact, names: dict[int, str]) -> str:
@@ -517,7 +469,7 @@ def _panel_context(game_id: str, fix: int | None = None, queued: list | None = N
         "recent": recent,
         "after_the_fact": bool((game.options or {}).get("after_the_fact")),
         "preview": preview[::-1],
-        "procedure": _procedure(game.ruleset_name, state),
+        "procedure": ruleset.round_procedure(state),
         "sole": None,
         "undo_seq": undo,
         "undo_seqs": json.dumps(undo_seqs),
@@ -530,7 +482,7 @@ def _panel_context(game_id: str, fix: int | None = None, queued: list | None = N
         return {**ctx, **_fix_context(game, rp, fix, names)}
     offers = _offers(game.ruleset_name, ruleset.next_inputs(state), Labels(game.ruleset_name, state, names),
                      Habits(game.recorded), lenient=not game.strict,
-                     coarse=() if game.strict else _coarse_offers(game.ruleset_name, state))
+                     coarse=() if game.strict else ruleset.coarse_inputs(state))
     main = [o for o in offers if not o["effect"] and not o["coarse"]]
     ctx["offers"] = offers
     # the game's own next step, when there is only one: asked at once, or recorded for you when derived

@@ -257,6 +257,24 @@ class Ruleset(ABC):
     def revealed(self, all_state: Any, seen_state: Any, as_: str) -> list[Fact]:
         return []
 
+    # --- what a recorder may offer beside next_inputs (decisions 0016, 0018) -----------------------
+
+    def unknown_kinds(self) -> frozenset[str]:
+        """Field kinds a lenient game may record as ``"unknown"``: table values nobody saw."""
+        return frozenset()
+
+    def coarse_inputs(self, state: Any) -> list[Expected]:
+        """Facts of a record made after the fact: skip ahead, an outcome without its steps, an incomplete end."""
+        return []
+
+    def round_procedure(self, state: Any) -> list[dict[str, Any]]:
+        """The round's table procedure at ``state``, step by step in rulebook order (``[]`` if none)."""
+        return []
+
+    def implied(self, kind: str, value: Any) -> dict[str, Any]:
+        """Other fields a chosen value decides by itself (an event card's printed corridors)."""
+        return {}
+
     # --- names in the reader's language (decision 0019) -------------------------------------------
 
     def display_name(self, kind: str, value: Any, locale: str = "en") -> str | None:

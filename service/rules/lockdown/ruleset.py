@@ -11,7 +11,8 @@ from typing import Any, Callable, Iterable, Mapping
 
 from service.rules.base import Consequence, Expected, Fact, Moment, Result, Ruleset, Setup, Violation
 from service.rules.lockdown import names as _names
-from service.rules.lockdown import apply as _apply, checks, inputs, perspective, sidebar as _sidebar, state as _state, story, svg, view
+from service.rules.lockdown import apply as _apply, checks, inputs, perspective, sidebar as _sidebar, state as _state, story, svg, unknowns, view
+from service.rules.lockdown.components import EVENT_CARDS
 
 
 class LockdownRuleset(Ruleset):
@@ -72,6 +73,24 @@ class LockdownRuleset(Ruleset):
 
     def revealed(self, all_state: _state.LockdownState, seen_state: _state.LockdownState, as_: str) -> list[Fact]:
         return perspective.revealed(all_state, seen_state, as_)
+
+    def unknown_kinds(self) -> frozenset[str]:
+        return unknowns.UNKNOWN_KINDS
+
+    def coarse_inputs(self, state: _state.LockdownState) -> list[Expected]:
+        out = list(unknowns.coarse_inputs(state))
+        if not state.ended:
+            out.append(Expected("GameEnded", None, {"ending": ["incomplete"], "note": None},
+                                "the record stops here: what followed is not known (known deaths and escapes stay "
+                                "in the result; statistics count the game as incomplete)"))
+        return out
+
+    def round_procedure(self, state: _state.LockdownState) -> list[dict[str, Any]]:
+        return inputs.round_procedure(state)
+
+    def implied(self, kind: str, value: Any) -> dict[str, Any]:
+        card = EVENT_CARDS.resolve(value) if kind == "event_card" and isinstance(value, str) else None
+        return {"corridors": list(card.corridors)} if card is not None and card.corridors else {}
 
     def display_name(self, kind: str, value: Any, locale: str = "en") -> str | None:
         return _names.display_name(kind, value, locale)
