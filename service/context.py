@@ -6,6 +6,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from service.accounts import Accounts
 from service.archive import Games
 from service.league_book import LeagueBook
 from service.db import Database, bundled_majors, embedded_server, ensure_database, pg_version_of, resolve_data_dir
@@ -23,6 +24,7 @@ class Archive:
         self.db = db
         self.games = Games(env=db.eventsourcing_env(AGGREGATE_CACHE_MAXSIZE="200", **fail_fast_env()))
         self.leagues = LeagueBook(env=db.eventsourcing_env(**fail_fast_env()))  # same store (decision 0020)
+        self.accounts = Accounts(db)  # plain tables, not events (decision 0024)
 
     def close(self) -> None:
         self.leagues.close()

@@ -283,6 +283,11 @@ class Club(Chained):
         ends_on: str | None
         chain: str | None
 
+    class LeagueVisibilitySet(Aggregate.Event):
+        league_id: UUID
+        members_only: bool
+        chain: str | None
+
     class RoleGranted(Aggregate.Event):
         player_id: UUID
         role: str
@@ -359,6 +364,17 @@ class Club(Chained):
                             starts_on=start, ends_on=end)
         return season_id
 
+    def set_members_only(self, league_slug: str, members_only: bool) -> None:
+        """A members-only league's games and tables are seen by the club's members, recorders and admins only
+        (decision 0024); a public one by everybody."""
+        league = self.league(league_slug)
+        flag = _flag(members_only, "members_only")
+        if bool(league.get("members_only")) != flag:
+            self._league_visibility_set(league_id=league["league_id"], members_only=flag)
+
+    def roles_of(self, player_id: UUID | None) -> frozenset[str]:
+        return frozenset(role for pid, role in self.roles if player_id is not None and pid == player_id)
+
     def grant(self, player_id: UUID, role: str) -> None:
         if role not in ROLES:
             raise InvalidInput(f"role must be one of {', '.join(ROLES)}", field="role")
@@ -384,6 +400,11 @@ class Club(Chained):
         self.chain = chain
         self.seasons[season_id] = {"league_id": league_id, "slug": slug, "name": name,
                                    "starts_on": starts_on, "ends_on": ends_on}
+
+    @event(LeagueVisibilitySet)
+    def _league_visibility_set(self, league_id, members_only, chain=None) -> None:
+        self.chain = chain
+        self.leagues[league_id]["members_only"] = members_only
 
     @event(RoleGranted)
     def _role_granted(self, player_id, role, chain=None) -> None:

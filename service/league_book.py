@@ -131,6 +131,13 @@ class LeagueBook(Application[UUID]):
                     starts_on=None, ends_on=None) -> UUID:
         return self._retry(lambda: self.club(club), lambda c: c.open_season(league, name, slug, starts_on, ends_on))
 
+    def set_members_only(self, club: str, league: str, members_only: bool) -> None:
+        self._retry(lambda: self.club(club), lambda c: c.set_members_only(league, members_only))
+
+    def revoke_role(self, club: str, player: str | UUID, role: str) -> None:
+        pid = self._player(self.registry(), player, "player")
+        self._retry(lambda: self.club(club), lambda c: c.revoke(pid, role))
+
     def grant_role(self, club: str, player: str | UUID, role: str) -> None:
         pid = self._player(self.registry(), player, "player")
         self._retry(lambda: self.club(club), lambda c: c.grant(pid, role))

@@ -12,6 +12,8 @@ import warnings
 from pathlib import Path
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
 from service.db import Database, drop_database, ensure_database
 
@@ -104,3 +106,20 @@ def _each_test_starts_in_english():
         i18n.reset(token)
     except ValueError:
         i18n.set_language(i18n.DEFAULT)
+
+
+class SignedInClient(FlaskClient):
+    """Every test client acts as the archive's test admin (a site admin) through an API token, so tests
+    that record through the API or the recorder need no account of their own (decision 0024). Tests of
+    refusals use ``tests.helpers.anonymous_client(app)`` or ``client_as(app, token)``."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        accounts = getattr(self.application.config.get("ARCHIVE"), "accounts", None)
+        if accounts is not None:
+            from tests.helpers import token_for
+
+            self.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token_for(accounts)}"
+
+
+Flask.test_client_class = SignedInClient

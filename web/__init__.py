@@ -18,7 +18,7 @@ def create_app(config: dict[str, Any]) -> Flask:
     app.config.update(config)
     app.json.sort_keys = False
 
-    from web import csrf, posture
+    from web import auth, csrf, posture
     from web.admin import admin
     from web.api import api
     from web.errors import register_error_handlers
@@ -36,5 +36,6 @@ def create_app(config: dict[str, Any]) -> Flask:
     app.register_blueprint(league_api, url_prefix="/api")
     register_error_handlers(app)
     posture.install(app, config)
+    auth.install(app)  # who is asking, and may they (decision 0024); before the CSRF check, which reads it
     csrf.install(app)  # forms and the pages' scripts send a token back (decision 0017)
     return app

@@ -126,6 +126,7 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | N
         _warn_history_risk(archive)
         if demo:
             _load_demo(archive)
+            _demo_admin(archive)
         in_process = worker if worker is not None else archive.db.embedded
         w = Worker(archive.db) if in_process else None
         app = create_app({"ARCHIVE": archive, "WORKER": w, "TRUSTED_HOSTS": hosts, "WRITE_LIMIT": write_limit})
@@ -419,6 +420,20 @@ def restore(ctx: click.Context, file: Path, batch: int, owner_url: str | None) -
     )
 
 
+def _demo_admin(archive) -> None:
+    """A local admin for the demo, with a password made up now and printed once (decision 0024)."""
+    from service.accounts import new_password
+
+    password = new_password()
+    try:
+        archive.accounts.create("admin", password, site_admin=True)
+    except ArchiveError:
+        archive.accounts.set_site_admin("admin", True)
+        archive.accounts.set_password("admin", password)
+    click.secho(f"demo: sign in as 'admin' with password {password}  (made up now, printed only here; "
+                "`nemesis-archive user password admin` changes it)", fg="yellow")
+
+
 def _say(line: str) -> None:
     click.echo(line, err=True)
 
@@ -518,6 +533,11 @@ def demo(ctx: click.Context) -> None:
 from web.cli_league import league as _league  # noqa: E402 - the `league` command group
 
 main.add_command(_league)
+
+from web.cli_accounts import token as _token, user as _user  # noqa: E402 - accounts (decision 0024)
+
+main.add_command(_user)
+main.add_command(_token)
 
 if __name__ == "__main__":
     main()

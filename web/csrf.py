@@ -8,7 +8,8 @@ site can make a browser post a form here, but it cannot read our page to learn t
 The JSON API (``/api``) is used by scripts and keeps working for them without a token, whether or
 not they keep cookies: it accepts only ``Content-Type: application/json`` bodies (a cross-site form
 cannot send that without a CORS preflight, which this server never grants) and nothing in it is
-authorised by a cookie. The recorder sends the header anyway (ready for cookie sessions). Any write
+authorised by a cookie — except a write signed by the sign-in session's cookie (decision 0024): that
+one needs the token like a form. The recorder sends the header. Any write
 that a browser marks ``Sec-Fetch-Site: cross-site`` is refused outright. A request no route takes
 gets its 404/405 first. Decision 0017.
 """
@@ -47,14 +48,21 @@ def _matches(sent: str | None) -> bool:
     return bool(sent) and bool(_TOKEN.match(cookie)) and hmac.compare_digest(sent, cookie)
 
 
+def _signed_by_cookie() -> bool:
+    from web.auth import current
+
+    account = current()
+    return account is not None and account.via == "session"
+
+
 def check() -> None:
     """Refuse a forged write; a no-op for reads and for the JSON API's scripts."""
     if request.method in SAFE or request.routing_exception is not None:
         return
     if request.headers.get("Sec-Fetch-Site") == "cross-site":
         raise CsrfRefused("a write from another site is refused (cross-site request)")
-    if request.blueprint == "api":
-        return  # JSON only, no cookie authority: see the module's docstring
+    if request.blueprint == "api" and not _signed_by_cookie():
+        return  # JSON only, authorised by a token or nothing: see the module's docstring
     try:
         sent = request.headers.get(HEADER) or request.form.get(FIELD)
     except BadRequest:

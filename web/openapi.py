@@ -187,7 +187,10 @@ class PlayersSchema(Schema):
 ERRORS = {
     "400": "the request is malformed: a field (named in `field` or `fields`) is missing, of the wrong type, "
     "out of range, or holds text that cannot be stored (NUL, a lone surrogate, too long, nested too deeply)",
-    "404": "no such game or board",
+    "401": "no account: send an API token as `Authorization: Bearer TOKEN` (`nemesis-archive token issue USER`); "
+    "a token unknown or revoked is refused the same way",
+    "403": "signed in, but not a recorder or an admin of the game's league (outside any league: of any club)",
+    "404": "no such game or board (a game of a members-only league is not found for those outside its club)",
     "405": "the method is not allowed on this path; the Allow header lists the ones that are",
     "409": "a conflict: a stale expected_position (with the current `position`), a command id reused for "
     "other facts, or a game id that already exists",
@@ -210,6 +213,8 @@ def _errors(*codes: str) -> dict:
     out = {}
     for code in ("405", "503", *codes):
         out[code] = {"description": ERRORS[code], "content": {"application/json": {"schema": "Error"}}}
+        if code == "401":
+            out[code]["headers"] = {"WWW-Authenticate": {"description": "Bearer", "schema": {"type": "string"}}}
         if code in ("429", "503"):
             out[code]["headers"] = RETRY_AFTER
     out["405"]["headers"] = ALLOW
@@ -241,12 +246,25 @@ LIMITS = (
 )
 
 
+# Writes need an account (decision 0024): a per-user API token, or the sign-in session's cookie (a browser's;
+# with the page's CSRF token in X-CSRF-Token).
+WRITE_SECURITY = [{"token": []}, {"session": []}]
+SECURITY_SCHEMES = {
+    "token": {"type": "http", "scheme": "bearer",
+              "description": "a per-user API token from `nemesis-archive token issue USER`, shown once"},
+    "session": {"type": "apiKey", "in": "cookie", "name": "nemesis_session",
+                "description": "the sign-in page's session (browsers); a write also sends X-CSRF-Token"},
+}
+
+
 @lru_cache(maxsize=1)
 def spec() -> dict:
     s = APISpec(
         title="Nemesis Archive", version="1", openapi_version="3.0.3", plugins=[MarshmallowPlugin()],
         info={"description": "Record, replay and score real-table games of Nemesis: Lockdown. " + LIMITS},
     )
+    for name, scheme in SECURITY_SCHEMES.items():
+        s.components.security_scheme(name, scheme)
     s.components.schema("GameHeader", schema=GameHeaderSchema)
     s.components.schema("Append", schema=AppendSchema)
     s.components.schema("Error", schema=ErrorSchema)
@@ -263,10 +281,11 @@ def spec() -> dict:
                 f"{hygiene.MAX_NAME}, at most {hygiene.MAX_TAGS} tags of at most {hygiene.MAX_TAG}; "
                 "strict is a JSON boolean.",
                 "requestBody": {"required": True, "content": {"application/json": {"schema": "GameHeader"}}},
+                "security": WRITE_SECURITY,
                 "responses": {
                     "201": {**_ok("the game", "GameSummary"),
                             "headers": {"Location": {"description": "the game's URL", "schema": {"type": "string"}}}},
-                    **_errors("400", "409", "413", "429"),
+                    **_errors("400", "401", "403", "409", "413", "429"),
                 },
             },
             "get": {
@@ -300,10 +319,11 @@ def spec() -> dict:
                 "keeps losing the race to others gets 503 with Retry-After. " + LIMITS,
                 "parameters": [GAME_ID],
                 "requestBody": {"required": True, "content": {"application/json": {"schema": "Append"}}},
+                "security": WRITE_SECURITY,
                 "responses": {
                     "201": _ok("stored", "AppendResult"),
                     "200": _ok("a retried command: the original result", "AppendResult"),
-                    **_errors("400", "404", "409", "413", "422", "429"),
+                    **_errors("400", "401", "403", "404", "409", "413", "422", "429"),
                 },
             },
             "get": {

@@ -1,8 +1,16 @@
-"""A served archive with the demo games, and Debian's Chromium driven by Playwright."""
+"""A served archive with the demo games, and Debian's Chromium driven by Playwright.
+
+Every browser context is signed in to the served archive as its test admin (a site admin, through the
+sign-in session's cookie, as a person's browser would be): tests that record need nothing more
+(decision 0024). ``browser.new_context(..., signed_in=False)`` makes a context nobody signed in to.
+The tests' own ``urllib.request.urlopen`` calls to the served archive send its API token; an opener a test
+builds itself adds ``tests.helpers.SignedInHandler()``.
+"""
 from __future__ import annotations
 
 import shutil
 import threading
+import urllib.request
 
 import pytest
 
@@ -12,6 +20,7 @@ from service.context import Archive
 from service.demo import HERE as DEMO_DIR
 from service.notation import import_parsed, read_file
 from service.roles import app_database
+from tests.helpers import TEST_ADMIN, SignedInHandler
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -32,26 +41,53 @@ def served(pg_server):
     db = app_database(admin)  # served as the service runs: nemesis_app
     archive = Archive(db)
     games = [import_parsed(archive.games, read_file(p))[0] for p in sorted(DEMO_DIR.glob("*.jsonl"))]
+    archive.accounts.create(TEST_ADMIN, None, site_admin=True)
+    SIGNED_IN["session"] = archive.accounts.open_session(TEST_ADMIN)
+    SignedInHandler.served["token"] = archive.accounts.issue_token(TEST_ADMIN, "browser tests")[1]
     for view in VIEWS:
         rebuild(db, view)
     server = make_server("127.0.0.1", 0, create_app({"ARCHIVE": archive}), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}", {g.title: g for g in games}
+    SIGNED_IN["url"] = SignedInHandler.served["url"] = f"http://127.0.0.1:{server.server_port}"
+    urllib.request.install_opener(urllib.request.build_opener(SignedInHandler()))  # the tests' own API calls
+    yield SIGNED_IN["url"], {g.title: g for g in games}
     server.shutdown()
     archive.close()
     drop_database(pg_server, admin.name)
 
 
+SIGNED_IN: dict[str, str] = {}  # the served archive's URL and its test admin's session
+
+
+class SignedInBrowser:
+    """Playwright's Browser whose new contexts carry the served archive's test-admin session cookie."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, *args, signed_in: bool = True, **kwargs):
+        context = self._browser.new_context(*args, **kwargs)
+        if signed_in and SIGNED_IN:
+            from web.auth import SESSION_COOKIE
+
+            context.add_cookies([{"name": SESSION_COOKIE, "value": SIGNED_IN["session"], "url": SIGNED_IN["url"],
+                                  "httpOnly": True, "sameSite": "Lax"}])
+        return context
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
-def browser():
+def browser(served):
     from playwright.sync_api import sync_playwright
 
     executable = shutil.which("chromium") or shutil.which("chromium-browser")
     assert executable, "Debian's chromium is needed for the browser tests: `make test` installs it (apt-get install chromium)"
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield b
+        yield SignedInBrowser(b)
         b.close()
 
 

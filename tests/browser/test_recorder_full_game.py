@@ -11,6 +11,7 @@ import pytest
 
 from service.demo import HERE as DEMO_DIR
 from tests.browser.recorder_driver import Driver, create_game, event_phases, read_notation, standing
+from tests.helpers import SignedInHandler
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +24,7 @@ def _get(url: str) -> dict:
 def _as_a_browser(base: str, game_id: str):
     """A client that opened the recorder first, as a browser does: its CSRF cookie and the page's token
     (the preview is a form route: decision 0017)."""
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), SignedInHandler())
     with opener.open(f"{base}/games/{game_id}/record") as r:
         token = re.search(r'<meta name="csrf-token" content="([^"]+)"', r.read().decode()).group(1)
     return opener, token

@@ -21,7 +21,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from service.context import Archive
-from tests.helpers import generated
+from tests.helpers import generated, token_for
 from web.openapi import spec
 
 CHECKS = [
@@ -46,14 +46,15 @@ def api(database):
     header, facts = generated(seed=95, players=2)
     game = archive.games.create_game(header)
     archive.games.record(game.id, facts[:12], command_id="conformance")
-    yield schemathesis.openapi.from_wsgi("/api/openapi.json", create_app({"ARCHIVE": archive})), str(game.id)
+    token = token_for(archive.accounts)  # writes need an account (decision 0024)
+    yield schemathesis.openapi.from_wsgi("/api/openapi.json", create_app({"ARCHIVE": archive})), str(game.id), token
     archive.close()
 
 
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE], ids=str)
 @pytest.mark.parametrize("method, path", OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
 def test_the_api_keeps_to_its_openapi_document(api, method, path, mode):
-    schema, game_id = api
+    schema, game_id, token = api
     operation = schema[path][method]
     strategies = [operation.as_strategy(mode)]
     if "{game_id}" in path:  # and against a real game, to get past the 404
@@ -63,7 +64,7 @@ def test_the_api_keeps_to_its_openapi_document(api, method, path, mode):
     @settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     def run(case):
-        case.call_and_validate(checks=CHECKS)
+        case.call_and_validate(checks=CHECKS, headers={"Authorization": f"Bearer {token}"})
 
     run()
 
@@ -78,6 +79,11 @@ def test_every_operation_declares_its_body_and_errors():
             for code in ("400", "405", "503") + (("413",) if method == "post" else ()):
                 assert responses[code]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
     facts = doc["paths"]["/api/games/{game_id}/facts"]["post"]["responses"]
-    assert {"200", "201", "400", "404", "405", "409", "413", "422", "503"} <= set(facts)
+    assert {"200", "201", "400", "401", "403", "404", "405", "409", "413", "422", "503"} <= set(facts)
+    assert facts["401"]["headers"]["WWW-Authenticate"]
+    for path, method in (("/api/games", "post"), ("/api/games/{game_id}/facts", "post")):
+        assert {"token": []} in doc["paths"][path][method]["security"]
+    assert doc["components"]["securitySchemes"]["token"] == {**doc["components"]["securitySchemes"]["token"],
+                                                              "type": "http", "scheme": "bearer"}
     assert facts["405"]["headers"]["Allow"] and facts["503"]["headers"]["Retry-After"]
     assert {"error", "message"} <= set(doc["components"]["schemas"]["Error"]["required"])

@@ -156,7 +156,9 @@ def test_the_write_limit_is_on_by_default_and_can_be_turned_off(archive):
 @pytest.fixture
 def served_process(fresh_database):
     """Start ``nemesis-archive serve`` (as the app role) over a database of this test's own; yield (base URL, process)."""
+    from service.accounts import Accounts
     from service.roles import app_database
+    from tests.helpers import token_for
 
     procs = []
 
@@ -171,6 +173,7 @@ def served_process(fresh_database):
         match = re.search(r"serving on (http://\S+?)/ ", line)
         assert match, f"serve did not start: {line}{proc.stdout.read() if proc.poll() is not None else ''}"
         proc.banner = line + proc.stdout.readline()
+        proc.token = token_for(Accounts(app_database(fresh_database)))  # writes need an account (decision 0024)
         return match.group(1), proc
 
     yield start
@@ -189,6 +192,7 @@ def test_serve_answers_with_the_posture_and_stops_cleanly(served_process, option
     base, proc = served_process(*options, "--write-limit", "2/minute")
     behind_proxy = "--trusted-proxy" in options
     with requests.Session() as http:
+        http.headers["Authorization"] = f"Bearer {proc.token}"
         page = http.get(base + "/")
         assert page.status_code == 200
         assert page.headers["Server"] == "nemesis-archive"  # no software or version named

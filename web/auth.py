@@ -1,0 +1,274 @@
+"""Who is asking, and may they: sign-in sessions, API tokens, and one place that checks rights (decision 0024).
+
+Every request is looked at once, before its route runs (:func:`guard`), by endpoint name:
+
+- ``WRITE_GAME`` endpoints (append facts, the recorder and its panel/preview) need an account that
+  may write that game (:func:`can_write_game`); ``NEW_GAME`` endpoints (the new-game form, creating,
+  importing) need one that may write in the league the header names (none named: anyone who records).
+- Reads of a game or a league's tables answer 404 — not 403 — to whoever may not see a members-only
+  league (:func:`can_read_league`), so its existence does not leak.
+
+Unsigned: the API answers 401 with ``WWW-Authenticate: Bearer``; a page redirects to the sign-in page
+(a GET) or answers 401 with a link to it. Signed in without the right: 403 naming the role needed.
+
+How a request proves who it is: ``Authorization: Bearer <token>`` (an API token, CLI-issued; no CSRF
+asked, a browser never adds that header by itself), or the ``nemesis_session`` cookie set by the
+sign-in form (HttpOnly, SameSite=Lax; every write it authorises needs the CSRF token, the API's
+included — web/csrf.py).
+"""
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask import Flask, current_app, g, redirect, request, url_for
+from psycopg import sql
+from werkzeug.exceptions import Forbidden, NotFound, Unauthorized
+
+from service.accounts import WRITE_ROLES, Account
+from service.i18n import N_, _
+from service.league import name_key
+
+SESSION_COOKIE = "nemesis_session"
+SESSION_MAX_AGE = 30 * 24 * 3600
+
+WRITE_GAME = frozenset({"api.append_facts", "record.recorder", "record.panel", "record.preview"})
+NEW_GAME = frozenset({"api.create_game", "record.new_game", "record.create_game", "record.import_game"})
+READ_GAME = frozenset({
+    "api.get_game", "api.get_facts", "api.get_state", "api.export_game",
+    "replay.game", "replay.game_step", "replay.game_step_panel", "replay.game_step_board", "replay.game_step_details",
+})
+READ_LEAGUE = frozenset({"league.season_page", "league.player_page", "league_api.api_standings", "league_api.api_ratings"})
+
+
+class SignInNeeded(Unauthorized):
+    """No account: 401 (the API) or the sign-in page (a page)."""
+
+    def get_headers(self, environ=None, scope=None):
+        return [*super().get_headers(environ, scope), ("WWW-Authenticate", 'Bearer realm="nemesis-archive"')]
+
+
+_UNSET = object()
+
+
+def current() -> Account | None:
+    """Who is asking (None: nobody signed in), looked up on first use and kept for the request.
+
+    A read that never asks costs no lookup; a bad token is refused wherever an account is asked for."""
+    account = g.get("account", _UNSET)
+    if account is _UNSET:
+        g.account = None  # an error page drawn after a refused token asks again: nobody
+        account = g.account = _load_account()
+    return account
+
+
+def _accounts():
+    return getattr(current_app.config.get("ARCHIVE"), "accounts", None)
+
+
+def _load_account() -> Account | None:
+    """The account of a bearer token or of the session cookie."""
+    accounts = _accounts()
+    if accounts is None:
+        return None
+    header = request.headers.get("Authorization", "")
+    if header:
+        scheme, _sep, secret = header.partition(" ")
+        if scheme.lower() != "bearer" or not secret.strip():
+            raise SignInNeeded("the Authorization header must be 'Bearer <token>' (nemesis-archive token issue USER)")
+        account = accounts.by_token(secret.strip())
+        if account is None:
+            raise SignInNeeded("this API token is unknown or revoked; ask an admin for a new one")
+        return account
+    secret = request.cookies.get(SESSION_COOKIE)
+    if secret:
+        account = accounts.by_session(secret)
+        g.stale_session = account is None
+        return account
+    return None
+
+
+# -- where a game counts, and who may do what there --------------------------------------------------------
+
+
+def _league_view_rows(query: str, args: tuple) -> list[dict[str, Any]]:
+    from psycopg.rows import dict_row
+
+    from projections.generations import active_prefix
+
+    db = current_app.config["ARCHIVE"].db
+    with db.connect(row_factory=dict_row) as conn:
+        prefix = active_prefix(conn, "league")
+        return conn.execute(sql.SQL(query).format(**{t: sql.Identifier(f"{prefix}_{t}") for t in ("leagues", "roles")}),
+                            args).fetchall()
+
+
+def _club(club_id: UUID):
+    from eventsourcing.application import AggregateNotFoundError
+
+    try:
+        return current_app.config["ARCHIVE"].leagues.repository.get(club_id)
+    except AggregateNotFoundError:
+        return None
+
+
+def league_of_header(league: Any) -> tuple[UUID, UUID] | None:
+    """(club id, league id) of the first-opened league of that name (decision 0020's rule), or None."""
+    if not isinstance(league, str) or not league.strip():
+        return None
+    rows = _league_view_rows("SELECT club_id, league_id FROM {leagues} WHERE name_key = %s ORDER BY opened LIMIT 1",
+                             (name_key(league),))
+    return (rows[0]["club_id"], rows[0]["league_id"]) if rows else None
+
+
+def league_of_game(game) -> tuple[UUID, UUID] | None:
+    """Where ``game`` counts: its latest placement, else the league its header names (None: no league)."""
+    placement = current_app.config["ARCHIVE"].leagues.placement(game.id)
+    if placement.placed:
+        if placement.season_id is None:
+            return None
+        for club_row in _league_view_rows("SELECT DISTINCT club_id FROM {leagues}", ()):
+            club = _club(club_row["club_id"])
+            if club is not None and placement.season_id in club.seasons:
+                return club.id, club.seasons[placement.season_id]["league_id"]
+        return None
+    return league_of_header(game.league)
+
+
+def records_somewhere(account: Account) -> bool:
+    if account.site_admin:
+        return True
+    if account.player_id is None:
+        return False
+    return bool(_league_view_rows("SELECT 1 FROM {roles} WHERE player_id = %s AND role = ANY(%s) LIMIT 1",
+                                  (account.player_id, list(WRITE_ROLES))))
+
+
+def can_write_league(account: Account | None, where: tuple[UUID, UUID] | None) -> bool:
+    """May ``account`` record in that league (None: a game outside every league)?"""
+    if account is None:
+        return False
+    if account.site_admin:
+        return True
+    if where is None:
+        return records_somewhere(account)
+    club = _club(where[0])
+    return club is not None and bool(club.roles_of(account.player_id) & WRITE_ROLES)
+
+
+def can_read_league(account, where: tuple[UUID, UUID] | None) -> bool:
+    """May ``account`` (or a callable giving it, asked only for a members-only league) see that league?"""
+    if where is None:
+        return True
+    club = _club(where[0])
+    if club is None or not club.leagues.get(where[1], {}).get("members_only"):
+        return True
+    if callable(account):
+        account = account()
+    if account is None:
+        return False
+    return account.site_admin or bool(club.roles_of(account.player_id))
+
+
+def can_write(game) -> bool:
+    """The one check every write to an existing game goes through."""
+    return can_write_league(current(), league_of_game(game))
+
+
+def can_read(game) -> bool:
+    return can_read_league(current, league_of_game(game))
+
+
+# -- the gate --------------------------------------------------------------------------------------------
+
+
+def _needs_sign_in():
+    if request.blueprint not in ("api", "league_api") and request.method == "GET":
+        return redirect(url_for("auth.sign_in", next=request.full_path.rstrip("?")), 303)
+    raise SignInNeeded(_("recording needs signing in: sign in on the sign-in page, or send an API token"))
+
+
+def _game_or_none(game_id: str):
+    from service.errors import ArchiveError
+
+    try:
+        return current_app.config["ARCHIVE"].games.get_game(UUID(game_id))
+    except (ValueError, ArchiveError):
+        return None  # the route itself names the bad id or the missing game
+
+
+def _header_league() -> Any:
+    if request.endpoint == "api.create_game":
+        body = request.get_json(silent=True)
+        return body.get("league") if isinstance(body, dict) else None
+    if request.endpoint == "record.create_game":
+        return request.form.get("league")
+    if request.endpoint == "record.import_game":
+        upload = request.files.get("file")
+        if upload is None:
+            return None
+        first = upload.stream.read(64 * 1024)
+        upload.stream.seek(0)
+        import json
+
+        try:
+            header = json.loads(first.decode("utf-8", "replace").lstrip("\ufeff").split("\n", 1)[0])
+        except ValueError:
+            return None  # the import names the bad line
+        return header.get("league") if isinstance(header, dict) else None
+    return None
+
+
+def guard():
+    endpoint = request.endpoint
+    if endpoint is None or request.routing_exception is not None or _accounts() is None:
+        return None
+    if endpoint in WRITE_GAME or endpoint in NEW_GAME:
+        account = current()
+        if account is None:
+            return _needs_sign_in()
+        if endpoint in WRITE_GAME:
+            game = _game_or_none((request.view_args or {}).get("game_id", ""))
+            if game is None:
+                return None
+            where = league_of_game(game)
+            if not can_read_league(account, where):
+                raise NotFound(_("no game %(id)s") % {"id": game.id})
+            if not can_write_league(account, where):
+                raise Forbidden(_("only a recorder or an admin of this game's league may record in it"))
+            return None
+        where = league_of_header(_header_league())
+        if not can_write_league(account, where):
+            raise Forbidden(_("only a recorder or an admin of a club may start a game (in a league: of that league's club)"))
+        return None
+    if endpoint in READ_GAME:
+        game = _game_or_none((request.view_args or {}).get("game_id", ""))
+        if game is not None and not can_read(game):  # asks for the account only in a members-only league
+            raise NotFound(_("no game %(id)s") % {"id": game.id})
+    elif endpoint in READ_LEAGUE:
+        args = request.view_args or {}
+        from service.league import club_id_for
+
+        club = _club(club_id_for(args.get("club", "")))
+        if club is not None:
+            for lid, league in club.leagues.items():
+                if league["slug"] == args.get("league_slug") and not can_read_league(current, (club.id, lid)):
+                    raise NotFound(_("no league %(league)s") % {"league": args.get("league_slug")})
+    return None
+
+
+def install(app: Flask) -> None:
+    from web.accounts_pages import pages
+
+    app.register_blueprint(pages)
+    app.before_request(guard)
+    app.jinja_env.globals["current_account"] = current
+
+    @app.after_request
+    def forget_stale_session(response):
+        if g.get("stale_session"):
+            response.delete_cookie(SESSION_COOKIE, path="/")
+        return response
+
+
+__all__ = ["install", "can_write", "can_read", "current", "N_"]
