@@ -23,9 +23,14 @@ def list_games(
     ruleset: str | None = None,
     limit: int = 50,
     offset: int = 0,
+    exclude: list | None = None,
 ) -> list[dict[str, Any]]:
-    """Games newest first; ``player`` matches any part of any player's name, case-insensitively."""
+    """Games newest first; ``player`` matches any part of any player's name, case-insensitively.
+    ``exclude``: game ids left out (a members-only league's, for those outside it: decision 0024)."""
     where, args = [], []
+    if exclude:
+        where.append("NOT (g.game_id = ANY(%s))")
+        args.append(list(exclude))
     if player:
         where.append("g.player_search LIKE %s")
         args.append("%" + player.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")

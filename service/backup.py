@@ -46,7 +46,9 @@ EVENT_STORE_TABLES = ("games_events", "games_snapshots")
 # ...except these one-row facts about it, kept in the manifest and put back by restore.
 # the worker's own state: restore rebuilds every view, which parks again what it cannot project and
 # beats again while it runs, so neither is backed up
-OPERATIONAL_TABLES = ("parked_events", "projection_heartbeats")
+# and the accounts (decision 0024): password hashes, sessions and token hashes are secrets a backup file
+# should not carry; after a restore the operator makes the accounts again (roles are facts: they come back)
+OPERATIONAL_TABLES = ("parked_events", "projection_heartbeats", "accounts", "account_sessions", "api_tokens")
 KEPT_IN_MANIFEST = ("hash_chain_start",)  # the last event stored before hash chains began (0005)
 MEMBER_RE = re.compile(r"^(manifest\.json|events\.dump|games/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl)$")
 

@@ -129,7 +129,9 @@ def create_game():
 @api.get("/games")
 def list_games():
     q = ListQuery().load(request.args)
-    rows = queries.list_games(archive().db, **q)
+    from web.auth import hidden_games
+
+    rows = queries.list_games(archive().db, **q, exclude=hidden_games())
     for r in rows:
         r["game_id"] = str(r["game_id"])
         r["played_on"] = r["played_on"].isoformat() if r["played_on"] else None

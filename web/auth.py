@@ -25,7 +25,9 @@ from flask import Flask, current_app, g, redirect, request, url_for
 from psycopg import sql
 from werkzeug.exceptions import Forbidden, NotFound, Unauthorized
 
+from service import hygiene
 from service.accounts import WRITE_ROLES, Account
+from service.errors import ArchiveError
 from service.i18n import N_, _
 from service.league import name_key
 
@@ -91,7 +93,7 @@ def _load_account() -> Account | None:
 # -- where a game counts, and who may do what there --------------------------------------------------------
 
 
-def _league_view_rows(query: str, args: tuple) -> list[dict[str, Any]]:
+def _league_view_rows(query: str, args) -> list[dict[str, Any]]:
     from psycopg.rows import dict_row
 
     from projections.generations import active_prefix
@@ -99,7 +101,8 @@ def _league_view_rows(query: str, args: tuple) -> list[dict[str, Any]]:
     db = current_app.config["ARCHIVE"].db
     with db.connect(row_factory=dict_row) as conn:
         prefix = active_prefix(conn, "league")
-        return conn.execute(sql.SQL(query).format(**{t: sql.Identifier(f"{prefix}_{t}") for t in ("leagues", "roles")}),
+        tables = ("leagues", "roles", "games", "seasons", "placements")
+        return conn.execute(sql.SQL(query).format(**{t: sql.Identifier(f"{prefix}_{t}") for t in tables}),
                             args).fetchall()
 
 
@@ -116,6 +119,10 @@ def league_of_header(league: Any) -> tuple[UUID, UUID] | None:
     """(club id, league id) of the first-opened league of that name (decision 0020's rule), or None."""
     if not isinstance(league, str) or not league.strip():
         return None
+    try:
+        hygiene.check_text(league, "league", hygiene.MAX_LEAGUE)
+    except ArchiveError:
+        return None  # the route refuses it, naming the field
     rows = _league_view_rows("SELECT club_id, league_id FROM {leagues} WHERE name_key = %s ORDER BY opened LIMIT 1",
                              (name_key(league),))
     return (rows[0]["club_id"], rows[0]["league_id"]) if rows else None
@@ -179,6 +186,43 @@ def can_read(game) -> bool:
     return can_read_league(current, league_of_game(game))
 
 
+def hidden_leagues() -> set[UUID]:
+    """Members-only leagues the asker may not see (empty for most archives: then nothing else is asked)."""
+    hidden: set[UUID] = set()
+    if _accounts() is None:
+        return hidden
+    for row in _league_view_rows("SELECT DISTINCT club_id FROM {leagues}", ()):
+        club = _club(row["club_id"])
+        if club is None:
+            continue
+        for lid, league in club.leagues.items():
+            if league.get("members_only") and not can_read_league(current, (club.id, lid)):
+                hidden.add(lid)
+    return hidden
+
+
+def hidden_games() -> list[UUID]:
+    """Games counting in a league the asker may not see: lists leave them out (their pages answer 404)."""
+    hidden = hidden_leagues()
+    if not hidden:
+        return []
+    rows = _league_view_rows(
+        "SELECT g.game_id FROM {games} g LEFT JOIN {seasons} s ON s.season_id = g.season_id"
+        " LEFT JOIN {placements} p ON p.game_id = g.game_id"
+        " WHERE s.league_id = ANY(%(ids)s) OR (g.season_id IS NULL AND NOT coalesce(p.placed, false)"
+        "  AND g.league_key IN (SELECT l.name_key FROM {leagues} l WHERE l.league_id = ANY(%(ids)s)))",
+        {"ids": list(hidden)})
+    return [r["game_id"] for r in rows]
+
+
+def visible_clubs(clubs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The clubs list without the members-only leagues the asker may not see."""
+    hidden = {str(lid) for lid in hidden_leagues()}
+    if not hidden:
+        return clubs
+    return [{**c, "leagues": [l for l in c["leagues"] if l["id"] not in hidden]} for c in clubs]
+
+
 # -- the gate --------------------------------------------------------------------------------------------
 
 
@@ -199,7 +243,10 @@ def _game_or_none(game_id: str):
 
 def _header_league() -> Any:
     if request.endpoint == "api.create_game":
-        body = request.get_json(silent=True)
+        try:
+            body = hygiene.loads(request.get_data(cache=True))
+        except (ArchiveError, ValueError, RecursionError):
+            return None  # the route refuses the body, naming what is wrong
         return body.get("league") if isinstance(body, dict) else None
     if request.endpoint == "record.create_game":
         return request.form.get("league")
@@ -213,7 +260,7 @@ def _header_league() -> Any:
 
         try:
             header = json.loads(first.decode("utf-8", "replace").lstrip("\ufeff").split("\n", 1)[0])
-        except ValueError:
+        except (ValueError, RecursionError):
             return None  # the import names the bad line
         return header.get("league") if isinstance(header, dict) else None
     return None

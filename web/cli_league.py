@@ -153,13 +153,27 @@ def adopt(ctx, club_name):
         click.echo(f"opened {len(opened)} league(s): {', '.join(opened) or 'none needed'}")
 
 
+@league.command("visibility")
+@click.argument("club")
+@click.argument("league_slug")
+@click.argument("visibility", type=click.Choice(["public", "members"]))
+@click.pass_context
+def visibility(ctx, club, league_slug, visibility):
+    """Make a league public (the default) or members-only: its games and tables are then seen by the club's
+    members, recorders and admins only, and are not found (404) for anyone else (decision 0024)."""
+    with _open(ctx) as archive:
+        _run(lambda: archive.leagues.set_members_only(club, league_slug, visibility == "members"))
+        click.echo(f"{club}/{league_slug} is {'members-only' if visibility == 'members' else 'public'}")
+
+
 @league.command("grant")
 @click.argument("club")
 @click.argument("player")
 @click.argument("role", type=click.Choice(["admin", "recorder", "member"]))
 @click.pass_context
 def grant(ctx, club, player, role):
-    """Record that PLAYER has ROLE in CLUB (rights will be enforced once accounts exist)."""
+    """Record that PLAYER has ROLE in CLUB: admins and recorders record in its leagues, members see its
+    members-only leagues (decision 0024; `nemesis-archive user grant` does the same for an account)."""
     with _open(ctx) as archive:
         _run(lambda: archive.leagues.grant_role(club, player, role))
         click.echo("granted")

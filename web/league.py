@@ -54,7 +54,9 @@ def _season_args(club: str, league_slug: str, season: str) -> tuple[str, str, st
 
 @league.get("/leagues")
 def leagues_page():
-    return render_template("leagues.html", clubs=lq.clubs(_db()))
+    from web.auth import visible_clubs
+
+    return render_template("leagues.html", clubs=visible_clubs(lq.clubs(_db())))
 
 
 @league.get("/leagues/<club>/<league_slug>/<season>")
@@ -103,7 +105,9 @@ def api_clubs():
     club = request.args.get("club") or None
     if club is not None:
         _slug(club, "club")
-    return jsonify({"clubs": [c for c in lq.clubs(_db()) if club is None or c["slug"] == club]})
+    from web.auth import visible_clubs
+
+    return jsonify({"clubs": [c for c in visible_clubs(lq.clubs(_db())) if club is None or c["slug"] == club]})
 
 
 @league_api.get("/clubs/<club>/leagues/<league_slug>/seasons/<season>/standings")

@@ -29,12 +29,14 @@ def _archive():
 
 @replay.get("/")
 def games():
+    from web.auth import hidden_games
+
     try:
         q = ListQuery().load({k: v for k, v in request.args.items() if v})
         error = None
     except ValidationError as e:
         q, error = {}, "; ".join(f"{k}: {v[0]}" for k, v in e.messages.items())
-    rows = queries.list_games(_archive().db, **q) if not error else []
+    rows = queries.list_games(_archive().db, **q, exclude=hidden_games()) if not error else []
     return render_template("games.html", games=rows, args=request.args, error=error)
 
 

@@ -41,6 +41,7 @@ def served(pg_server):
     db = app_database(admin)  # served as the service runs: nemesis_app
     archive = Archive(db)
     games = [import_parsed(archive.games, read_file(p))[0] for p in sorted(DEMO_DIR.glob("*.jsonl"))]
+    SERVED_ARCHIVE.append(archive)
     archive.accounts.create(TEST_ADMIN, None, site_admin=True)
     SIGNED_IN["session"] = archive.accounts.open_session(TEST_ADMIN)
     SignedInHandler.served["token"] = archive.accounts.issue_token(TEST_ADMIN, "browser tests")[1]
@@ -58,6 +59,7 @@ def served(pg_server):
 
 
 SIGNED_IN: dict[str, str] = {}  # the served archive's URL and its test admin's session
+SERVED_ARCHIVE: list = []  # the served archive, for tests that make accounts in it
 
 
 class SignedInBrowser:

@@ -156,8 +156,11 @@ def test_sign_in_goes_back_only_to_this_site(world):
 
 
 def test_members_only_league_is_not_found_by_outsiders(world):
+    from web.cli import main
+
     a, app, games, tokens = world
-    a.leagues.set_members_only("club-a", "league-a", True)
+    out = CliRunner().invoke(main, ["--database-url", a.db.url, "league", "visibility", "club-a", "league-a", "members"])
+    assert out.exit_code == 0, out.output
     nobody, nell, mia = anonymous_client(app), client_as(app, tokens["Nell"]), client_as(app, tokens["Mia"])
     gid = games["A"]
     paths = [f"/api/games/{gid}", f"/api/games/{gid}/state", f"/api/games/{gid}/facts", f"/api/games/{gid}/export",
@@ -168,6 +171,14 @@ def test_members_only_league_is_not_found_by_outsiders(world):
         assert nell.get(path).status_code == 404, path
         assert mia.get(path).status_code == 200, path  # a member of the club sees it
     assert nobody.get(f"/api/games/{games['B']}").status_code == 200  # other leagues stay public
+    rebuild_views(a.db, ["gameindex"])
+    listed = {g["game_id"] for g in nobody.get("/api/games").get_json()["games"]}
+    assert str(gid) not in listed and str(games["B"]) in listed  # lists leave it out
+    assert str(gid) in {g["game_id"] for g in mia.get("/api/games").get_json()["games"]}
+    assert str(gid) not in nobody.get("/").get_data(as_text=True)
+    leagues = [l["slug"] for c in nobody.get("/api/clubs").get_json()["clubs"] for l in c["leagues"]]
+    assert "league-a" not in leagues and "league-b" in leagues
+    assert "league-a" in [l["slug"] for c in mia.get("/api/clubs").get_json()["clubs"] for l in c["leagues"]]
     assert _append(nell, gid).status_code == 404  # a write does not reveal it either
     a.leagues.set_members_only("club-a", "league-a", False)
     assert nobody.get(f"/api/games/{gid}").status_code == 200
