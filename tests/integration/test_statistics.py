@@ -1,0 +1,148 @@
+"""Statistics from the events (decision 0025): the "stats" view against small games counted by hand.
+
+Game A (Bo, Cy; semi-co-op; a lenient record): Bo's Survivor kills an adult with the SMG (a double,
+then an injury check of blood 2); Cy's Hacker takes 3 serious wounds in the Repository, where a breeder
+placed there attacks with Blood Rage and kills her; sector S-01 loses power; the game ends on time:
+Bo, in the base, is killed by the rapid response team. Both lose. All of it in round 1.
+Game B (Ada alone, Lab Rat): escapes by pod B; plan "save all", objective knowledge ≥ 0: won.
+Game C (Ada, in progress): counts nowhere.
+"""
+from __future__ import annotations
+
+import pytest
+from psycopg import sql
+
+from projections import queries
+from projections import statistics_queries as sq
+from projections.generations import VIEW_TABLES, generations
+from projections.runner import Worker, rebuild_views
+from tests.helpers import wait_for
+
+SETUP_A = [("BoardPrepared", None, {"board": "basic"}), ("CharacterChosen", 1, {"character": "survivor"}),
+           ("CharacterChosen", 2, {"character": "hacker"}), ("SetupCompleted", None, {})]
+PLAY_A = [
+    ("IntruderPlaced", None, {"kind": "adult", "room": "isolation_room"}),
+    ("ItemGained", 1, {"item": "SMG", "colour": "starting", "where": "hand", "ammo": 2}),
+    ("CharacterShot", 1, {"target": "i1", "weapon": "SMG", "result": "double"}),
+    ("InjuryCheckDrawn", None, {"blood": [2]}),
+    ("IntruderPlaced", None, {"kind": "breeder", "room": "repository"}),
+    ("WoundSuffered", 2, {"kind": "serious", "count": 3}),
+    ("IntruderAttacked", None, {"intruder": "i2", "card": "blood_rage"}),
+    ("PowerChanged", None, {"location": "S-01", "on": False}),
+    ("GameEnded", None, {"ending": "time_out"}),
+]
+SOLO_SETUP = [("BoardPrepared", None, {"board": "basic"}), ("CharacterChosen", 1, {"character": "lab_rat"}),
+              ("SetupCompleted", None, {})]
+PLAY_B = [
+    ("ObjectivesDealt", 1, {"objectives": ["knowledge_at_least:0", "unknown"]}),
+    ("CharacterEscaped", 1, {"route": "pod", "pod": "B"}),
+    ("ContingencyTokenRevealed", None, {"owner": "active", "token": "save_all"}),
+    ("ObjectiveRevealed", 1, {"objective": "knowledge_at_least:0"}),
+]
+
+
+def facts(rows):
+    return [{"type": t, "actor": a, "data": d} for t, a, d in rows]
+
+
+def make(archive, names, mode, rows, played_on="2026-02-01", league="Tuesday"):
+    header = {"ruleset": "lockdown", "mode": mode, "strict": False, "played_on": played_on, "league": league,
+              "players": [{"seat": i + 1, "name": n} for i, n in enumerate(names)], "options": {"board": "basic"}}
+    game = archive.games.create_game(header)
+    archive.games.record(game.id, facts(rows))
+    return game
+
+
+def record_all(archive):
+    a = make(archive, ["Bo", "Cy"], "standard", SETUP_A + PLAY_A)
+    b = make(archive, ["Ada"], "solo", SOLO_SETUP + PLAY_B, played_on="2026-03-01")
+    c = make(archive, ["Ada"], "solo", SOLO_SETUP + [("WoundSuffered", 1, {"kind": "light"})])
+    return a, b, c
+
+
+def stats_tables(db):
+    with db.connect() as conn:
+        active = generations(conn)["stats"][0]
+        return {t: sorted(conn.execute(sql.SQL("SELECT * FROM {}").format(sql.Identifier(f"stats_g{active}_{t}"))).fetchall(),
+                          key=repr) for t in VIEW_TABLES["stats"]}
+
+
+def keyed(rows, *columns):
+    return {r["key"]: tuple(r[c] for c in columns) for r in rows}
+
+
+@pytest.fixture
+def projected(fresh_archive):
+    db = fresh_archive.db
+    worker = Worker(db, poll=0.2)
+    worker.start_thread()
+    try:
+        games = record_all(fresh_archive)
+        head = fresh_archive.games.recorder.max_notification_id()
+        wait_for(lambda: all(p >= head for p in queries.tracking_positions(db).values()))
+    finally:
+        worker.stop()
+    return fresh_archive, games
+
+
+def test_statistics_match_the_games_counted_by_hand(projected):
+    archive, (a, b, c) = projected
+    db = archive.db
+    everything = sq.Scope()
+    chars = sq.section(db, "characters", everything)
+    assert chars["games"] == 2  # game C is still in progress
+    t = chars["tables"]
+    assert keyed(t["characters"], "games", "wins", "survived") == {"survivor": (1, 0, 0), "hacker": (1, 0, 0),
+                                                                    "lab_rat": (1, 1, 1)}
+    assert keyed(t["characters"], "wins_rate")["lab_rat"] == (1.0,)
+    assert keyed(t["objectives"], "games", "wins") == {"knowledge_at_least": (1, 1)}
+    assert keyed(t["plans"], "games", "wins") == {"save_all": (1, 1)}
+    deaths = sq.section(db, "deaths", everything)["tables"]
+    assert keyed(deaths["death_causes"], "deaths", "round") == {"attack": (1, 1.0), "rapid_response_team": (1, 1.0)}
+    assert keyed(deaths["first_death"], "games") == {1: (1,), None: (1,)}
+    assert keyed(deaths["power_lost"], "games") == {1: (1,), None: (1,)}
+    assert keyed(deaths["rounds_survived"], "characters", "died") == {1: (3, 2)}
+    escapes = sq.section(db, "escapes", everything)["tables"]
+    assert keyed(escapes["routes"], "tried", "survived", "wins") == {"pod": (1, 1, 1)}
+    combat = sq.section(db, "combat", everything)["tables"]
+    assert keyed(combat["kills"], "kills") == {"adult": (1,)}
+    assert keyed(combat["weapons"], "kills") == {"SMG": (1,)}
+    rooms = keyed(sq.section(db, "rooms", everything)["tables"]["rooms"], "attacks", "wounds", "deaths")
+    assert rooms == {"repository": (1, 3, 1), "isolation_room": (0, 0, 1)}
+
+
+def test_filters_by_mode_players_and_season(projected):
+    archive, _ = projected
+    db = archive.db
+    solo = sq.section(db, "characters", sq.Scope(mode="solo"))
+    assert solo["games"] == 1 and keyed(solo["tables"]["characters"], "games") == {"lab_rat": (1,)}
+    two = sq.section(db, "characters", sq.Scope(players=2))
+    assert set(keyed(two["tables"]["characters"])) == {"survivor", "hacker"}
+    archive.leagues.found_club("Test club", "test-club")
+    archive.leagues.open_league("test-club", "Tuesday", "tuesday")
+    archive.leagues.open_season("test-club", "tuesday", "February", "feb", "2026-02-01", "2026-02-28")
+    rebuild_views(db, ["league"])
+    feb = sq.section(db, "characters", sq.Scope("test-club", "tuesday", "feb"))
+    assert feb["games"] == 1 and feb["scope"]["season"] == "February"
+    assert set(keyed(feb["tables"]["characters"])) == {"survivor", "hacker"}
+    with pytest.raises(sq.NotFound):
+        sq.section(db, "characters", sq.Scope("test-club", "tuesday", "nope"))
+
+
+def test_profile_names_the_nemesis_and_lists_the_games(projected):
+    archive, _ = projected
+    from projections.league import implicit_player
+
+    cy = sq.profile(archive.db, str(implicit_player("cy")))
+    assert cy["name"] == "Cy" and cy["nemesis"] == "breeder" and cy["finished"] == 1
+    assert [g["character"] for g in cy["games"]] == ["hacker"] and cy["games"][0]["death_cause"] == "attack"
+    ada = sq.profile(archive.db, str(implicit_player("ada")))
+    assert len(ada["games"]) == 2 and ada["finished"] == 1 and ada["wins"] == 1 and ada["nemesis"] is None
+
+
+def test_rebuild_equals_the_live_projection(projected):
+    archive, _ = projected
+    live = stats_tables(archive.db)
+    assert live["seats"] and live["kills"] and live["rooms"]
+    rebuild_views(archive.db, ["stats"], batch=3)
+    assert stats_tables(archive.db) == live
