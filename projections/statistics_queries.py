@@ -202,7 +202,8 @@ def profile(db: Database, player_id: str) -> dict[str, Any]:
         finished = sql.SQL(" AND x.finished AND ") + hidden
         characters = _rates(conn.execute(sql.SQL(
             "SELECT x.character AS key, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
-            " count(*) FILTER (WHERE x.survived) AS survived FROM {} x WHERE x.name_key = ANY(%s)").format(t("seats"))
+            " count(*) FILTER (WHERE x.survived) AS survived, round(avg(x.rounds_survived), 1)::float AS rounds"
+            " FROM {} x WHERE x.name_key = ANY(%s)").format(t("seats"))
             + finished + sql.SQL(" GROUP BY 1 ORDER BY games DESC, key NULLS LAST"), (keys,)).fetchall())
         killers = conn.execute(sql.SQL(
             "SELECT x.killer AS key, count(*) AS deaths FROM {} x WHERE x.name_key = ANY(%s) AND x.killer IS NOT NULL").format(

@@ -146,3 +146,32 @@ def test_rebuild_equals_the_live_projection(projected):
     assert live["seats"] and live["kills"] and live["rooms"]
     rebuild_views(archive.db, ["stats"], batch=3)
     assert stats_tables(archive.db) == live
+
+
+def test_pages_csv_and_charts_in_both_languages(projected):
+    archive, (a, b, c) = projected
+    from projections.league import implicit_player
+    from web import create_app
+
+    client = create_app({"ARCHIVE": archive}).test_client()
+    for lang in ("en", "pl"):
+        client.get(f"/language/{lang}")
+        for section in ("characters", "deaths", "escapes", "combat", "rooms"):
+            page = client.get(f"/statistics/{section}?mode=standard")
+            assert page.status_code == 200, (lang, section)
+        page = client.get(f"/statistics/players/{implicit_player('cy')}")
+        assert page.status_code == 200
+    client.get("/language/en")
+    page = client.get("/statistics/deaths").get_data(as_text=True)
+    assert "Rapid response team" in page and "/statistics/deaths/death_causes.svg" in page
+    assert "/statistics/deaths/death_causes.csv" in page
+    rows = client.get("/statistics/characters/characters.csv?players=2").get_data(as_text=True).splitlines()
+    assert rows[0].startswith("key,Character,games,wins") and len(rows) == 3
+    svg = client.get("/statistics/characters/characters.svg")
+    assert svg.mimetype == "image/svg+xml" and b"<script" not in svg.data and b'style="' not in svg.data
+    assert "style-src 'sha256-" in svg.headers["Content-Security-Policy"] and "Lab Rat" in svg.get_data(as_text=True)
+    assert client.get("/statistics/characters?mode=nope").status_code == 400
+    assert client.get("/statistics/nothing").status_code == 404
+    api = client.get("/api/statistics/combat?players=2").get_json()
+    assert api["games"] == 1 and api["tables"]["kills"] == [{"key": "adult", "kills": 1}]
+    assert client.get(f"/api/players/{implicit_player('cy')}/profile").get_json()["nemesis"] == "breeder"
