@@ -16,7 +16,8 @@ deaths, kills and wounds; a recorder never types them twice):
   effect finishes what a shot began), with that weapon ("melee" for a melee attack);
 - a character's light or serious wounds going up: a wound in the room it stands in;
 - a night stalker's attack (``IntruderAttacked``): an attack in its target's room;
-- a sector's power going from on to off after setup: the round power was first lost.
+- a sector's power going from on to off after setup: the round power was first lost (the time track
+  turns sectors off as it goes, so this is mostly round 1); the round no sector had power any more.
 """
 from __future__ import annotations
 
@@ -46,11 +47,13 @@ class Tally:
     rooms: dict[str, list[int]] = field(default_factory=dict)  # room → [attacks, wounds, deaths]
     wounds: dict[int, int] = field(default_factory=dict)  # seat → wounds suffered
     power_lost: int | None = None
+    blackout: int | None = None  # the round no sector had power any more (first time)
     last_hit: dict[str, tuple[int | None, str | None]] = field(default_factory=dict)  # intruder → (seat, weapon)
 
     def copy(self) -> "Tally":
         return Tally({k: dict(v) for k, v in self.deaths.items()}, [dict(k) for k in self.kills],
-                     {k: list(v) for k, v in self.rooms.items()}, dict(self.wounds), self.power_lost, dict(self.last_hit))
+                     {k: list(v) for k, v in self.rooms.items()}, dict(self.wounds), self.power_lost, self.blackout,
+                     dict(self.last_hit))
 
     def _room(self, room: str | None) -> list[int]:
         return self.rooms.setdefault(room or "unknown", [0, 0, 0])
@@ -98,9 +101,15 @@ class Tally:
             self.kills.append({"seq": fact.seq, "seat": seat, "kind": it.kind, "weapon": weapon, "round": rnd,
                                "room": _tile(before, it.room)})
             self.last_hit.pop(iid, None)
-        if self.power_lost is None and before.phase != "setup":
-            if any(before.power.get(loc, (0, False))[1] and not after.power.get(loc, (0, False))[1] for loc in SECTORS):
+        if before.phase != "setup":
+            if self.power_lost is None and any(_on(before, loc) and not _on(after, loc) for loc in SECTORS):
                 self.power_lost = max(rnd, 1)
+            if self.blackout is None and any(_on(before, loc) for loc in SECTORS) and not any(_on(after, loc) for loc in SECTORS):
+                self.blackout = max(rnd, 1)
+
+
+def _on(state, location: str) -> bool:
+    return bool(state.power.get(location, (0, False))[1])
 
 
 def _hurt(before, after, seat) -> bool:
@@ -173,7 +182,7 @@ def rows_of(game: Game, tally: Tally, state) -> tuple[dict[str, Any], list[dict[
         "game_id": game.id, "ruleset": game.ruleset_name, "mode": game.mode, "players": len(seats),
         "league_key": name_key(game.league) if game.league else None, "played_on": played, "created_at": created,
         "finished": finished, "ending": result.ending if result else None, "plan": plan, "rounds": rounds,
-        "power_lost_round": tally.power_lost, "first_death_round": min(death_rounds) if death_rounds else None,
+        "power_lost_round": tally.power_lost, "blackout_round": tally.blackout,"first_death_round": min(death_rounds) if death_rounds else None,
         "kills": len(tally.kills),
     }
     rooms = [(room, a, w, d) for room, (a, w, d) in sorted(tally.rooms.items())]
@@ -242,9 +251,9 @@ class StatisticsView(GameView):
         curs.execute(
             sql.SQL(
                 "INSERT INTO {} (game_id, ruleset, mode, players, league_key, played_on, created_at, finished, ending,"
-                " plan, rounds, power_lost_round, first_death_round, kills) VALUES (%(game_id)s, %(ruleset)s, %(mode)s,"
-                " %(players)s, %(league_key)s, %(played_on)s, %(created_at)s, %(finished)s, %(ending)s, %(plan)s,"
-                " %(rounds)s, %(power_lost_round)s, %(first_death_round)s, %(kills)s)"
+                " plan, rounds, power_lost_round, blackout_round, first_death_round, kills) VALUES (%(game_id)s, %(ruleset)s,"
+                " %(mode)s, %(players)s, %(league_key)s, %(played_on)s, %(created_at)s, %(finished)s, %(ending)s,"
+                " %(plan)s, %(rounds)s, %(power_lost_round)s, %(blackout_round)s, %(first_death_round)s, %(kills)s)"
             ).format(t("games")), row, prepare=True)
         curs.executemany(
             sql.SQL(

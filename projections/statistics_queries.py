@@ -22,7 +22,7 @@ from service.ratings import ordinal
 MODES = ("standard", "coop", "solo")
 SECTIONS = {
     "characters": ("characters", "objectives", "plans"),
-    "deaths": ("death_causes", "rounds_survived", "first_death", "power_lost"),
+    "deaths": ("death_causes", "rounds_survived", "first_death", "power_lost", "blackout"),
     "escapes": ("routes",),
     "combat": ("kills", "weapons"),
     "rooms": ("rooms",),
@@ -145,8 +145,9 @@ def _table(conn, t: _T, key: str, scope: Scope, where, args, gwhere, gargs) -> l
     if key == "first_death":
         return q(sql.SQL("SELECT g.first_death_round AS key, count(*) AS games FROM {} g WHERE ").format(t("games"))
                  + gwhere + sql.SQL(" GROUP BY 1 ORDER BY 1 NULLS LAST"), gargs).fetchall()
-    if key == "power_lost":
-        return q(sql.SQL("SELECT g.power_lost_round AS key, count(*) AS games FROM {} g WHERE ").format(t("games"))
+    if key in ("power_lost", "blackout"):
+        return q(sql.SQL("SELECT g.{} AS key, count(*) AS games FROM {} g WHERE ").format(
+            sql.Identifier(f"{key}_round" if key == "blackout" else "power_lost_round"), t("games"))
                  + gwhere + sql.SQL(" GROUP BY 1 ORDER BY 1 NULLS LAST"), gargs).fetchall()
     if key == "routes":
         return _rates(q(sql.SQL(
@@ -226,6 +227,7 @@ def profile(db: Database, player_id: str) -> dict[str, Any]:
         "finished": len(done), "wins": sum(1 for g in done if g["outcome"] == "won"),
         "survived": sum(1 for g in done if g["survived"]),
         "characters": characters, "killers": killers,
-        "nemesis": killers[0]["key"] if killers else None,
+        # the intruder type that killed them most (several when tied)
+        "nemesis": [k["key"] for k in killers if k["deaths"] == killers[0]["deaths"]] if killers else [],
         "ratings": list(seasons.values()),
     }

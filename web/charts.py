@@ -24,27 +24,43 @@ WIDTH = 400
 STYLE = Style(
     background="#ffffff", plot_background="#ffffff", foreground="#1b1f24", foreground_strong="#1b1f24",
     foreground_subtle="#5b6470", opacity=".9", opacity_hover="1", colors=("#8a1c1c", "#2f5d8a", "#4c7a3d", "#9a6a12"),
-    font_family="DejaVu Sans, Arial, sans-serif", label_font_size=15, major_label_font_size=15,
-    value_font_size=15, value_label_font_size=15, title_font_size=17, legend_font_size=15, tooltip_font_size=14,
+    font_family="DejaVu Sans, Arial, sans-serif", label_font_size=16, major_label_font_size=16,
+    value_font_size=16, value_label_font_size=16, title_font_size=17, legend_font_size=16, tooltip_font_size=14,
 )
 _ID = re.compile(r"chart-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S)
 
 
+LABEL = 17  # characters of a bar's label: longer ones end in "…" (the table beside the chart has them whole)
+
+
 def _config(**kw) -> dict:
     return {"style": STYLE, "js": [], "disable_xml_declaration": True, "width": WIDTH, "show_legend": False,
-            "print_values": True, "margin": 8, "spacing": 8, "truncate_label": -1, **kw}
+            "print_values": True, "margin": 6, "spacing": 6, "truncate_label": -1, **kw}
+
+
+def _short(label: str) -> str:
+    return label if len(label) <= LABEL else label[:LABEL - 1].rstrip() + "…"
 
 
 def bars(title: str, labels: Sequence[str], values: Sequence[float], percent: bool = False) -> str:
-    """Horizontal bars (one per label, top to bottom in the given order) with their values printed."""
-    height = 70 + 34 * max(1, len(labels))
+    """Horizontal bars (one per label, top to bottom in the given order) with their values printed.
+
+    ``title`` names the chart for readers of the file alone; the page shows its own heading."""
+    height = 40 + 36 * max(1, len(labels))
     fmt = (lambda v: f"{v:.0f}%") if percent else (lambda v: f"{v:g}")
-    chart = pygal.HorizontalBar(**_config(title=title, height=height, value_formatter=fmt,
-                                          range=(0, 100) if percent else None, show_y_guides=False))
-    chart.x_labels = list(reversed(labels))  # pygal draws the first bar at the bottom
+    top = max([*values, 1])
+    ticks = [0, 50, 100] if percent else sorted({0, round(top / 2), round(top)})
+    # room beyond the longest bar for its printed value
+    chart = pygal.HorizontalBar(**_config(height=height, value_formatter=fmt, range=(0, 118 if percent else top * 1.2),
+                                          y_labels=ticks, show_y_guides=True, print_values_position="top"))
+    chart.x_labels = [_short(label) for label in reversed(labels)]  # pygal draws the first bar at the bottom
     chart.add(title, list(reversed(list(values))))
-    return _clean(chart.render(is_unicode=True))
+    return _clean(chart.render(is_unicode=True)).replace("<svg ", f'<svg aria-label="{_escape(title)}" ', 1)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
 
 def lines(title: str, series: Sequence[tuple[str, Sequence[float]]], labels: Sequence[str]) -> str:

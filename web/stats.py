@@ -40,11 +40,12 @@ def _none() -> str:
     return _("none")
 
 
-def _cause(v: str | None) -> str:
+def _cause(v: str | None, short: bool = False) -> str:
     if v is None:
         return _none()
-    if v.startswith("contingency:"):
-        return f"{_('Contingency plan')}: {shown('contingency', v.split(':', 1)[1])}"
+    if v.startswith("contingency:"):  # a chart's label names the plan alone
+        plan = shown("contingency", v.split(":", 1)[1])
+        return plan if short else f"{_('Contingency plan')}: {plan}"
     return _(DEATH_CAUSES[v]) if v in DEATH_CAUSES else v
 
 
@@ -76,6 +77,7 @@ TABLES: dict[str, dict[str, Any]] = {
     "plans": {"title": N_("By contingency plan"), "key": N_("Contingency plan"),
               "name": lambda v: shown("contingency", v), "columns": RATES},
     "death_causes": {"title": N_("Death causes"), "key": N_("Cause"), "name": _cause,
+                     "short": lambda v: _cause(v, short=True),
                      "columns": [("deaths", N_("Deaths"), None), ("round", N_("Average round"), None)],
                      "chart": ("deaths", N_("Death causes"), False)},
     "rounds_survived": {"title": N_("Rounds survived"), "key": N_("Rounds"), "name": str,
@@ -84,6 +86,8 @@ TABLES: dict[str, dict[str, Any]] = {
                     "columns": [("games", N_("Games"), None)]},
     "power_lost": {"title": N_("Round the power was first lost"), "key": N_("Round"), "name": _round,
                    "columns": [("games", N_("Games"), None)]},
+    "blackout": {"title": N_("Round the whole base went dark"), "key": N_("Round"), "name": _round,
+                 "columns": [("games", N_("Games"), None)]},
     "routes": {"title": N_("Escape routes and their success"), "key": N_("Route"), "name": lambda v: _(ROUTES.get(v, v)),
                "columns": [("tried", N_("Characters"), None), ("survived", N_("Survived"), None),
                            ("survived_rate", N_("Survival rate"), _percent), ("wins", N_("Wins"), None),
@@ -197,7 +201,8 @@ def _svg(name: str, table: str, scope: sq.Scope) -> Response:
     column, title, percent = TABLES[table]["chart"]
     spec = TABLES[table]
     values = [(100 * r[column] if percent else r[column]) or 0 for r in rows]
-    return charts.response(charts.bars(_(title), [spec["name"](r["key"]) for r in rows], values, percent=percent))
+    name = spec.get("short", spec["name"])
+    return charts.response(charts.bars(_(title), [name(r["key"]) for r in rows], values, percent=percent))
 
 
 # -- overall ---------------------------------------------------------------------------------------
@@ -272,7 +277,7 @@ def player_profile(player_id: str):
                 "rows": [{"name": r["played_on"], "cells": [f"{r['ordinal']:.1f}", f"{r['mu']:.1f}", f"{r['sigma']:.1f}"]}
                          for r in s["points"]]} for s in p["ratings"]]
     return render_template("stats_player.html", p=p, characters=characters, killers=killers, ratings=ratings,
-                           nemesis=shown("intruder", p["nemesis"]) if p["nemesis"] else None,
+                           nemesis=", ".join(shown("intruder", k) for k in p["nemesis"]),
                            name_of=lambda kind, v: shown(kind, v) if v else "–", cause=_cause, route=lambda v: _(ROUTES.get(v, v)) if v else "–")
 
 

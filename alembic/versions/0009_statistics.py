@@ -28,7 +28,7 @@ def upgrade() -> None:
         f"CREATE TABLE {P}games (game_id uuid PRIMARY KEY, ruleset text NOT NULL, mode text NOT NULL,"
         " players int NOT NULL, league_key text, played_on date NOT NULL, created_at timestamptz NOT NULL,"
         " finished boolean NOT NULL, ending text, plan text, rounds int NOT NULL, power_lost_round int,"
-        " first_death_round int, kills int NOT NULL)"
+        " blackout_round int, first_death_round int, kills int NOT NULL)"
     )
     op.execute(f"CREATE INDEX stats_g1_games_filter ON {P}games (finished, mode, players)")
     op.execute(

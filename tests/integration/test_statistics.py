@@ -101,6 +101,7 @@ def test_statistics_match_the_games_counted_by_hand(projected):
     assert keyed(deaths["death_causes"], "deaths", "round") == {"attack": (1, 1.0), "rapid_response_team": (1, 1.0)}
     assert keyed(deaths["first_death"], "games") == {1: (1,), None: (1,)}
     assert keyed(deaths["power_lost"], "games") == {1: (1,), None: (1,)}
+    assert keyed(deaths["blackout"], "games") == {None: (2,)}  # S-02 kept its power in game A
     assert keyed(deaths["rounds_survived"], "characters", "died") == {1: (3, 2)}
     escapes = sq.section(db, "escapes", everything)["tables"]
     assert keyed(escapes["routes"], "tried", "survived", "wins") == {"pod": (1, 1, 1)}
@@ -134,10 +135,10 @@ def test_profile_names_the_nemesis_and_lists_the_games(projected):
     from projections.league import implicit_player
 
     cy = sq.profile(archive.db, str(implicit_player("cy")))
-    assert cy["name"] == "Cy" and cy["nemesis"] == "breeder" and cy["finished"] == 1
+    assert cy["name"] == "Cy" and cy["nemesis"] == ["breeder"] and cy["finished"] == 1
     assert [g["character"] for g in cy["games"]] == ["hacker"] and cy["games"][0]["death_cause"] == "attack"
     ada = sq.profile(archive.db, str(implicit_player("ada")))
-    assert len(ada["games"]) == 2 and ada["finished"] == 1 and ada["wins"] == 1 and ada["nemesis"] is None
+    assert len(ada["games"]) == 2 and ada["finished"] == 1 and ada["wins"] == 1 and ada["nemesis"] == []
 
 
 def test_rebuild_equals_the_live_projection(projected):
@@ -174,4 +175,4 @@ def test_pages_csv_and_charts_in_both_languages(projected):
     assert client.get("/statistics/nothing").status_code == 404
     api = client.get("/api/statistics/combat?players=2").get_json()
     assert api["games"] == 1 and api["tables"]["kills"] == [{"key": "adult", "kills": 1}]
-    assert client.get(f"/api/players/{implicit_player('cy')}/profile").get_json()["nemesis"] == "breeder"
+    assert client.get(f"/api/players/{implicit_player('cy')}/profile").get_json()["nemesis"] == ["breeder"]
