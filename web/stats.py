@@ -113,7 +113,7 @@ def _scope(club: str | None = None, league: str | None = None) -> sq.Scope:
         raise InvalidInput(f"mode must be one of {', '.join(sq.MODES)}, not {mode[:20]!r}", field="mode")
     players = args.get("players") or None
     if players is not None:
-        if not players.isdigit() or not 1 <= int(players) <= 5:
+        if not (players.isascii() and players.isdigit()) or not 1 <= int(players) <= 5:
             raise InvalidInput(f"players must be a number 1–5, not {players[:20]!r}", field="players")
         players = int(players)
     season = args.get("season") or None
