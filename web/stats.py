@@ -338,3 +338,35 @@ def api_league_section(club: str, league_slug: str, section: str):
 @stats_api.get("/players/<player_id>/profile")
 def api_profile(player_id: str):
     return jsonify(_profile(player_id))
+
+
+# -- what a pending game would change (issue 9, item 5) -------------------------------------------------------
+
+
+def _preview(club: str, league_slug: str, season: str, game_id: str) -> dict[str, Any]:
+    from projections.league_preview import preview
+
+    _slug(club, "club"), _slug(league_slug, "league"), _slug(season, "season")
+    chosen = {}
+    for key, value in request.args.items():
+        if key.startswith("seat") and key[4:].isascii() and key[4:].isdigit() and value:
+            chosen[int(key[4:])] = value
+        elif key.startswith("seat"):
+            raise InvalidInput(f"{key[:20]!r}: a seat's result is given as seatN=won or seatN=lost", field=key[:20])
+    try:
+        return preview(_db(), club, league_slug, season, game_id, chosen)
+    except sq.NotFound as e:
+        raise NotFound(str(e)) from None
+    except ValueError as e:
+        raise InvalidInput(str(e), field="seat") from None
+
+
+@stats.get("/leagues/<club>/<league_slug>/<season>/preview/<game_id>")
+def preview_page(club: str, league_slug: str, season: str, game_id: str):
+    p = _preview(club, league_slug, season, game_id)
+    return render_template("league_preview.html", p=p)
+
+
+@stats_api.get("/clubs/<club>/leagues/<league_slug>/seasons/<season>/preview/<game_id>")
+def api_preview(club: str, league_slug: str, season: str, game_id: str):
+    return jsonify(_preview(club, league_slug, season, game_id))

@@ -176,3 +176,44 @@ def test_pages_csv_and_charts_in_both_languages(projected):
     api = client.get("/api/statistics/combat?players=2").get_json()
     assert api["games"] == 1 and api["tables"]["kills"] == [{"key": "adult", "kills": 1}]
     assert client.get(f"/api/players/{implicit_player('cy')}/profile").get_json()["nemesis"] == ["breeder"]
+
+
+def test_preview_of_a_pending_game(projected):
+    """Game C is in progress (Ada alive): as it stands she wins; game A, hidden, would rate Bo and Cy's draw."""
+    from projections.league_preview import preview
+    from web import create_app
+
+    archive, (a, b, c) = projected
+    db = archive.db
+    archive.leagues.found_club("Test club", "test-club")
+    archive.leagues.open_league("test-club", "Tuesday", "tuesday")
+    archive.leagues.open_season("test-club", "tuesday", "2026", "y2026", "2026-01-01", "2026-12-31")
+    archive.leagues.hide_game(a.id, "a test game", games=archive.games)
+    rebuild_views(db, ["league"])
+    args = ("test-club", "tuesday", "y2026")
+    p = preview(db, *args, str(c.id))
+    assert not p["counted"] and not p["rated"]  # solo games are not rated in this league
+    assert p["seats"] == [{"seat": 1, "name": "Ada", "outcome": "won", "survived": True, "objective": False,
+                           "how": "as it stands"}]
+    (ada,) = p["standings"]
+    assert ada["points_before"] == 3 + 1 + 1 and ada["points"] == 3 + 1 + 1 + 3 + 1  # game B, then a win survived
+    lost = preview(db, *args, str(c.id), {1: "lost"})
+    assert lost["standings"][0]["points"] == 5 and lost["seats"][0]["how"] == "chosen"
+    hidden = preview(db, *args, str(a.id))
+    assert hidden["rated"] and [r["name"] for r in hidden["standings"]] == ["Ada", "Bo", "Cy"]
+    bo = hidden["standings"][1]
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    (drawn,), _ = model.rate([[model.rating()], [model.rating()]], ranks=[1, 1])  # both lost: a draw
+    assert bo["rank_before"] is None and bo["points"] == 0
+    assert bo["rating"] == pytest.approx(drawn.mu - 3 * drawn.sigma)
+    counted = preview(db, *args, str(b.id))
+    assert counted["counted"] and counted["standings"][0]["points"] == counted["standings"][0]["points_before"]
+    client = create_app({"ARCHIVE": archive}).test_client()
+    page = client.get(f"/leagues/test-club/tuesday/y2026/preview/{c.id}?seat1=lost")
+    assert page.status_code == 200 and 'value="lost" selected' in page.get_data(as_text=True)
+    assert client.get(f"/leagues/test-club/tuesday/y2026/preview/{c.id}?seat1=maybe").status_code == 400
+    assert client.get(f"/api/clubs/test-club/leagues/tuesday/seasons/y2026/preview/{a.id}").get_json()["rated"]
+    season = client.get("/leagues/test-club/tuesday/y2026").get_data(as_text=True)
+    assert f"/leagues/test-club/tuesday/y2026/preview/{c.id}" in season
