@@ -235,3 +235,42 @@ def add_statistics_paths(s, ok, errors) -> None:
         "name nobody registered." + eventual,
         "parameters": [{"name": "player_id", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"}}],
         "responses": {"200": ok("profile", "Profile"), **errors("400", "404")}}})
+
+
+class PreviewRow(Schema):
+    player_id = fields.UUID(required=True)
+    name = fields.String(required=True)
+    rank = fields.Integer(required=True)
+    rank_before = fields.Integer(required=True, allow_none=True)
+    points = fields.Integer(required=True)
+    points_before = fields.Integer(required=True, allow_none=True)
+    rating = fields.Float(required=True, allow_none=True, metadata={"description": "μ − 3σ"})
+    rating_before = fields.Float(required=True, allow_none=True)
+    in_game = fields.Boolean(required=True)
+
+
+class PreviewSchema(Schema):
+    club = fields.Dict(required=True)
+    league = fields.Dict(required=True)
+    season = fields.Dict(required=True)
+    game = fields.Dict(required=True)
+    counted = fields.Boolean(required=True, metadata={"description": "the game already counts in this season"})
+    rated = fields.Boolean(required=True, metadata={"description": "counting it would move ratings"})
+    earlier_than_counted = fields.Boolean(required=True)
+    seats = fields.List(fields.Dict(), required=True, metadata={"description": "each seat's result as previewed and why "
+                                                                 "(verdict, chosen, as it stands)"})
+    standings = fields.List(fields.Nested(PreviewRow), required=True)
+    defaults = fields.Dict(required=True)
+
+
+def add_preview_path(s, ok, errors) -> None:
+    s.components.schema("Preview", schema=PreviewSchema)
+    slug = {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 60}
+    s.path(path="/api/clubs/{club}/leagues/{league}/seasons/{season}/preview/{game_id}", operations={"get": {
+        "summary": "What a pending game would change in a season's standings and ratings",
+        "description": "A game in progress (each seat as it stands: dead loses, alive wins; or `seatN=won|lost`), hidden, "
+        "or counted elsewhere, added to the season's current table in memory and rated as its latest game. Nothing "
+        "is written.",
+        "parameters": [*({"name": n, "in": "path", "required": True, "schema": slug} for n in ("club", "league", "season")),
+                       {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"}}],
+        "responses": {"200": ok("preview", "Preview"), **errors("400", "404")}}})
