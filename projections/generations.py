@@ -15,6 +15,7 @@ VIEW_TABLES = {
     "playerresults": ("results",),
     "corridors": ("observations",),
     "league": ("games", "seats", "players", "names", "clubs", "leagues", "seasons", "roles", "placements", "ratings"),
+    "stats": ("games", "seats", "kills", "rooms"),
 }
 
 

@@ -11,6 +11,7 @@ from collections import OrderedDict
 from psycopg import sql
 
 from projections.league import LeagueView
+from projections.statistics import StatisticsView
 from projections.viewbase import GameView  # noqa: F401 - re-exported: views build on it
 from service.game import Game
 
@@ -203,3 +204,6 @@ VIEWS: dict[str, type[GameView]] = {
 
 # The league view reads games and league facts together (projections/league.py; decision 0020).
 VIEWS[LeagueView.view] = LeagueView
+
+# Statistics counted from the facts of each game (projections/statistics.py; decision 0025).
+VIEWS[StatisticsView.view] = StatisticsView

@@ -26,6 +26,7 @@ def create_app(config: dict[str, Any]) -> Flask:
     from web.league import league, league_api
     from web.record import record
     from web.replay import replay
+    from web.stats import stats, stats_api
 
     install_languages(app)
     app.register_blueprint(api, url_prefix="/api")
@@ -34,6 +35,8 @@ def create_app(config: dict[str, Any]) -> Flask:
     app.register_blueprint(record)
     app.register_blueprint(league)
     app.register_blueprint(league_api, url_prefix="/api")
+    app.register_blueprint(stats)
+    app.register_blueprint(stats_api, url_prefix="/api")
     register_error_handlers(app)
     posture.install(app, config)
     auth.install(app)  # who is asking, and may they (decision 0024); before the CSRF check, which reads it

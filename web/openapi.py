@@ -368,7 +368,9 @@ def spec() -> dict:
                             "parameters": [_text_query("player", "one player's name (case-insensitive)")],
                             "responses": {"200": _ok("players", "Players"), **_errors("400")}}},
     )
-    from web.openapi_leagues import add_league_paths
+    from web.openapi_leagues import add_league_paths, add_preview_path, add_statistics_paths
 
     add_league_paths(s, _ok, _errors, _text_query)
+    add_statistics_paths(s, _ok, _errors)
+    add_preview_path(s, _ok, _errors)
     return s.to_dict()

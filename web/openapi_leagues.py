@@ -159,3 +159,118 @@ def add_league_paths(s, ok, errors, text_query) -> None:
         "description": "Seats link to players by name or alias; a name nobody registered counts as a player of its own." + eventual,
         "parameters": [text_query("name", "any part of a name or alias, case-insensitively", maxLength=hygiene.MAX_NAME)],
         "responses": {"200": ok("players", "PlayerRegistry"), **errors("400")}}})
+
+
+# -- statistics (web/stats.py; decision 0025) ---------------------------------------------------------
+
+
+class StatisticsSchema(Schema):
+    section = fields.String(required=True)
+    scope = fields.Dict(required=True, metadata={"description": "the club, league and season named (empty: every game)"})
+    games = fields.Integer(required=True, metadata={"description": "finished games counted"})
+    tables = fields.Dict(keys=fields.String(), values=fields.List(fields.Dict()), required=True, metadata={
+        "description": "per table, its rows: `key` (a character, objective, plan, death cause, round, route, intruder "
+        "type, weapon or room id; null: none or never) and its counts and rates"})
+
+
+class ProfileRatingPoint(Schema):
+    game_id = fields.UUID(required=True)
+    played_on = fields.Date(required=True)
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    ordinal = fields.Float(required=True)
+
+
+class ProfileSeason(Schema):
+    season_id = fields.UUID(required=True)
+    league = fields.String(required=True)
+    season = fields.String(required=True)
+    points = fields.List(fields.Nested(ProfileRatingPoint), required=True)
+
+
+class ProfileSchema(Schema):
+    player_id = fields.UUID(required=True)
+    name = fields.String(required=True)
+    games = fields.List(fields.Dict(), required=True, metadata={"description": "every game of the player, newest first"})
+    finished = fields.Integer(required=True)
+    wins = fields.Integer(required=True)
+    survived = fields.Integer(required=True)
+    characters = fields.List(fields.Dict(), required=True)
+    killers = fields.List(fields.Dict(), required=True, metadata={"description": "deaths by the attacking intruder's type"})
+    nemesis = fields.List(fields.String(), required=True,
+                          metadata={"description": "the intruder type(s) that killed the player most"})
+    ratings = fields.List(fields.Nested(ProfileSeason), required=True, metadata={"description": "per season, in game order"})
+
+
+def add_statistics_paths(s, ok, errors) -> None:
+    from projections.statistics_queries import MODES, SECTIONS
+
+    s.components.schema("Statistics", schema=StatisticsSchema)
+    s.components.schema("Profile", schema=ProfileSchema)
+    slug = {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 60}
+    section = {"name": "section", "in": "path", "required": True, "schema": {"type": "string", "enum": list(SECTIONS)},
+               "description": "; ".join(f"{k}: {', '.join(v)}" for k, v in SECTIONS.items())}
+    filters = [
+        {"name": "mode", "in": "query", "schema": {"type": "string", "enum": list(MODES)}, "description": "only this mode"},
+        {"name": "players", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 5},
+         "description": "only games of this many players"},
+    ]
+    eventual = " Eventually consistent (read model 'stats', decision 0025)."
+    s.path(path="/api/statistics/{section}", operations={"get": {
+        "summary": "Statistics of every finished game (hidden games left out)",
+        "description": "Counted from the games' facts: win and survival by character, objective and plan; death causes; "
+        "rounds survived; first death; power lost; escape routes; kills by intruder type and weapon; rooms." + eventual,
+        "parameters": [section, *filters],
+        "responses": {"200": ok("statistics", "Statistics"), **errors("400", "404")}}})
+    s.path(path="/api/clubs/{club}/leagues/{league}/statistics/{section}", operations={"get": {
+        "summary": "Statistics of a league's finished games, or of one season",
+        "description": "As /api/statistics/{section}, over the games counted in the league's seasons." + eventual,
+        "parameters": [*({"name": n, "in": "path", "required": True, "schema": slug} for n in ("club", "league")), section,
+                       {"name": "season", "in": "query", "schema": slug, "description": "only this season (its slug)"},
+                       *filters],
+        "responses": {"200": ok("statistics", "Statistics"), **errors("400", "404")}}})
+    s.path(path="/api/players/{player_id}/profile", operations={"get": {
+        "summary": "A player's games, characters, ratings over time and nemesis",
+        "description": "`player_id`: a registered player's id (see /api/player-registry) or the id standings give a "
+        "name nobody registered." + eventual,
+        "parameters": [{"name": "player_id", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"}}],
+        "responses": {"200": ok("profile", "Profile"), **errors("400", "404")}}})
+
+
+class PreviewRow(Schema):
+    player_id = fields.UUID(required=True)
+    name = fields.String(required=True)
+    rank = fields.Integer(required=True)
+    rank_before = fields.Integer(required=True, allow_none=True)
+    points = fields.Integer(required=True)
+    points_before = fields.Integer(required=True, allow_none=True)
+    rating = fields.Float(required=True, allow_none=True, metadata={"description": "μ − 3σ"})
+    rating_before = fields.Float(required=True, allow_none=True)
+    in_game = fields.Boolean(required=True)
+
+
+class PreviewSchema(Schema):
+    club = fields.Dict(required=True)
+    league = fields.Dict(required=True)
+    season = fields.Dict(required=True)
+    game = fields.Dict(required=True)
+    counted = fields.Boolean(required=True, metadata={"description": "the game already counts in this season"})
+    rated = fields.Boolean(required=True, metadata={"description": "counting it would move ratings"})
+    earlier_than_counted = fields.Boolean(required=True)
+    seats = fields.List(fields.Dict(), required=True, metadata={"description": "each seat's result as previewed and why "
+                                                                 "(verdict, chosen, as it stands)"})
+    standings = fields.List(fields.Nested(PreviewRow), required=True)
+    defaults = fields.Dict(required=True)
+
+
+def add_preview_path(s, ok, errors) -> None:
+    s.components.schema("Preview", schema=PreviewSchema)
+    slug = {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 60}
+    s.path(path="/api/clubs/{club}/leagues/{league}/seasons/{season}/preview/{game_id}", operations={"get": {
+        "summary": "What a pending game would change in a season's standings and ratings",
+        "description": "A game in progress (each seat as it stands: dead loses, alive wins; or `seatN=won|lost`), hidden, "
+        "or counted elsewhere, added to the season's current table in memory and rated as its latest game. Nothing "
+        "is written.",
+        "parameters": [*({"name": n, "in": "path", "required": True, "schema": slug} for n in ("club", "league", "season")),
+                       {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"}}],
+        "responses": {"200": ok("preview", "Preview"), **errors("400", "404")}}})

@@ -1,0 +1,233 @@
+"""Reading the "stats" view: statistics of the finished games, overall or in a league or season.
+
+Every table is one aggregate over the view's per-seat (or per-kill, per-room, per-game) rows,
+filtered by mode and player count (columns of those rows) and by league or season (the league
+view's games, joined by id). Games hidden from their league (a test game, a duplicate) never count.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from psycopg import sql
+from psycopg.rows import dict_row
+
+from projections.generations import active_prefix
+from projections.league import Resolver, implicit_player
+from projections.league_queries import NotFound, season as find_season
+from service.db import Database
+from service.ratings import ordinal
+
+MODES = ("standard", "coop", "solo")
+SECTIONS = {
+    "characters": ("characters", "objectives", "plans"),
+    "deaths": ("death_causes", "rounds_survived", "first_death", "power_lost", "blackout"),
+    "escapes": ("routes",),
+    "combat": ("kills", "weapons"),
+    "rooms": ("rooms",),
+}
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which games count: a league (club and league slugs) or everything; a season of it; mode; players."""
+
+    club: str | None = None
+    league: str | None = None
+    season: str | None = None
+    mode: str | None = None
+    players: int | None = None
+
+
+class _T:
+    def __init__(self, conn) -> None:
+        self.stats = active_prefix(conn, "stats")
+        self.league = active_prefix(conn, "league")
+
+    def __call__(self, name: str) -> sql.Identifier:
+        return sql.Identifier(f"{self.stats}_{name}")
+
+    def lg(self, name: str) -> sql.Identifier:
+        return sql.Identifier(f"{self.league}_{name}")
+
+
+def _where(conn, t: _T, scope: Scope, alias: str = "x", finished: bool = True) -> tuple[sql.Composable, list, dict]:
+    """The WHERE clause of rows ``alias`` (with game_id, and mode/players unless a kill or room row)."""
+    parts: list[sql.Composable] = []
+    args: list[Any] = []
+    info: dict[str, Any] = {}
+    a = sql.Identifier(alias)
+    if finished:
+        parts.append(sql.SQL("{}.finished").format(a))
+    if scope.mode:
+        parts.append(sql.SQL("{}.mode = %s").format(a))
+        args.append(scope.mode)
+    if scope.players:
+        parts.append(sql.SQL("{}.players = %s").format(a))
+        args.append(scope.players)
+    if scope.league:
+        if scope.season:
+            s = find_season(conn, scope.club, scope.league, scope.season)
+            info = {"league": s["league_name"], "season": s["name"], "club": s["club_name"]}
+            parts.append(sql.SQL("{}.game_id IN (SELECT game_id FROM {} WHERE season_id = %s AND NOT hidden)").format(
+                a, t.lg("games")))
+            args.append(s["season_id"])
+        else:
+            row = conn.execute(sql.SQL(
+                "SELECT l.league_id, l.name, c.name AS club_name FROM {l} l JOIN {c} c ON c.club_id = l.club_id"
+                " WHERE c.slug = %s AND l.slug = %s").format(l=t.lg("leagues"), c=t.lg("clubs")),
+                (scope.club, scope.league)).fetchone()
+            if row is None:
+                raise NotFound(f"no league {scope.club}/{scope.league}")
+            info = {"league": row["name"], "club": row["club_name"]}
+            parts.append(sql.SQL(
+                "{}.game_id IN (SELECT g.game_id FROM {} g JOIN {} s ON s.season_id = g.season_id"
+                " WHERE s.league_id = %s AND NOT g.hidden)").format(a, t.lg("games"), t.lg("seasons")))
+            args.append(row["league_id"])
+    else:
+        parts.append(sql.SQL("NOT EXISTS (SELECT 1 FROM {} h WHERE h.game_id = {}.game_id AND h.hidden)").format(
+            t.lg("games"), a))
+    return (sql.SQL(" AND ").join(parts) if parts else sql.SQL("true")), args, info
+
+
+def _rate(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+def _rates(rows: list[dict], whole: str = "games", parts: tuple[str, ...] = ("wins", "survived")) -> list[dict]:
+    for r in rows:
+        for p in parts:
+            r[f"{p}_rate"] = _rate(r[p], r[whole])
+    return rows
+
+
+def _by(conn, t, where, args, column: str) -> list[dict]:
+    """Win and survival by one seat column (character, objective, plan)."""
+    return _rates(conn.execute(sql.SQL(
+        "SELECT {c} AS key, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
+        " count(*) FILTER (WHERE x.survived) AS survived, round(avg(x.rounds_survived), 1)::float AS rounds"
+        " FROM {s} x WHERE ").format(c=sql.Identifier("x", column), s=t("seats")) + where
+        + sql.SQL(" GROUP BY 1 ORDER BY games DESC, key NULLS LAST"), args).fetchall())
+
+
+def section(db: Database, name: str, scope: Scope) -> dict[str, Any]:
+    """The tables of one statistics section (SECTIONS), each ``{key, rows}``, plus the count of games."""
+    if name not in SECTIONS:
+        raise NotFound(f"no statistics section {name!r}; known: {', '.join(SECTIONS)}")
+    with db.connect(row_factory=dict_row) as conn:
+        t = _T(conn)
+        where, args, info = _where(conn, t, scope)
+        gwhere, gargs, _ = _where(conn, t, scope, "g")
+        (games,) = conn.execute(sql.SQL("SELECT count(*) AS n FROM {} g WHERE ").format(t("games")) + gwhere,
+                                gargs).fetchone().values()
+        tables = {key: _table(conn, t, key, scope, where, args, gwhere, gargs) for key in SECTIONS[name]}
+    return {"section": name, "scope": info, "games": games, "tables": tables}
+
+
+def _table(conn, t: _T, key: str, scope: Scope, where, args, gwhere, gargs) -> list[dict]:
+    q = conn.execute
+    if key == "characters":
+        return _by(conn, t, where, args, "character")
+    if key == "objectives":
+        return _by(conn, t, sql.SQL("x.objective IS NOT NULL AND ") + where, args, "objective")
+    if key == "plans":
+        return _by(conn, t, sql.SQL("x.plan IS NOT NULL AND ") + where, args, "plan")
+    if key == "death_causes":
+        return q(sql.SQL("SELECT x.death_cause AS key, count(*) AS deaths, round(avg(x.death_round), 1)::float AS round"
+                         " FROM {} x WHERE x.death_cause IS NOT NULL AND ").format(t("seats")) + where
+                 + sql.SQL(" GROUP BY 1 ORDER BY deaths DESC, key"), args).fetchall()
+    if key == "rounds_survived":
+        return q(sql.SQL("SELECT x.rounds_survived AS key, count(*) AS characters,"
+                         " count(*) FILTER (WHERE x.death_cause IS NOT NULL) AS died"
+                         " FROM {} x WHERE ").format(t("seats")) + where + sql.SQL(" GROUP BY 1 ORDER BY 1"),
+                 args).fetchall()
+    if key == "first_death":
+        return q(sql.SQL("SELECT g.first_death_round AS key, count(*) AS games FROM {} g WHERE ").format(t("games"))
+                 + gwhere + sql.SQL(" GROUP BY 1 ORDER BY 1 NULLS LAST"), gargs).fetchall()
+    if key in ("power_lost", "blackout"):
+        return q(sql.SQL("SELECT g.{} AS key, count(*) AS games FROM {} g WHERE ").format(
+            sql.Identifier(f"{key}_round" if key == "blackout" else "power_lost_round"), t("games"))
+                 + gwhere + sql.SQL(" GROUP BY 1 ORDER BY 1 NULLS LAST"), gargs).fetchall()
+    if key == "routes":
+        return _rates(q(sql.SQL(
+            "SELECT x.route AS key, count(*) AS tried, count(*) FILTER (WHERE x.survived) AS survived,"
+            " count(*) FILTER (WHERE x.outcome = 'won') AS wins FROM {} x WHERE x.route IS NOT NULL AND ").format(
+            t("seats")) + where + sql.SQL(" GROUP BY 1 ORDER BY tried DESC, key"), args).fetchall(), "tried")
+    if key in ("kills", "weapons"):
+        column = "kind" if key == "kills" else "weapon"
+        return q(sql.SQL("SELECT k.{} AS key, count(*) AS kills FROM {} k JOIN {} g ON g.game_id = k.game_id WHERE ").format(
+            sql.Identifier(column), t("kills"), t("games")) + gwhere
+            + sql.SQL(" GROUP BY 1 ORDER BY kills DESC, key NULLS LAST"), gargs).fetchall()
+    if key == "rooms":
+        return q(sql.SQL("SELECT r.room AS key, sum(r.attacks)::int AS attacks, sum(r.wounds)::int AS wounds,"
+                         " sum(r.deaths)::int AS deaths FROM {} r JOIN {} g ON g.game_id = r.game_id WHERE ").format(
+            t("rooms"), t("games")) + gwhere
+            + sql.SQL(" GROUP BY 1 ORDER BY deaths DESC, wounds DESC, attacks DESC, key"), gargs).fetchall()
+    raise NotFound(f"no statistics table {key!r}")
+
+
+# -- a player's profile ---------------------------------------------------------------------------------
+
+
+def profile(db: Database, player_id: str) -> dict[str, Any]:
+    """A player's games, characters, ratings over time (every season) and nemesis, across the archive.
+
+    ``player_id``: a registered player's id, or the id the league view gives an unregistered name.
+    """
+    try:
+        pid = UUID(player_id)
+    except ValueError:
+        raise NotFound(f"{player_id[:40]!r} is not a player id") from None
+    with db.connect(row_factory=dict_row) as conn:
+        t = _T(conn)
+        with conn.cursor() as curs:
+            resolver = Resolver.load(curs, t.lg)
+        pid = resolver.root(pid)
+        keys = [k for k, p in resolver.names.items() if resolver.root(p) == pid]
+        name = resolver.players[pid][0] if pid in resolver.players else None
+        if not keys:  # an unregistered name: find it by its derived id among the seat names
+            rows = conn.execute(sql.SQL("SELECT DISTINCT name_key, name FROM {}").format(t("seats"))).fetchall()
+            found = [r for r in rows if implicit_player(r["name_key"]) == pid and r["name_key"] not in resolver.names]
+            keys, name = [r["name_key"] for r in found], (found[0]["name"] if found else None)
+        if not keys:
+            raise NotFound(f"no player {player_id}")
+        hidden = sql.SQL("NOT EXISTS (SELECT 1 FROM {} h WHERE h.game_id = x.game_id AND h.hidden)").format(t.lg("games"))
+        games = conn.execute(sql.SQL(
+            "SELECT x.game_id, x.seat, x.name, x.mode, x.players, x.played_on, x.finished, x.character, x.objective,"
+            " x.outcome, x.survived, x.route, x.death_cause, x.death_round, x.killer, x.kills, x.wounds,"
+            " x.rounds_survived, gi.title FROM {s} x LEFT JOIN {gi} gi ON gi.game_id = x.game_id"
+            " WHERE x.name_key = ANY(%s) AND ").format(
+            s=t("seats"), gi=sql.Identifier(f"{active_prefix(conn, 'gameindex')}_games")) + hidden
+            + sql.SQL(" ORDER BY x.played_on DESC, x.game_id"), (keys,)).fetchall()
+        finished = sql.SQL(" AND x.finished AND ") + hidden
+        characters = _rates(conn.execute(sql.SQL(
+            "SELECT x.character AS key, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
+            " count(*) FILTER (WHERE x.survived) AS survived, round(avg(x.rounds_survived), 1)::float AS rounds"
+            " FROM {} x WHERE x.name_key = ANY(%s)").format(t("seats"))
+            + finished + sql.SQL(" GROUP BY 1 ORDER BY games DESC, key NULLS LAST"), (keys,)).fetchall())
+        killers = conn.execute(sql.SQL(
+            "SELECT x.killer AS key, count(*) AS deaths FROM {} x WHERE x.name_key = ANY(%s) AND x.killer IS NOT NULL").format(
+            t("seats")) + finished + sql.SQL(" GROUP BY 1 ORDER BY deaths DESC, key"), (keys,)).fetchall()
+        ratings = conn.execute(sql.SQL(
+            "SELECT r.season_id, s.name AS season, l.name AS league, r.game_id, r.played_on, r.mu, r.sigma"
+            " FROM {r} r JOIN {s} s ON s.season_id = r.season_id JOIN {l} l ON l.league_id = s.league_id"
+            " WHERE r.player_id = %s ORDER BY l.name, s.starts_on NULLS FIRST, s.opened, r.played_on, r.created_at,"
+            " r.game_id").format(r=t.lg("ratings"), s=t.lg("seasons"), l=t.lg("leagues")), (pid,)).fetchall()
+    seasons: dict[Any, dict[str, Any]] = {}
+    for r in ratings:
+        s = seasons.setdefault(r["season_id"], {"season_id": str(r["season_id"]), "league": r["league"],
+                                                "season": r["season"], "points": []})
+        s["points"].append({"game_id": str(r["game_id"]), "played_on": r["played_on"].isoformat(), "mu": r["mu"],
+                            "sigma": r["sigma"], "ordinal": ordinal(r["mu"], r["sigma"])})
+    done = [g for g in games if g["finished"]]
+    return {
+        "player_id": str(pid), "name": name or (games[0]["name"] if games else ""),
+        "games": [{**g, "game_id": str(g["game_id"]), "played_on": g["played_on"].isoformat()} for g in games],
+        "finished": len(done), "wins": sum(1 for g in done if g["outcome"] == "won"),
+        "survived": sum(1 for g in done if g["survived"]),
+        "characters": characters, "killers": killers,
+        # the intruder type that killed them most (several when tied)
+        "nemesis": [k["key"] for k in killers if k["deaths"] == killers[0]["deaths"]] if killers else [],
+        "ratings": list(seasons.values()),
+    }

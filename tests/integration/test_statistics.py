@@ -1,0 +1,219 @@
+"""Statistics from the events (decision 0025): the "stats" view against small games counted by hand.
+
+Game A (Bo, Cy; semi-co-op; a lenient record): Bo's Survivor kills an adult with the SMG (a double,
+then an injury check of blood 2); Cy's Hacker takes 3 serious wounds in the Repository, where a breeder
+placed there attacks with Blood Rage and kills her; sector S-01 loses power; the game ends on time:
+Bo, in the base, is killed by the rapid response team. Both lose. All of it in round 1.
+Game B (Ada alone, Lab Rat): escapes by pod B; plan "save all", objective knowledge ≥ 0: won.
+Game C (Ada, in progress): counts nowhere.
+"""
+from __future__ import annotations
+
+import pytest
+from psycopg import sql
+
+from projections import queries
+from projections import statistics_queries as sq
+from projections.generations import VIEW_TABLES, generations
+from projections.runner import Worker, rebuild_views
+from tests.helpers import wait_for
+
+SETUP_A = [("BoardPrepared", None, {"board": "basic"}), ("CharacterChosen", 1, {"character": "survivor"}),
+           ("CharacterChosen", 2, {"character": "hacker"}), ("SetupCompleted", None, {})]
+PLAY_A = [
+    ("IntruderPlaced", None, {"kind": "adult", "room": "isolation_room"}),
+    ("ItemGained", 1, {"item": "SMG", "colour": "starting", "where": "hand", "ammo": 2}),
+    ("CharacterShot", 1, {"target": "i1", "weapon": "SMG", "result": "double"}),
+    ("InjuryCheckDrawn", None, {"blood": [2]}),
+    ("IntruderPlaced", None, {"kind": "breeder", "room": "repository"}),
+    ("WoundSuffered", 2, {"kind": "serious", "count": 3}),
+    ("IntruderAttacked", None, {"intruder": "i2", "card": "blood_rage"}),
+    ("PowerChanged", None, {"location": "S-01", "on": False}),
+    ("GameEnded", None, {"ending": "time_out"}),
+]
+SOLO_SETUP = [("BoardPrepared", None, {"board": "basic"}), ("CharacterChosen", 1, {"character": "lab_rat"}),
+              ("SetupCompleted", None, {})]
+PLAY_B = [
+    ("ObjectivesDealt", 1, {"objectives": ["knowledge_at_least:0", "unknown"]}),
+    ("CharacterEscaped", 1, {"route": "pod", "pod": "B"}),
+    ("ContingencyTokenRevealed", None, {"owner": "active", "token": "save_all"}),
+    ("ObjectiveRevealed", 1, {"objective": "knowledge_at_least:0"}),
+]
+
+
+def facts(rows):
+    return [{"type": t, "actor": a, "data": d} for t, a, d in rows]
+
+
+def make(archive, names, mode, rows, played_on="2026-02-01", league="Tuesday"):
+    header = {"ruleset": "lockdown", "mode": mode, "strict": False, "played_on": played_on, "league": league,
+              "players": [{"seat": i + 1, "name": n} for i, n in enumerate(names)], "options": {"board": "basic"}}
+    game = archive.games.create_game(header)
+    archive.games.record(game.id, facts(rows))
+    return game
+
+
+def record_all(archive):
+    a = make(archive, ["Bo", "Cy"], "standard", SETUP_A + PLAY_A)
+    b = make(archive, ["Ada"], "solo", SOLO_SETUP + PLAY_B, played_on="2026-03-01")
+    c = make(archive, ["Ada"], "solo", SOLO_SETUP + [("WoundSuffered", 1, {"kind": "light"})])
+    return a, b, c
+
+
+def stats_tables(db):
+    with db.connect() as conn:
+        active = generations(conn)["stats"][0]
+        return {t: sorted(conn.execute(sql.SQL("SELECT * FROM {}").format(sql.Identifier(f"stats_g{active}_{t}"))).fetchall(),
+                          key=repr) for t in VIEW_TABLES["stats"]}
+
+
+def keyed(rows, *columns):
+    return {r["key"]: tuple(r[c] for c in columns) for r in rows}
+
+
+@pytest.fixture
+def projected(fresh_archive):
+    db = fresh_archive.db
+    worker = Worker(db, poll=0.2)
+    worker.start_thread()
+    try:
+        games = record_all(fresh_archive)
+        head = fresh_archive.games.recorder.max_notification_id()
+        wait_for(lambda: all(p >= head for p in queries.tracking_positions(db).values()))
+    finally:
+        worker.stop()
+    return fresh_archive, games
+
+
+def test_statistics_match_the_games_counted_by_hand(projected):
+    archive, (a, b, c) = projected
+    db = archive.db
+    everything = sq.Scope()
+    chars = sq.section(db, "characters", everything)
+    assert chars["games"] == 2  # game C is still in progress
+    t = chars["tables"]
+    assert keyed(t["characters"], "games", "wins", "survived") == {"survivor": (1, 0, 0), "hacker": (1, 0, 0),
+                                                                    "lab_rat": (1, 1, 1)}
+    assert keyed(t["characters"], "wins_rate")["lab_rat"] == (1.0,)
+    assert keyed(t["objectives"], "games", "wins") == {"knowledge_at_least": (1, 1)}
+    assert keyed(t["plans"], "games", "wins") == {"save_all": (1, 1)}
+    deaths = sq.section(db, "deaths", everything)["tables"]
+    assert keyed(deaths["death_causes"], "deaths", "round") == {"attack": (1, 1.0), "rapid_response_team": (1, 1.0)}
+    assert keyed(deaths["first_death"], "games") == {1: (1,), None: (1,)}
+    assert keyed(deaths["power_lost"], "games") == {1: (1,), None: (1,)}
+    assert keyed(deaths["blackout"], "games") == {None: (2,)}  # S-02 kept its power in game A
+    assert keyed(deaths["rounds_survived"], "characters", "died") == {1: (3, 2)}
+    escapes = sq.section(db, "escapes", everything)["tables"]
+    assert keyed(escapes["routes"], "tried", "survived", "wins") == {"pod": (1, 1, 1)}
+    combat = sq.section(db, "combat", everything)["tables"]
+    assert keyed(combat["kills"], "kills") == {"adult": (1,)}
+    assert keyed(combat["weapons"], "kills") == {"SMG": (1,)}
+    rooms = keyed(sq.section(db, "rooms", everything)["tables"]["rooms"], "attacks", "wounds", "deaths")
+    assert rooms == {"repository": (1, 3, 1), "isolation_room": (0, 0, 1)}
+
+
+def test_filters_by_mode_players_and_season(projected):
+    archive, _ = projected
+    db = archive.db
+    solo = sq.section(db, "characters", sq.Scope(mode="solo"))
+    assert solo["games"] == 1 and keyed(solo["tables"]["characters"], "games") == {"lab_rat": (1,)}
+    two = sq.section(db, "characters", sq.Scope(players=2))
+    assert set(keyed(two["tables"]["characters"])) == {"survivor", "hacker"}
+    archive.leagues.found_club("Test club", "test-club")
+    archive.leagues.open_league("test-club", "Tuesday", "tuesday")
+    archive.leagues.open_season("test-club", "tuesday", "February", "feb", "2026-02-01", "2026-02-28")
+    rebuild_views(db, ["league"])
+    feb = sq.section(db, "characters", sq.Scope("test-club", "tuesday", "feb"))
+    assert feb["games"] == 1 and feb["scope"]["season"] == "February"
+    assert set(keyed(feb["tables"]["characters"])) == {"survivor", "hacker"}
+    with pytest.raises(sq.NotFound):
+        sq.section(db, "characters", sq.Scope("test-club", "tuesday", "nope"))
+
+
+def test_profile_names_the_nemesis_and_lists_the_games(projected):
+    archive, _ = projected
+    from projections.league import implicit_player
+
+    cy = sq.profile(archive.db, str(implicit_player("cy")))
+    assert cy["name"] == "Cy" and cy["nemesis"] == ["breeder"] and cy["finished"] == 1
+    assert [g["character"] for g in cy["games"]] == ["hacker"] and cy["games"][0]["death_cause"] == "attack"
+    ada = sq.profile(archive.db, str(implicit_player("ada")))
+    assert len(ada["games"]) == 2 and ada["finished"] == 1 and ada["wins"] == 1 and ada["nemesis"] == []
+
+
+def test_rebuild_equals_the_live_projection(projected):
+    archive, _ = projected
+    live = stats_tables(archive.db)
+    assert live["seats"] and live["kills"] and live["rooms"]
+    rebuild_views(archive.db, ["stats"], batch=3)
+    assert stats_tables(archive.db) == live
+
+
+def test_pages_csv_and_charts_in_both_languages(projected):
+    archive, (a, b, c) = projected
+    from projections.league import implicit_player
+    from web import create_app
+
+    client = create_app({"ARCHIVE": archive}).test_client()
+    for lang in ("en", "pl"):
+        client.get(f"/language/{lang}")
+        for section in ("characters", "deaths", "escapes", "combat", "rooms"):
+            page = client.get(f"/statistics/{section}?mode=standard")
+            assert page.status_code == 200, (lang, section)
+        page = client.get(f"/statistics/players/{implicit_player('cy')}")
+        assert page.status_code == 200
+    client.get("/language/en")
+    page = client.get("/statistics/deaths").get_data(as_text=True)
+    assert "Rapid response team" in page and "/statistics/deaths/death_causes.svg" in page
+    assert "/statistics/deaths/death_causes.csv" in page
+    rows = client.get("/statistics/characters/characters.csv?players=2").get_data(as_text=True).splitlines()
+    assert rows[0].startswith("key,Character,games,wins") and len(rows) == 3
+    svg = client.get("/statistics/characters/characters.svg")
+    assert svg.mimetype == "image/svg+xml" and b"<script" not in svg.data and b'style="' not in svg.data
+    assert "style-src 'sha256-" in svg.headers["Content-Security-Policy"] and "Lab Rat" in svg.get_data(as_text=True)
+    assert client.get("/statistics/characters?mode=nope").status_code == 400
+    assert client.get("/statistics/nothing").status_code == 404
+    api = client.get("/api/statistics/combat?players=2").get_json()
+    assert api["games"] == 1 and api["tables"]["kills"] == [{"key": "adult", "kills": 1}]
+    assert client.get(f"/api/players/{implicit_player('cy')}/profile").get_json()["nemesis"] == ["breeder"]
+
+
+def test_preview_of_a_pending_game(projected):
+    """Game C is in progress (Ada alive): as it stands she wins; game A, hidden, would rate Bo and Cy's draw."""
+    from projections.league_preview import preview
+    from web import create_app
+
+    archive, (a, b, c) = projected
+    db = archive.db
+    archive.leagues.found_club("Test club", "test-club")
+    archive.leagues.open_league("test-club", "Tuesday", "tuesday")
+    archive.leagues.open_season("test-club", "tuesday", "2026", "y2026", "2026-01-01", "2026-12-31")
+    archive.leagues.hide_game(a.id, "a test game", games=archive.games)
+    rebuild_views(db, ["league"])
+    args = ("test-club", "tuesday", "y2026")
+    p = preview(db, *args, str(c.id))
+    assert not p["counted"] and not p["rated"]  # solo games are not rated in this league
+    assert p["seats"] == [{"seat": 1, "name": "Ada", "outcome": "won", "survived": True, "objective": False,
+                           "how": "as it stands"}]
+    (ada,) = p["standings"]
+    assert ada["points_before"] == 3 + 1 + 1 and ada["points"] == 3 + 1 + 1 + 3 + 1  # game B, then a win survived
+    lost = preview(db, *args, str(c.id), {1: "lost"})
+    assert lost["standings"][0]["points"] == 5 and lost["seats"][0]["how"] == "chosen"
+    hidden = preview(db, *args, str(a.id))
+    assert hidden["rated"] and [r["name"] for r in hidden["standings"]] == ["Ada", "Bo", "Cy"]
+    bo = hidden["standings"][1]
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    (drawn,), _ = model.rate([[model.rating()], [model.rating()]], ranks=[1, 1])  # both lost: a draw
+    assert bo["rank_before"] is None and bo["points"] == 0
+    assert bo["rating"] == pytest.approx(drawn.mu - 3 * drawn.sigma)
+    counted = preview(db, *args, str(b.id))
+    assert counted["counted"] and counted["standings"][0]["points"] == counted["standings"][0]["points_before"]
+    client = create_app({"ARCHIVE": archive}).test_client()
+    page = client.get(f"/leagues/test-club/tuesday/y2026/preview/{c.id}?seat1=lost")
+    assert page.status_code == 200 and 'value="lost" selected' in page.get_data(as_text=True)
+    assert client.get(f"/leagues/test-club/tuesday/y2026/preview/{c.id}?seat1=maybe").status_code == 400
+    assert client.get(f"/api/clubs/test-club/leagues/tuesday/seasons/y2026/preview/{a.id}").get_json()["rated"]
+    season = client.get("/leagues/test-club/tuesday/y2026").get_data(as_text=True)
+    assert f"/leagues/test-club/tuesday/y2026/preview/{c.id}" in season
