@@ -293,7 +293,17 @@ class LeagueView(GameView):
                      where=sql.SQL("" if game_ids is None else "WHERE g.game_id = ANY(%s)")),
             () if game_ids is None else (game_ids,),
         )
-        for r in curs.fetchall():
+        changed = curs.fetchall()
+        # each seat carries its game's season, date and state, so standings count seats alone
+        stamp = list({r["game_id"] for r in changed} | dirty.replace)
+        if stamp:
+            curs.execute(sql.SQL(
+                "UPDATE {seats} x SET season_id = g.season_id, hidden = g.hidden, finished = g.finished,"
+                " played_on = g.played_on FROM {games} g WHERE g.game_id = x.game_id AND x.game_id = ANY(%s)"
+                " AND (x.season_id IS DISTINCT FROM g.season_id OR x.hidden IS DISTINCT FROM g.hidden"
+                " OR x.finished IS DISTINCT FROM g.finished OR x.played_on IS DISTINCT FROM g.played_on)").format(
+                seats=t("seats"), games=t("games")), (stamp,))
+        for r in changed:
             if r["decided"]:
                 when = (r["played_on"], r["created_at"], r["game_id"])
                 dirty.touch(r["old_season"], when)

@@ -94,9 +94,9 @@ def standings(db: Database, club: str, league: str, season_slug: str, as_of: dat
             "SELECT x.name_key, min(x.name) AS name, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
             " count(*) FILTER (WHERE x.outcome IS DISTINCT FROM 'won' AND x.outcome IS DISTINCT FROM 'lost') AS undetermined,"
             " count(*) FILTER (WHERE x.survived) AS survived, count(*) FILTER (WHERE x.objective) AS objectives,"
-            " max(g.played_on) AS last_played"
-            " FROM {g} g JOIN {x} x ON x.game_id = g.game_id"
-            " WHERE g.season_id = %s AND NOT g.hidden AND g.finished").format(g=t("games"), x=t("seats")) + when
+            " max(x.played_on) AS last_played"
+            " FROM {x} x WHERE x.season_id = %s AND NOT x.hidden AND x.finished").format(x=t("seats"))
+            + sql.SQL("" if as_of is None else " AND x.played_on <= %s")
             + sql.SQL(" GROUP BY x.name_key"), args).fetchall()
         if as_of is None:  # today's ratings: the row per player the view keeps
             ratings = conn.execute(sql.SQL("SELECT player_id, mu, sigma, rated FROM {} WHERE season_id = %s").format(
@@ -186,12 +186,11 @@ def season_games(db: Database, club: str, league: str, season_slug: str, limit: 
         t = _Tables(conn)
         s = season(conn, club, league, season_slug)
         rows = conn.execute(sql.SQL(
-            "SELECT g.game_id, g.title, g.mode, g.played_on, g.finished, g.decided, g.hidden, p.reason,"
-            " json_agg(json_build_object('seat', x.seat, 'name', x.name, 'outcome', x.outcome) ORDER BY x.seat) AS seats"
+            "SELECT g.game_id, g.title, g.mode, g.played_on, g.finished, g.decided, g.hidden, p.reason, x.seats"
             " FROM (SELECT * FROM {g} WHERE season_id = %s ORDER BY played_on DESC, created_at DESC LIMIT %s) g"
-            " JOIN {x} x ON x.game_id = g.game_id LEFT JOIN {p} p ON p.game_id = g.game_id"
-            " GROUP BY g.game_id, g.title, g.mode, g.played_on, g.created_at, g.finished, g.decided, g.hidden, p.reason"
-            " ORDER BY g.played_on DESC, g.created_at DESC").format(
+            " CROSS JOIN LATERAL (SELECT json_agg(json_build_object('seat', x.seat, 'name', x.name, 'outcome', x.outcome)"
+            "  ORDER BY x.seat) AS seats FROM {x} x WHERE x.game_id = g.game_id) x"
+            " LEFT JOIN {p} p ON p.game_id = g.game_id ORDER BY g.played_on DESC, g.created_at DESC").format(
             g=t("games"), x=t("seats"), p=t("placements")), (s["season_id"], limit)).fetchall()
     return [{**r, "game_id": str(r["game_id"]), "played_on": _iso(r["played_on"])} for r in rows]
 

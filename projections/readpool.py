@@ -24,6 +24,7 @@ from psycopg_pool import ConnectionPool
 from service.db import CONNECT_TIMEOUT, Database
 
 DEFAULT_SIZE = 4
+APPLICATION_NAME = "nemesis-archive reads"  # how the pool's sessions show in pg_stat_activity
 WAIT = CONNECT_TIMEOUT + 1.0  # seconds a page waits for a connection (the server gone: fail within seconds)
 
 _lock = threading.Lock()
@@ -53,6 +54,7 @@ def open_pool(db: Database, size: int | None = None, **kwargs) -> ConnectionPool
             _pools[db.url] = (pool, users + 1)
             return pool
         connect = {"connect_timeout": CONNECT_TIMEOUT} if "connect_timeout" not in db.params else {}
+        connect["application_name"] = APPLICATION_NAME
         pool = ConnectionPool(
             db.url, kwargs={**connect, **kwargs}, min_size=0, max_size=size, open=True, timeout=WAIT,
             check=ConnectionPool.check_connection, num_workers=1, name=f"reads-{db.name}",

@@ -7,7 +7,8 @@ per-player statistics kept in a table, each season's current ratings kept in a r
 - ``playerresults``: a table ``players`` (one row per player name key) with the counts the players
   page shows, kept by the view as each game is written, instead of a GROUP BY over every seat of
   every game; filled here from the rows already projected. Name search finds names in it.
-- ``league``: a table ``current`` (one row per season and player: the latest rating), kept by the
+- ``league``: seats carry their game's season, date, hidden and finished (an index counts a season's
+  seats without joining every game); a table ``current`` (one row per season and player: the latest rating), kept by the
   view when it rates; a late game's re-rating starts from it, and today's standings read it.
 
 Every generation present is changed (the active one and a rebuild in progress); later generations
@@ -69,7 +70,17 @@ CURRENT = """
       EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON public.%I TO nemesis_app', g || '_current');
     END IF;"""
 
-# the standings count a season's finished seats per name: one index range over the season's games
+# the standings count a season's finished seats per name: each seat carries its game's season, date
+# and state, so the count is one range of one index (no join of every game of the season to its seats)
+SEATS = """
+    EXECUTE format('ALTER TABLE public.%I ADD COLUMN IF NOT EXISTS season_id uuid,'
+                   ' ADD COLUMN IF NOT EXISTS played_on date, ADD COLUMN IF NOT EXISTS hidden boolean,'
+                   ' ADD COLUMN IF NOT EXISTS finished boolean', t);
+    EXECUTE format('UPDATE public.%I x SET season_id = g.season_id, played_on = g.played_on, hidden = g.hidden,'
+                   ' finished = g.finished FROM public.%I g WHERE g.game_id = x.game_id', t, g || '_games');
+    EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON public.%I (season_id, played_on)'
+                   ' INCLUDE (name_key, name, outcome, survived, objective, hidden, finished)', t || '_season', t);"""
+
 SEASON_GAMES = """
     EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON public.%I (season_id, played_on DESC, created_at DESC)'
                    ' INCLUDE (hidden, finished)', t || '_listed', t);"""
@@ -80,6 +91,7 @@ def upgrade() -> None:
     op.execute(EACH.format(pattern="playerresults_g[0-9]+_results", body=PLAYERS))
     op.execute(EACH.format(pattern="league_g[0-9]+_ratings", body=CURRENT))
     op.execute(EACH.format(pattern="league_g[0-9]+_games", body=SEASON_GAMES))
+    op.execute(EACH.format(pattern="league_g[0-9]+_seats", body=SEATS))
 
 
 def downgrade() -> None:
@@ -92,3 +104,7 @@ def downgrade() -> None:
                            body="EXECUTE format('DROP TABLE IF EXISTS public.%I', g || '_current');"))
     op.execute(EACH.format(pattern="league_g[0-9]+_games",
                            body="EXECUTE format('DROP INDEX IF EXISTS public.%I', t || '_listed');"))
+    op.execute(EACH.format(pattern="league_g[0-9]+_seats", body=(
+        "EXECUTE format('DROP INDEX IF EXISTS public.%I', t || '_season');"
+        " EXECUTE format('ALTER TABLE public.%I DROP COLUMN IF EXISTS season_id, DROP COLUMN IF EXISTS played_on,"
+        " DROP COLUMN IF EXISTS hidden, DROP COLUMN IF EXISTS finished', t);")))
