@@ -12,9 +12,10 @@ from psycopg.rows import tuple_row
 VIEW_TABLES = {
     "gameindex": ("games",),
     "gamestate": ("states",),
-    "playerresults": ("results",),
+    "playerresults": ("results", "players"),
     "corridors": ("observations",),
-    "league": ("games", "seats", "players", "names", "clubs", "leagues", "seasons", "roles", "placements", "ratings"),
+    "league": ("games", "seats", "players", "names", "clubs", "leagues", "seasons", "roles", "placements", "ratings",
+               "current"),
     "stats": ("games", "seats", "kills", "rooms"),
 }
 

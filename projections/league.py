@@ -104,7 +104,8 @@ def game_row(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 class _Dirty:
-    """Seasons to re-rate, each from the earliest date touched (None: from its first game)."""
+    """Seasons to re-rate, each from the earliest game touched, as its rating order key
+    (played_on, created_at, game_id) — None: from the season's first game."""
 
     def __init__(self) -> None:
         self.seasons: dict[UUID, date | None] = {}
@@ -112,7 +113,7 @@ class _Dirty:
         self.replace_all = False  # re-place every game (a league or season opened)
         self.replace: set[UUID] = set()  # games to place again
 
-    def touch(self, season: UUID | None, when: date | None) -> None:
+    def touch(self, season: UUID | None, when: tuple | None) -> None:
         if season is None:
             return
         if season in self.seasons:
@@ -146,7 +147,7 @@ class LeagueView(GameView):
 
     def _write_game(self, curs, game: Game, dirty: _Dirty) -> None:
         row, seats = game_row(game)
-        curs.execute(sql.SQL("SELECT signature, season_id, played_on, decided FROM {} WHERE game_id = %s").format(
+        curs.execute(sql.SQL("SELECT signature, season_id, played_on, created_at, decided FROM {} WHERE game_id = %s").format(
             self.table("games")), (game.id,), prepare=True)
         old = curs.fetchone()
         if old is not None and old["signature"] == row["signature"]:
@@ -172,11 +173,12 @@ class LeagueView(GameView):
         )
         dirty.replace.add(game.id)
         if old is not None and (old["decided"] or row["decided"]):
-            when = min(old["played_on"], row["played_on"])
+            # created_at is kept by the upsert, so the game's rating key is the old one's or a new date's
+            when = min((old["played_on"], old["created_at"], game.id), (row["played_on"], old["created_at"], game.id))
             dirty.touch(old["season_id"], when)  # the season it counted in (placing again may move it)
             dirty.touch(self._season_of(curs, game.id), when)
         elif old is None and row["decided"]:
-            dirty.touch(self._season_of(curs, game.id), row["played_on"])
+            dirty.touch(self._season_of(curs, game.id), (row["played_on"], row["created_at"], game.id))
 
     def _season_of(self, curs, game_id: UUID) -> UUID | None:
         curs.execute(sql.SQL("SELECT season_id FROM {} WHERE game_id = %s").format(self.table("games")), (game_id,))
@@ -286,62 +288,97 @@ class LeagueView(GameView):
                 " FROM {games} g LEFT JOIN {placements} p ON p.game_id = g.game_id {where})"
                 " UPDATE {games} g SET season_id = c.new_season, hidden = c.new_hidden FROM calc c"
                 " WHERE g.game_id = c.game_id AND (c.old_season IS DISTINCT FROM c.new_season OR c.old_hidden <> c.new_hidden)"
-                " RETURNING c.old_season, c.new_season, c.played_on, c.decided"
+                " RETURNING c.old_season, c.new_season, c.played_on, g.created_at, g.game_id, c.decided"
             ).format(leagues=t("leagues"), seasons=t("seasons"), games=t("games"), placements=t("placements"),
                      where=sql.SQL("" if game_ids is None else "WHERE g.game_id = ANY(%s)")),
             () if game_ids is None else (game_ids,),
         )
-        for r in curs.fetchall():
+        changed = curs.fetchall()
+        # each seat carries its game's season, date and state, so standings count seats alone
+        stamp = list({r["game_id"] for r in changed} | dirty.replace)
+        if stamp:
+            curs.execute(sql.SQL(
+                "UPDATE {seats} x SET season_id = g.season_id, hidden = g.hidden, finished = g.finished,"
+                " played_on = g.played_on FROM {games} g WHERE g.game_id = x.game_id AND x.game_id = ANY(%s)"
+                " AND (x.season_id IS DISTINCT FROM g.season_id OR x.hidden IS DISTINCT FROM g.hidden"
+                " OR x.finished IS DISTINCT FROM g.finished OR x.played_on IS DISTINCT FROM g.played_on)").format(
+                seats=t("seats"), games=t("games")), (stamp,))
+        for r in changed:
             if r["decided"]:
-                dirty.touch(r["old_season"], r["played_on"])
-                dirty.touch(r["new_season"], r["played_on"])
+                when = (r["played_on"], r["created_at"], r["game_id"])
+                dirty.touch(r["old_season"], when)
+                dirty.touch(r["new_season"], when)
 
-    def rate_season(self, curs, season_id: UUID, since: date | None, resolver: Resolver) -> None:
-        """Rate the season's games again from ``since`` (None: all), starting from the ratings before it."""
+    def rate_season(self, curs, season_id: UUID, since: tuple | None, resolver: Resolver) -> None:
+        """Rate the season's games again from the game keyed ``since`` = (played_on, created_at, game_id)
+        on (None: all), starting from each player's rating just before it.
+
+        Only the games from that key on are rated again (not the rest of its day), and the
+        ratings before it come from one index probe per player of the season's ``current`` rows
+        (each player's latest rating, kept here), not from a pass over the season's history.
+        """
         t = self.table
         curs.execute(sql.SQL("SELECT l.rate_solo FROM {} s JOIN {} l ON l.league_id = s.league_id WHERE s.season_id = %s").format(
             t("seasons"), t("leagues")), (season_id,))
         league = curs.fetchone()
-        cut = sql.SQL("" if since is None else " AND played_on >= %s")
-        args = (season_id,) if since is None else (season_id, since)
+        cut = sql.SQL("" if since is None else " AND (played_on, created_at, game_id) >= (%s, %s, %s)")
+        args = (season_id,) if since is None else (season_id, *since)
         curs.execute(sql.SQL("DELETE FROM {} WHERE season_id = %s").format(t("ratings")) + cut, args)
-        if league is None:
-            return
-        curs.execute(sql.SQL("SELECT DISTINCT ON (player_id) player_id, mu, sigma, rated FROM {} WHERE season_id = %s"
-                             " ORDER BY player_id, played_on DESC, created_at DESC, game_id DESC").format(t("ratings")),
-                     (season_id,))
         ratings, rated = {}, {}
-        for r in curs.fetchall():
-            ratings[r["player_id"]], rated[r["player_id"]] = (r["mu"], r["sigma"]), r["rated"]
+        if since is not None:
+            curs.execute(sql.SQL(
+                "SELECT p.player_id, r.mu, r.sigma, r.rated FROM {current} p CROSS JOIN LATERAL ("
+                " SELECT mu, sigma, rated FROM {ratings} r WHERE r.season_id = p.season_id AND r.player_id = p.player_id"
+                " AND (r.played_on, r.created_at, r.game_id) < (%s, %s, %s)"
+                " ORDER BY r.played_on DESC, r.created_at DESC, r.game_id DESC LIMIT 1) r WHERE p.season_id = %s").format(
+                current=t("current"), ratings=t("ratings")), (*since, season_id))
+            for r in curs.fetchall():
+                ratings[r["player_id"]], rated[r["player_id"]] = (r["mu"], r["sigma"]), r["rated"]
+        if league is not None:
+            rows = self._rate_games(curs, season_id, since, args, league["rate_solo"], resolver, ratings, rated)
+            if rows:  # COPY: a season re-rated from its start writes a row per seat of every game
+                with curs.copy(sql.SQL("COPY {} (season_id, game_id, played_on, created_at, player_id, name, outcome,"
+                                       " mu_before, sigma_before, mu, sigma, rated) FROM STDIN").format(t("ratings"))) as copy:
+                    for row in rows:
+                        copy.write_row(row)
+        curs.execute(sql.SQL("DELETE FROM {} WHERE season_id = %s").format(t("current")), (season_id,))
+        if ratings:
+            with curs.copy(sql.SQL("COPY {} (season_id, player_id, mu, sigma, rated) FROM STDIN").format(t("current"))) as copy:
+                for pid, (mu, sigma) in ratings.items():
+                    copy.write_row((season_id, pid, mu, sigma, rated[pid]))
+
+    def _rate_games(self, curs, season_id, since, args, rate_solo, resolver, ratings, rated) -> list[tuple]:
+        """Rate the season's games from ``since`` on in (date, created, id) order, updating ``ratings``
+        and ``rated`` in place; the rating rows to write."""
+        t = self.table
         curs.execute(
             sql.SQL("SELECT g.game_id, g.played_on, g.created_at, g.mode,"
-                    " json_agg(json_build_object('key', s.name_key, 'name', s.name, 'outcome', s.outcome) ORDER BY s.seat) AS seats"
+                    " array_agg(s.name_key ORDER BY s.seat) AS keys, array_agg(s.name ORDER BY s.seat) AS names,"
+                    " array_agg(s.outcome ORDER BY s.seat) AS outcomes"
                     " FROM {} g JOIN {} s ON s.game_id = g.game_id"
-                    " WHERE g.season_id = %s AND NOT g.hidden AND g.decided" + ("" if since is None else " AND g.played_on >= %s")
+                    " WHERE g.season_id = %s AND NOT g.hidden AND g.decided"
+                    + ("" if since is None else " AND (g.played_on, g.created_at, g.game_id) >= (%s, %s, %s)")
                     + " GROUP BY g.game_id ORDER BY g.played_on, g.created_at, g.game_id").format(t("games"), t("seats")),
             args,
         )
         rows = []
+        default = (MODEL.mu, MODEL.sigma)
         for g in curs.fetchall():
-            if not is_rated(g["mode"], [s["outcome"] for s in g["seats"]], league["rate_solo"]):
+            if not is_rated(g["mode"], g["outcomes"], rate_solo):
                 continue
             seats, names, outcomes = [], {THE_GAME: THE_GAME_NAME}, {}
-            for s in g["seats"]:
-                pid, name, _ = resolver.resolve(s["key"], s["name"])
-                seats.append((pid, s["outcome"]))
+            for key, seat_name, outcome in zip(g["keys"], g["names"], g["outcomes"]):
+                pid, name, _ = resolver.resolve(key, seat_name)
+                seats.append((pid, outcome))
                 names.setdefault(pid, name)
-                outcomes.setdefault(pid, s["outcome"])
+                outcomes.setdefault(pid, outcome)
             if g["mode"] != "standard":
                 outcomes[THE_GAME] = "lost" if any(o == "won" for _, o in seats) else "won"
             new = rate_game(g["mode"], seats, ratings)
             for pid, (mu, sigma) in new.items():
-                before = ratings.get(pid, (MODEL.mu, MODEL.sigma))
+                before = ratings.get(pid, default)
                 rated[pid] = rated.get(pid, 0) + 1
                 rows.append((season_id, g["game_id"], g["played_on"], g["created_at"], pid, names[pid], outcomes.get(pid),
                              before[0], before[1], mu, sigma, rated[pid]))
                 ratings[pid] = (mu, sigma)
-        if rows:  # COPY: a season re-rated from its start writes a row per seat of every game
-            with curs.copy(sql.SQL("COPY {} (season_id, game_id, played_on, created_at, player_id, name, outcome,"
-                                   " mu_before, sigma_before, mu, sigma, rated) FROM STDIN").format(t("ratings"))) as copy:
-                for row in rows:
-                    copy.write_row(row)
+        return rows

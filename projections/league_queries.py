@@ -11,10 +11,9 @@ from typing import Any
 from uuid import UUID
 
 from psycopg import sql
-from psycopg.rows import dict_row
-
 from projections.generations import active_prefix
 from projections.league import Resolver
+from projections.readpool import reading
 from service.db import Database
 from service.league import DEFAULT_POINTS
 from service.ratings import THE_GAME, ordinal, points
@@ -34,7 +33,7 @@ class _Tables:
 
 def clubs(db: Database) -> list[dict[str, Any]]:
     """Every club with its leagues and their seasons (with how many games count in each)."""
-    with db.connect(row_factory=dict_row) as conn:
+    with reading(db) as conn:
         t = _Tables(conn)
         club_rows = conn.execute(sql.SQL("SELECT club_id, slug, name FROM {} ORDER BY name, slug").format(t("clubs"))).fetchall()
         leagues = conn.execute(sql.SQL("SELECT league_id, club_id, slug, name, points, rate_solo FROM {} ORDER BY opened").format(
@@ -82,7 +81,7 @@ def _season_info(row: dict[str, Any]) -> dict[str, Any]:
 
 def standings(db: Database, club: str, league: str, season_slug: str, as_of: date | None = None) -> dict[str, Any]:
     """The season's table as it stood at the end of ``as_of`` (default: now)."""
-    with db.connect(row_factory=dict_row) as conn:
+    with reading(db) as conn:
         t = _Tables(conn)
         s = season(conn, club, league, season_slug)
         scheme = {**DEFAULT_POINTS, **s["points"]}
@@ -95,19 +94,22 @@ def standings(db: Database, club: str, league: str, season_slug: str, as_of: dat
             "SELECT x.name_key, min(x.name) AS name, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
             " count(*) FILTER (WHERE x.outcome IS DISTINCT FROM 'won' AND x.outcome IS DISTINCT FROM 'lost') AS undetermined,"
             " count(*) FILTER (WHERE x.survived) AS survived, count(*) FILTER (WHERE x.objective) AS objectives,"
-            " max(g.played_on) AS last_played"
-            " FROM {g} g JOIN {x} x ON x.game_id = g.game_id"
-            " WHERE g.season_id = %s AND NOT g.hidden AND g.finished").format(g=t("games"), x=t("seats")) + when
+            " max(x.played_on) AS last_played"
+            " FROM {x} x WHERE x.season_id = %s AND NOT x.hidden AND x.finished").format(x=t("seats"))
+            + sql.SQL("" if as_of is None else " AND x.played_on <= %s")
             + sql.SQL(" GROUP BY x.name_key"), args).fetchall()
-        keys = [r["name_key"] for r in seats]
-        ids = list({resolver.resolve(k, k)[0] for k in keys} | {THE_GAME})
-        # each player's latest rating row on or before the date: one index probe per player
-        ratings = conn.execute(sql.SQL(
-            "SELECT p.player_id, r.mu, r.sigma, r.rated FROM unnest(%s::uuid[]) AS p(player_id)"
-            " CROSS JOIN LATERAL (SELECT mu, sigma, rated FROM {} r WHERE r.season_id = %s AND r.player_id = p.player_id"
-            + ("" if as_of is None else " AND r.played_on <= %s")
-            + " ORDER BY r.played_on DESC, r.created_at DESC, r.game_id DESC LIMIT 1) r").format(t("ratings")),
-            (ids, *args)).fetchall()
+        if as_of is None:  # today's ratings: the row per player the view keeps
+            ratings = conn.execute(sql.SQL("SELECT player_id, mu, sigma, rated FROM {} WHERE season_id = %s").format(
+                t("current")), (s["season_id"],)).fetchall()
+        else:  # each player's latest rating row on or before the date: one index probe per player
+            keys = [r["name_key"] for r in seats]
+            ids = list({resolver.resolve(k, k)[0] for k in keys} | {THE_GAME})
+            ratings = conn.execute(sql.SQL(
+                "SELECT p.player_id, r.mu, r.sigma, r.rated FROM unnest(%s::uuid[]) AS p(player_id)"
+                " CROSS JOIN LATERAL (SELECT mu, sigma, rated FROM {} r WHERE r.season_id = %s AND r.player_id = p.player_id"
+                " AND r.played_on <= %s"
+                " ORDER BY r.played_on DESC, r.created_at DESC, r.game_id DESC LIMIT 1) r").format(t("ratings")),
+                (ids, *args)).fetchall()
         (games_count,) = conn.execute(sql.SQL(
             "SELECT count(*) AS n FROM {g} g WHERE g.season_id = %s AND NOT g.hidden AND g.finished").format(g=t("games")) + when,
             args).fetchone().values()
@@ -149,7 +151,7 @@ def standings(db: Database, club: str, league: str, season_slug: str, as_of: dat
 def rating_history(db: Database, club: str, league: str, season_slug: str, player: str | None = None,
                    as_of: date | None = None) -> dict[str, Any]:
     """Every rating change of the season in game order (one player's, given an id or a name)."""
-    with db.connect(row_factory=dict_row) as conn:
+    with reading(db) as conn:
         t = _Tables(conn)
         s = season(conn, club, league, season_slug)
         where, args = [sql.SQL("season_id = %s")], [s["season_id"]]
@@ -178,23 +180,24 @@ def rating_history(db: Database, club: str, league: str, season_slug: str, playe
     }
 
 
-def season_games(db: Database, club: str, league: str, season_slug: str) -> list[dict[str, Any]]:
-    """The games counted in the season (hidden ones flagged), newest first."""
-    with db.connect(row_factory=dict_row) as conn:
+def season_games(db: Database, club: str, league: str, season_slug: str, limit: int | None = None) -> list[dict[str, Any]]:
+    """The games counted in the season (hidden ones flagged), newest first (the first ``limit``)."""
+    with reading(db) as conn:
         t = _Tables(conn)
         s = season(conn, club, league, season_slug)
         rows = conn.execute(sql.SQL(
-            "SELECT g.game_id, g.title, g.mode, g.played_on, g.finished, g.decided, g.hidden, p.reason,"
-            " json_agg(json_build_object('seat', x.seat, 'name', x.name, 'outcome', x.outcome) ORDER BY x.seat) AS seats"
-            " FROM {g} g JOIN {x} x ON x.game_id = g.game_id LEFT JOIN {p} p ON p.game_id = g.game_id"
-            " WHERE g.season_id = %s GROUP BY g.game_id, p.reason ORDER BY g.played_on DESC, g.created_at DESC").format(
-            g=t("games"), x=t("seats"), p=t("placements")), (s["season_id"],)).fetchall()
+            "SELECT g.game_id, g.title, g.mode, g.played_on, g.finished, g.decided, g.hidden, p.reason, x.seats"
+            " FROM (SELECT * FROM {g} WHERE season_id = %s ORDER BY played_on DESC, created_at DESC LIMIT %s) g"
+            " CROSS JOIN LATERAL (SELECT json_agg(json_build_object('seat', x.seat, 'name', x.name, 'outcome', x.outcome)"
+            "  ORDER BY x.seat) AS seats FROM {x} x WHERE x.game_id = g.game_id) x"
+            " LEFT JOIN {p} p ON p.game_id = g.game_id ORDER BY g.played_on DESC, g.created_at DESC").format(
+            g=t("games"), x=t("seats"), p=t("placements")), (s["season_id"], limit)).fetchall()
     return [{**r, "game_id": str(r["game_id"]), "played_on": _iso(r["played_on"])} for r in rows]
 
 
 def players(db: Database) -> list[dict[str, Any]]:
     """Registered players with their names and aliases, and who a merged player joined."""
-    with db.connect(row_factory=dict_row) as conn:
+    with reading(db) as conn:
         t = _Tables(conn)
         rows = conn.execute(sql.SQL(
             "SELECT p.player_id, p.name, p.merged_into, coalesce(array_agg(n.name ORDER BY n.name)"

@@ -5,14 +5,22 @@ from datetime import date
 from typing import Any
 
 from psycopg import sql
-from psycopg.rows import dict_row
+from psycopg.rows import tuple_row
 
 from projections.generations import active_prefix
+from projections.readpool import reading
 from service.db import Database
 
 
 def _t(conn, view: str, table: str) -> sql.Identifier:
     return sql.Identifier(f"{active_prefix(conn, view)}_{table}")
+
+
+SEARCH_BY_NAMES = 2000  # at most this many games under the names found: fetch them by name, else walk the list
+
+
+def _like(text: str) -> str:
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 def list_games(
@@ -26,14 +34,20 @@ def list_games(
     exclude: list | None = None,
 ) -> list[dict[str, Any]]:
     """Games newest first; ``player`` matches any part of any player's name, case-insensitively.
-    ``exclude``: game ids left out (a members-only league's, for those outside it: decision 0024)."""
+
+    A name search first finds the names that match in the per-player table (one row per name,
+    kept by the ``playerresults`` view), with how many games each played. Few games (at most
+    ``SEARCH_BY_NAMES``): those games are fetched by name through the seats' index. Many: the
+    list is walked newest first through its index, keeping the games whose names match, which
+    stops after a page because matches are dense. Either way no query reads every game
+    (decision 0026; PostgreSQL's pg_trgm would do it in one index, but the embedded server
+    ships without it). ``exclude``: game ids left out (a members-only league's, for those outside
+    it: decision 0024).
+    """
     where, args = [], []
     if exclude:
         where.append("NOT (g.game_id = ANY(%s))")
         args.append(list(exclude))
-    if player:
-        where.append("g.player_search LIKE %s")
-        args.append("%" + player.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
     if played_from:
         where.append("g.played_on >= %s")
         args.append(played_from)
@@ -43,20 +57,34 @@ def list_games(
     if ruleset:
         where.append("g.ruleset = %s")
         args.append(ruleset)
-    with db.connect(row_factory=dict_row) as conn:
+    with reading(db) as conn:
+        games = _t(conn, "gameindex", "games")
+        if player:
+            pattern = _like(player.casefold())
+            found = conn.execute(sql.SQL("SELECT player_key, played FROM {} WHERE player_key LIKE %s").format(
+                _t(conn, "playerresults", "players")), (pattern,)).fetchall()
+            if not found:
+                return []
+            if sum(r["played"] for r in found) <= SEARCH_BY_NAMES:
+                where.append(sql.SQL("g.game_id IN (SELECT r.game_id FROM {} r WHERE r.player_key = ANY(%s))").format(
+                    _t(conn, "playerresults", "results")).as_string(conn))
+                args.append([r["player_key"] for r in found])
+            else:
+                where.append("g.player_search LIKE %s")
+                args.append(pattern)
         query = sql.SQL(
             "SELECT g.game_id, g.ruleset, g.mode, g.title, g.league, g.tags, g.played_on, g.players, g.strict,"
             " g.status, g.round, g.facts, g.created_at, g.updated_at FROM {games} g {where}"
             " ORDER BY g.played_on DESC NULLS LAST, g.created_at DESC LIMIT %s OFFSET %s"
         ).format(
-            games=_t(conn, "gameindex", "games"),
+            games=games,
             where=sql.SQL("WHERE " + " AND ".join(where) if where else ""),
         )
         return conn.execute(query, [*args, limit, offset]).fetchall()
 
 
 def game_state(db: Database, game_id) -> dict[str, Any] | None:
-    with db.connect(row_factory=dict_row) as conn:
+    with reading(db) as conn:
         return conn.execute(
             sql.SQL("SELECT * FROM {} WHERE game_id = %s").format(_t(conn, "gamestate", "states")), (game_id,)
         ).fetchone()
@@ -68,18 +96,14 @@ def player_table(db: Database, player: str | None = None) -> list[dict[str, Any]
     A game whose record is incomplete (a coarse record that stops before the end, decision 0018)
     counts as played and as ``incomplete``, never as finished, won, lost or undetermined: its
     known deaths and escapes stay in its own result, but a win rate counts complete games only.
+    Read from the per-player table the ``playerresults`` view keeps (decision 0026).
     """
-    with db.connect(row_factory=dict_row) as conn:
+    with reading(db) as conn:
         query = sql.SQL(
-            "SELECT min(player) AS player, player_key, count(*) AS played,"
-            " count(*) FILTER (WHERE finished AND NOT incomplete) AS finished,"
-            " count(*) FILTER (WHERE outcome = 'won' AND NOT incomplete) AS won,"
-            " count(*) FILTER (WHERE outcome = 'lost' AND NOT incomplete) AS lost,"
-            " count(*) FILTER (WHERE finished AND NOT incomplete AND outcome = 'undetermined') AS undetermined,"
-            " count(*) FILTER (WHERE incomplete) AS incomplete"
-            " FROM {} {} GROUP BY player_key ORDER BY won DESC, played DESC, player_key"
+            "SELECT player, player_key, played, finished, won, lost, undetermined, incomplete"
+            " FROM {} {} ORDER BY won DESC, played DESC, player_key"
         ).format(
-            _t(conn, "playerresults", "results"), sql.SQL("WHERE player_key = %s" if player else "")
+            _t(conn, "playerresults", "players"), sql.SQL("WHERE player_key = %s" if player else "")
         )
         return conn.execute(query, [player.casefold()] if player else []).fetchall()
 
@@ -87,7 +111,7 @@ def player_table(db: Database, player: str | None = None) -> list[dict[str, Any]
 def tracking_positions(db: Database) -> dict[str, int]:
     """How far each active view has read (``Games`` notification id)."""
     out = {}
-    with db.connect() as conn:
+    with reading(db, row_factory=tuple_row) as conn:
         for (view,) in conn.execute("SELECT view FROM read_models ORDER BY view").fetchall():
             row = conn.execute(
                 sql.SQL("SELECT notification_id FROM {} WHERE application_name = 'Games'").format(
@@ -112,7 +136,7 @@ def corridor_proposals(db: Database, board: str) -> dict[str, Any]:
     entered, so "from A through n" leading to different rooms is no conflict. Paths are unnumbered
     and never conflict.
     """
-    with db.connect(row_factory=dict_row) as conn:
+    with reading(db) as conn:
         rows = conn.execute(
             sql.SQL(
                 "SELECT from_place, to_place, corridor, count(DISTINCT game_id) AS games, sum(moves)::int AS moves,"

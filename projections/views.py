@@ -88,7 +88,21 @@ class GameStateView(GameView):
         )
 
 
+def _counts(finished: bool, outcome: str | None, incomplete: bool) -> tuple[int, ...]:
+    """A seat's share of its player's counts: played, finished, won, lost, undetermined, incomplete."""
+    complete = not incomplete
+    return (1, int(finished and complete), int(outcome == "won" and complete), int(outcome == "lost" and complete),
+            int(finished and complete and outcome == "undetermined"), int(incomplete))
+
+
 class PlayerResultsView(GameView):
+    """A row per seat of every game, and a row per player (name key) with their counts.
+
+    The per-player row is kept by difference as each game's seats are written (the seats' old
+    share taken off, the new one added), so the players page reads one small table instead of
+    grouping every seat of every game (decision 0026).
+    """
+
     view = "playerresults"
 
     def write(self, curs, game: Game) -> None:
@@ -97,8 +111,24 @@ class PlayerResultsView(GameView):
         result = ruleset.score(state) if finished else None
         verdicts = {p.seat: p for p in result.players} if result else {}
         incomplete = bool(result and result.ending == "incomplete")  # a coarse record that stops early (0018)
+        curs.execute(sql.SQL("SELECT seat, player, player_key, finished, outcome, incomplete FROM {} WHERE game_id = %s").format(
+            self.table("results")), (game.id,), prepare=True)
+        delta: dict[str, list] = {}
+
+        def add(name: str, key: str, counts: tuple[int, ...], sign: int) -> None:
+            row = delta.setdefault(key, [name, 0, 0, 0, 0, 0, 0])
+            row[0] = min(row[0], name)
+            for i, n in enumerate(counts, 1):
+                row[i] += sign * n
+
+        seats = {p["seat"] for p in game.players}
+        for old in curs.fetchall():
+            if old["seat"] not in seats:
+                continue  # a seat no longer in the header keeps its row (as before), and its counts
+            add(old["player"], old["player_key"], _counts(old["finished"], old["outcome"], old["incomplete"]), -1)
         for player in game.players:
             v = verdicts.get(player["seat"])
+            add(player["name"], player["name"].casefold(), _counts(finished, v.outcome if v else None, incomplete), 1)
             curs.execute(
                 sql.SQL(
                     "INSERT INTO {} (game_id, seat, player, player_key, ruleset, mode, played_on, finished, outcome,"
@@ -125,6 +155,21 @@ class PlayerResultsView(GameView):
                 ),
                 prepare=True,
             )
+        changed = [(key, *row) for key, row in delta.items() if any(row[1:])]
+        if changed:
+            players = self.table("players")
+            curs.executemany(
+                sql.SQL(
+                    "INSERT INTO {p} AS p (player_key, player, played, finished, won, lost, undetermined, incomplete)"
+                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT (player_key) DO UPDATE SET"
+                    " player = least(p.player, EXCLUDED.player), played = p.played + EXCLUDED.played,"
+                    " finished = p.finished + EXCLUDED.finished, won = p.won + EXCLUDED.won, lost = p.lost + EXCLUDED.lost,"
+                    " undetermined = p.undetermined + EXCLUDED.undetermined, incomplete = p.incomplete + EXCLUDED.incomplete"
+                ).format(p=players),
+                changed,
+            )
+            curs.execute(sql.SQL("DELETE FROM {} WHERE player_key = ANY(%s) AND played <= 0").format(players),
+                         ([c[0] for c in changed],))
 
 
 class CorridorsView(GameView):

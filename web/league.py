@@ -19,6 +19,7 @@ league = Blueprint("league", __name__)
 league_api = Blueprint("league_api", __name__)
 
 SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+SEASON_GAMES_SHOWN = 50  # the season page lists its newest games only (a season may hold 10,000)
 
 
 def _db():
@@ -71,7 +72,8 @@ def season_page(club: str, league_slug: str, season: str):
         table = lq.standings(_db(), *args, as_of=as_of)
     except lq.NotFound as e:
         raise NotFound(str(e)) from None
-    return render_template("league.html", t=table, games=lq.season_games(_db(), *args), error=error,
+    return render_template("league.html", t=table, games=lq.season_games(_db(), *args, limit=SEASON_GAMES_SHOWN),
+                           shown=SEASON_GAMES_SHOWN, error=error,
                            as_of=request.args.get("as_of", "") if error else (as_of.isoformat() if as_of else ""))
 
 

@@ -7,12 +7,12 @@ season filters join the league view's games by id. Same layout rules as 0002/000
 with the library's ('__migration__', 1) marker and a ``read_models`` row, so rebuilds clone every table.
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 """
 from alembic import op
 
 revision = "0009"
-down_revision = "0007"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

@@ -170,6 +170,47 @@ def test_as_of_and_a_late_game_rerates_everything_after_its_date(fresh_archive):
     assert all(a["mu"] == pytest.approx(b["mu_before"]) for a, b in zip(history, history[1:]))
 
 
+def _rating_rows(db, game_ids):
+    with db.connect() as conn:
+        (active,) = conn.execute("SELECT active FROM read_models WHERE view = 'league'").fetchone()
+        return sorted(conn.execute(sql.SQL("SELECT game_id, player_id, mu, sigma, xmin::text FROM {} WHERE game_id = ANY(%s)").format(
+            sql.Identifier(f"league_g{active}_ratings")), (game_ids,)).fetchall())
+
+
+def test_a_late_game_on_a_busy_day_rerates_from_itself_not_its_whole_day(fresh_archive):
+    """Re-rating starts at the late game's (date, created, id): the day's earlier games keep their rows
+    (same row versions), everything after is rated again, and the current ratings are the last rows."""
+    db = fresh_archive.db
+    setup_league(fresh_archive)
+    a = record(fresh_archive, 5005, ["Ada", "Bo", "Cy"], "2026-02-01")
+    b = record(fresh_archive, 5011, ["Bo", "Ada", "Cy"], "2026-02-01")
+    c = record(fresh_archive, 5000, ["Ada", "Cy", "Dee"], "2026-02-02")
+    rebuild_views(db, ["league"])
+    same_day = _rating_rows(db, [a.id, b.id])
+    after = _rating_rows(db, [c.id])
+    worker = Worker(db, poll=0.2)
+    worker.start_thread()
+    try:
+        late = record(fresh_archive, 5000, ["Cy", "Dee", "Bo"], "2026-02-01")  # recorded last, dated that busy day
+        head = fresh_archive.games.recorder.max_notification_id()
+        wait_for(lambda: queries.tracking_positions(db)["league"] >= head, timeout=60)
+    finally:
+        worker.stop()
+    assert _rating_rows(db, [a.id, b.id]) == same_day  # not deleted and written again
+    assert {r[4] for r in _rating_rows(db, [c.id])}.isdisjoint({r[4] for r in after})  # rated again
+    assert_ratings(db, expected_ratings([a, b, late, c]))
+    live = league_tables(db)
+    with db.connect() as conn:
+        (active,) = conn.execute("SELECT active FROM read_models WHERE view = 'league'").fetchone()
+        last = conn.execute(sql.SQL(
+            "SELECT DISTINCT ON (season_id, player_id) season_id, player_id, mu, sigma, rated FROM {}"
+            " ORDER BY season_id, player_id, played_on DESC, created_at DESC, game_id DESC").format(
+            sql.Identifier(f"league_g{active}_ratings"))).fetchall()
+    assert sorted(live["current"], key=repr) == sorted(last, key=repr)
+    rebuild_views(db, ["league"], batch=5)
+    assert league_tables(db) == live
+
+
 def test_merging_two_players_joins_their_games_and_ratings(fresh_archive):
     db = fresh_archive.db
     setup_league(fresh_archive)

@@ -60,3 +60,58 @@ def test_points_and_schemes():
 def test_names_and_slugs():
     assert name_key("  Ada   LOVELACE ") == "ada lovelace"
     assert slugify("Piątkowy Klub — Gdańsk!") == "piatkowy-klub-gdansk"
+
+
+def _openskill(teams, ranks):
+    got = M.rate([[M.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams], ranks=list(ranks))
+    return [[(r.mu, r.sigma) for r in team] for team in got]
+
+
+def test_plackett_luce_is_openskill_bit_for_bit_on_random_games():
+    """service.ratings.plackett_luce replaces openskill's rate for speed: the same floats, not nearly."""
+    import random
+
+    from service.ratings import plackett_luce
+
+    rng = random.Random(11)
+    for _ in range(2000):
+        shape = rng.choice(("seats", "seats", "coop"))
+        if shape == "seats":  # semi-co-op: teams of one, winners rank 1, the rest 2
+            n = rng.randint(2, 5)  # openskill refuses a match of one team
+            teams = [[(rng.uniform(5, 45), rng.uniform(0.5, 25 / 3))] for _ in range(n)]
+            ranks = [rng.choice((1, 2)) for _ in range(n)]
+        else:  # co-op or solo: the players as one team against the game
+            teams = [[(rng.uniform(5, 45), rng.uniform(0.5, 25 / 3)) for _ in range(rng.randint(1, 5))],
+                     [(rng.uniform(5, 45), rng.uniform(0.5, 25 / 3))]]
+            ranks = rng.choice(([1, 2], [2, 1]))
+        assert plackett_luce(teams, ranks) == _openskill(teams, ranks), (teams, ranks)
+
+
+def test_a_season_rated_game_by_game_equals_openskill_directly():
+    """A small known season: rate_game's ratings, chained game after game, are openskill's own."""
+    from service.ratings import DEFAULT
+
+    season = [
+        ("standard", [("a", "won"), ("b", "lost"), ("c", "lost")]),
+        ("standard", [("a", "lost"), ("b", "won"), ("c", "won"), ("d", "lost")]),
+        ("standard", [("b", "lost"), ("d", "lost")]),  # a draw
+        ("coop", [("a", "won"), ("c", "won")]),
+        ("coop", [("b", "lost"), ("d", "lost"), ("a", "lost")]),
+        ("solo", [("d", "won")]),
+        ("standard", [("c", "won"), ("d", "won"), ("a", "lost")]),
+    ]
+    mine, theirs = {}, {}
+    for mode, seats in season:
+        mine.update(rate_game(mode, seats, mine))
+        players = [p for p, _ in seats]
+        if mode == "standard":
+            new = _openskill([[theirs.get(p, DEFAULT)] for p in players],
+                             [1 if o == "won" else 2 for _, o in seats])
+            theirs.update({p: t[0] for p, t in zip(players, new)})
+        else:
+            won = any(o == "won" for _, o in seats)
+            team, game = _openskill([[theirs.get(p, DEFAULT) for p in players], [theirs.get(THE_GAME, DEFAULT)]],
+                                    [1, 2] if won else [2, 1])
+            theirs.update(dict(zip(players, team)))
+            theirs[THE_GAME] = game[0]
+    assert mine == theirs
