@@ -16,6 +16,7 @@ from psycopg.rows import dict_row
 from projections.generations import active_prefix
 from projections.league import Resolver, implicit_player
 from projections.league_queries import NotFound, season as find_season
+from projections.readpool import reading
 from service.db import Database
 from service.ratings import ordinal
 
@@ -115,7 +116,7 @@ def section(db: Database, name: str, scope: Scope) -> dict[str, Any]:
     """The tables of one statistics section (SECTIONS), each ``{key, rows}``, plus the count of games."""
     if name not in SECTIONS:
         raise NotFound(f"no statistics section {name!r}; known: {', '.join(SECTIONS)}")
-    with db.connect(row_factory=dict_row) as conn:
+    with reading(db) as conn:
         t = _T(conn)
         where, args, info = _where(conn, t, scope)
         gwhere, gargs, _ = _where(conn, t, scope, "g")
@@ -179,7 +180,7 @@ def profile(db: Database, player_id: str) -> dict[str, Any]:
         pid = UUID(player_id)
     except ValueError:
         raise NotFound(f"{player_id[:40]!r} is not a player id") from None
-    with db.connect(row_factory=dict_row) as conn:
+    with reading(db) as conn:
         t = _T(conn)
         with conn.cursor() as curs:
             resolver = Resolver.load(curs, t.lg)
