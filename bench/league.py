@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 import uuid
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta, timezone
 
 from common import log, median, parser, percentile, scratch_database, table
 
@@ -35,7 +35,8 @@ def fill(db, season_id, games: int) -> list[tuple]:
         rows.append((gid, "lockdown", "standard", None, "bench", day, f"{day}T20:00:00+00:00", True, True, "time_out",
                      season_id, "x"))
         for s, n in enumerate(names):
-            seats.append((gid, s + 1, n, n.casefold(), "won" if s in winners else "lost", s in winners, s in winners, None))
+            seats.append((gid, s + 1, n, n.casefold(), "won" if s in winners else "lost", s in winners, s in winners, None,
+                          season_id, day, False, True))
         played.append((day, gid, [(n.casefold(), "won" if s in winners else "lost") for s, n in enumerate(names)]))
     with db.connect() as conn:
         prefix = active_prefix(conn, "league")
@@ -44,23 +45,28 @@ def fill(db, season_id, games: int) -> list[tuple]:
                 "INSERT INTO {} (game_id, ruleset, mode, title, league_key, played_on, created_at, finished, decided, ending,"
                 " season_id, signature) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)").format(sql.Identifier(f"{prefix}_games")), rows)
             cur.executemany(sql.SQL(
-                "INSERT INTO {} (game_id, seat, name, name_key, outcome, survived, objective, death_cause)"
-                " VALUES (%s,%s,%s,%s,%s,%s,%s,%s)").format(sql.Identifier(f"{prefix}_seats")), seats)
+                "INSERT INTO {} (game_id, seat, name, name_key, outcome, survived, objective, death_cause, season_id,"
+                " played_on, hidden, finished) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)").format(
+                sql.Identifier(f"{prefix}_seats")), seats)
         conn.commit()
     return sorted(played, key=lambda p: (p[0], p[1]))
 
 
 def in_memory(played) -> float:
-    from service.ratings import rate_game
+    from openskill.models import PlackettLuce
 
+    model = PlackettLuce()
     t = time.perf_counter()
     ratings = {}
-    for _, _, seats in played:
-        ratings.update(rate_game("standard", seats, ratings))
+    for _, _, seats in played:  # openskill's own rate (the view now does its arithmetic without the objects)
+        teams = [[model.rating(*ratings.get(k, (25.0, 25 / 3)))] for k, _ in seats]
+        for (k, _), team in zip(seats, model.rate(teams, ranks=[1 if o == "won" else 2 for _, o in seats])):
+            ratings[k] = (team[0].mu, team[0].sigma)
     return time.perf_counter() - t
 
 
-def rerate(db, season_id, since) -> float:
+def rerate(db, season_id, since: date | None) -> float:
+    """Re-rate from the first game dated ``since`` (the view rates from a game's (date, created, id))."""
     from projections.league import Resolver
     from projections.runner import open_view
 
@@ -70,7 +76,8 @@ def rerate(db, season_id, since) -> float:
     try:
         t = time.perf_counter()
         with view.datastore.transaction(commit=True) as curs:
-            view.rate_season(curs, season_id, since, Resolver.load(curs, view.table))
+            key = None if since is None else (since, datetime(1970, 1, 1, tzinfo=timezone.utc), uuid.UUID(int=0))
+            view.rate_season(curs, season_id, key, Resolver.load(curs, view.table))
         return time.perf_counter() - t
     finally:
         view.datastore.close()
