@@ -29,6 +29,7 @@ BENCHMARKS = [  # (script, title, uses a database)
     ("replay_browser", "6. A step in the browser", True),
     ("recorder_inputs", "7. The table recorder", True),
     ("league", "8. League standings and re-rating after a late game", True),
+    ("read_side", "9. Read side at 10,000 and 100,000 games", True),
 ]
 NOTES_HEADING = "## What the profiles showed, and what was done about it"
 
@@ -159,7 +160,7 @@ def main(argv=None) -> None:
         print(sections[-1], flush=True)
     reproduce = "\n".join([
         "```sh",
-        f".venv/bin/python bench/run_all.py{url}    # all eight (~15 min); rewrites this file",
+        f".venv/bin/python bench/run_all.py{url}    # all nine (~25 min); rewrites this file",
         "env -u DATABASE_URL .venv/bin/python bench/run_all.py    # the same on an embedded PostgreSQL",
         f".venv/bin/python bench/run_all.py --only replay_render,replay_browser{url}    # only those sections",
         f".venv/bin/python bench/http_append.py --appends 2000{url}",
@@ -170,6 +171,7 @@ def main(argv=None) -> None:
         f".venv/bin/python bench/replay_browser.py --presses 100{url}",
         f".venv/bin/python bench/recorder_inputs.py{url}",
         f".venv/bin/python bench/league.py --games 10000{url}",
+        f".venv/bin/python bench/read_side.py --games 10000 --big 100000{url}",
         "```",
         "",
     ])

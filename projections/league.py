@@ -335,21 +335,22 @@ class LeagueView(GameView):
             for r in curs.fetchall():
                 ratings[r["player_id"]], rated[r["player_id"]] = (r["mu"], r["sigma"]), r["rated"]
         if league is not None:
-            rows = self._rate_games(curs, season_id, since, args, league["rate_solo"], resolver, ratings, rated)
-            if rows:  # COPY: a season re-rated from its start writes a row per seat of every game
-                with curs.copy(sql.SQL("COPY {} (season_id, game_id, played_on, created_at, player_id, name, outcome,"
-                                       " mu_before, sigma_before, mu, sigma, rated) FROM STDIN").format(t("ratings"))) as copy:
-                    for row in rows:
-                        copy.write_row(row)
+            games = self._rated_games(curs, season_id, since, args)
+            # COPY: a season re-rated from its start writes a row per seat of every game. The games are
+            # rated while the COPY is open, so the session is busy, never "idle in transaction" for the
+            # seconds a whole season takes on a loaded machine (the store's idle timeout is 5 s).
+            with curs.copy(sql.SQL("COPY {} (season_id, game_id, played_on, created_at, player_id, name, outcome,"
+                                   " mu_before, sigma_before, mu, sigma, rated) FROM STDIN").format(t("ratings"))) as copy:
+                for row in self._rate_games(games, season_id, league["rate_solo"], resolver, ratings, rated):
+                    copy.write_row(row)
         curs.execute(sql.SQL("DELETE FROM {} WHERE season_id = %s").format(t("current")), (season_id,))
         if ratings:
             with curs.copy(sql.SQL("COPY {} (season_id, player_id, mu, sigma, rated) FROM STDIN").format(t("current"))) as copy:
                 for pid, (mu, sigma) in ratings.items():
                     copy.write_row((season_id, pid, mu, sigma, rated[pid]))
 
-    def _rate_games(self, curs, season_id, since, args, rate_solo, resolver, ratings, rated) -> list[tuple]:
-        """Rate the season's games from ``since`` on in (date, created, id) order, updating ``ratings``
-        and ``rated`` in place; the rating rows to write."""
+    def _rated_games(self, curs, season_id, since, args) -> list[dict]:
+        """The season's decided, shown games from ``since`` on, in rating order (date, created, id)."""
         t = self.table
         curs.execute(
             sql.SQL("SELECT g.game_id, g.played_on, g.created_at, g.mode,"
@@ -361,9 +362,13 @@ class LeagueView(GameView):
                     + " GROUP BY g.game_id ORDER BY g.played_on, g.created_at, g.game_id").format(t("games"), t("seats")),
             args,
         )
-        rows = []
+        return curs.fetchall()
+
+    @staticmethod
+    def _rate_games(games, season_id, rate_solo, resolver, ratings, rated):
+        """Rate ``games`` in order, updating ``ratings`` and ``rated`` in place; yields the rating rows."""
         default = (MODEL.mu, MODEL.sigma)
-        for g in curs.fetchall():
+        for g in games:
             if not is_rated(g["mode"], g["outcomes"], rate_solo):
                 continue
             seats, names, outcomes = [], {THE_GAME: THE_GAME_NAME}, {}
@@ -378,7 +383,6 @@ class LeagueView(GameView):
             for pid, (mu, sigma) in new.items():
                 before = ratings.get(pid, default)
                 rated[pid] = rated.get(pid, 0) + 1
-                rows.append((season_id, g["game_id"], g["played_on"], g["created_at"], pid, names[pid], outcomes.get(pid),
-                             before[0], before[1], mu, sigma, rated[pid]))
+                yield (season_id, g["game_id"], g["played_on"], g["created_at"], pid, names[pid], outcomes.get(pid),
+                       before[0], before[1], mu, sigma, rated[pid])
                 ratings[pid] = (mu, sigma)
-        return rows

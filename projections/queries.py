@@ -16,7 +16,7 @@ def _t(conn, view: str, table: str) -> sql.Identifier:
     return sql.Identifier(f"{active_prefix(conn, view)}_{table}")
 
 
-SEARCH_BY_NAMES = 2000  # at most this many games under the names found: fetch them by name, else walk the list
+SEARCH_BY_NAMES = 0.01  # names found hold at most this share of all seats: fetch their games by name, else walk the list
 
 
 def _like(text: str) -> str:
@@ -36,10 +36,10 @@ def list_games(
     """Games newest first; ``player`` matches any part of any player's name, case-insensitively.
 
     A name search first finds the names that match in the per-player table (one row per name,
-    kept by the ``playerresults`` view), with how many games each played. Few games (at most
-    ``SEARCH_BY_NAMES``): those games are fetched by name through the seats' index. Many: the
-    list is walked newest first through its index, keeping the games whose names match, which
-    stops after a page because matches are dense. Either way no query reads every game
+    kept by the ``playerresults`` view), with how many games each played. Few (at most the share
+    ``SEARCH_BY_NAMES`` of all seats): those games are fetched by name through the seats' index.
+    More: the list is walked newest first through its index, keeping the games whose names match,
+    which fills a page after about 1/share rows because matches are then that dense. Either way no query reads every game
     (decision 0026; PostgreSQL's pg_trgm would do it in one index, but the embedded server
     ships without it). ``exclude``: game ids left out (a members-only league's, for those outside
     it: decision 0024).
@@ -61,11 +61,12 @@ def list_games(
         games = _t(conn, "gameindex", "games")
         if player:
             pattern = _like(player.casefold())
-            found = conn.execute(sql.SQL("SELECT player_key, played FROM {} WHERE player_key LIKE %s").format(
-                _t(conn, "playerresults", "players")), (pattern,)).fetchall()
+            found = conn.execute(sql.SQL(
+                "SELECT player_key, played, (SELECT sum(played) FROM {p}) AS seats FROM {p} WHERE player_key LIKE %s").format(
+                p=_t(conn, "playerresults", "players")), (pattern,)).fetchall()
             if not found:
                 return []
-            if sum(r["played"] for r in found) <= SEARCH_BY_NAMES:
+            if sum(r["played"] for r in found) <= SEARCH_BY_NAMES * found[0]["seats"]:
                 where.append(sql.SQL("g.game_id IN (SELECT r.game_id FROM {} r WHERE r.player_key = ANY(%s))").format(
                     _t(conn, "playerresults", "results")).as_string(conn))
                 args.append([r["player_key"] for r in found])

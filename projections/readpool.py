@@ -57,7 +57,7 @@ def open_pool(db: Database, size: int | None = None, **kwargs) -> ConnectionPool
         connect["application_name"] = APPLICATION_NAME
         pool = ConnectionPool(
             db.url, kwargs={**connect, **kwargs}, min_size=0, max_size=size, open=True, timeout=WAIT,
-            check=ConnectionPool.check_connection, num_workers=1, name=f"reads-{db.name}",
+            check=ConnectionPool.check_connection, num_workers=1, name=f"reads-{db.name}", max_idle=60.0,
         )
         _pools[db.url] = (pool, 1)
         return pool

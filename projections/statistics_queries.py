@@ -86,9 +86,12 @@ def _where(conn, t: _T, scope: Scope, alias: str = "x", finished: bool = True) -
                 "{}.game_id IN (SELECT g.game_id FROM {} g JOIN {} s ON s.season_id = g.season_id"
                 " WHERE s.league_id = %s AND NOT g.hidden)").format(a, t.lg("games"), t.lg("seasons")))
             args.append(row["league_id"])
-    else:
-        parts.append(sql.SQL("NOT EXISTS (SELECT 1 FROM {} h WHERE h.game_id = {}.game_id AND h.hidden)").format(
-            t.lg("games"), a))
+    else:  # every game but the hidden ones: few, read once (an anti-join per seat row costs more than the scan)
+        hidden = [r["game_id"] for r in conn.execute(sql.SQL("SELECT game_id FROM {} WHERE hidden").format(
+            t.lg("games"))).fetchall()]
+        if hidden:
+            parts.append(sql.SQL("NOT ({}.game_id = ANY(%s))").format(a))
+            args.append(hidden)
     return (sql.SQL(" AND ").join(parts) if parts else sql.SQL("true")), args, info
 
 
@@ -112,6 +115,32 @@ def _by(conn, t, where, args, column: str) -> list[dict]:
         + sql.SQL(" GROUP BY 1 ORDER BY games DESC, key NULLS LAST"), args).fetchall())
 
 
+def _by_all(conn, t, where, args) -> dict[str, list[dict]]:
+    """Win and survival by character, by objective and by plan, in one scan (GROUPING SETS)."""
+    rows = conn.execute(sql.SQL(
+        "SELECT GROUPING(x.character) AS gc, GROUPING(x.objective) AS go, x.character, x.objective, x.plan,"
+        " count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
+        " count(*) FILTER (WHERE x.survived) AS survived, round(avg(x.rounds_survived), 1)::float AS rounds"
+        " FROM {} x WHERE ").format(t("seats")) + where
+        + sql.SQL(" GROUP BY GROUPING SETS ((x.character), (x.objective), (x.plan))"), args).fetchall()
+    out: dict[str, list[dict]] = {"characters": [], "objectives": [], "plans": []}
+    for r in rows:
+        if r["gc"] == 0:
+            table, key = "characters", r["character"]
+        elif r["go"] == 0:
+            table, key = "objectives", r["objective"]
+        else:
+            table, key = "plans", r["plan"]
+        if key is None and table != "characters":
+            continue
+        out[table].append({"key": key, "games": r["games"], "wins": r["wins"], "survived": r["survived"],
+                           "rounds": r["rounds"]})
+    for table in out.values():
+        table.sort(key=lambda r: (-r["games"], r["key"] is None, r["key"] or ""))
+        _rates(table)
+    return out
+
+
 def section(db: Database, name: str, scope: Scope) -> dict[str, Any]:
     """The tables of one statistics section (SECTIONS), each ``{key, rows}``, plus the count of games."""
     if name not in SECTIONS:
@@ -122,7 +151,10 @@ def section(db: Database, name: str, scope: Scope) -> dict[str, Any]:
         gwhere, gargs, _ = _where(conn, t, scope, "g")
         (games,) = conn.execute(sql.SQL("SELECT count(*) AS n FROM {} g WHERE ").format(t("games")) + gwhere,
                                 gargs).fetchone().values()
-        tables = {key: _table(conn, t, key, scope, where, args, gwhere, gargs) for key in SECTIONS[name]}
+        if name == "characters":  # its three tables in one pass over the seats
+            tables = _by_all(conn, t, where, args)
+        else:
+            tables = {key: _table(conn, t, key, scope, where, args, gwhere, gargs) for key in SECTIONS[name]}
     return {"section": name, "scope": info, "games": games, "tables": tables}
 
 

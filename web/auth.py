@@ -18,6 +18,7 @@ included — web/csrf.py).
 """
 from __future__ import annotations
 
+import time
 from typing import Any
 from uuid import UUID
 
@@ -163,6 +164,24 @@ def can_write_league(account: Account | None, where: tuple[UUID, UUID] | None) -
     return club is not None and bool(club.roles_of(account.player_id) & WRITE_ROLES)
 
 
+MEMBERS_ONLY_TTL = 5.0  # seconds a page may go on showing a league just made members-only
+
+
+def members_only_leagues() -> frozenset[UUID]:
+    """The members-only leagues, known again every few seconds: an archive without any (most) pays nothing
+    on its reads, so the replay keeps its speed (decision 0015)."""
+    cache = current_app.extensions.setdefault("members_only_leagues", {"at": float("-inf"), "ids": frozenset()})
+    now = time.monotonic()
+    if now - cache["at"] > MEMBERS_ONLY_TTL:
+        ids = set()
+        for row in _league_view_rows("SELECT DISTINCT club_id FROM {leagues}", ()):
+            club = _club(row["club_id"])
+            if club is not None:
+                ids.update(lid for lid, league in club.leagues.items() if league.get("members_only"))
+        cache.update(at=now, ids=frozenset(ids))
+    return cache["ids"]
+
+
 def can_read_league(account, where: tuple[UUID, UUID] | None) -> bool:
     """May ``account`` (or a callable giving it, asked only for a members-only league) see that league?"""
     if where is None:
@@ -183,13 +202,15 @@ def can_write(game) -> bool:
 
 
 def can_read(game) -> bool:
+    if not members_only_leagues():
+        return True
     return can_read_league(current, league_of_game(game))
 
 
 def hidden_leagues() -> set[UUID]:
     """Members-only leagues the asker may not see (empty for most archives: then nothing else is asked)."""
     hidden: set[UUID] = set()
-    if _accounts() is None:
+    if _accounts() is None or not members_only_leagues():
         return hidden
     for row in _league_view_rows("SELECT DISTINCT club_id FROM {leagues}", ()):
         club = _club(row["club_id"])
@@ -292,7 +313,7 @@ def guard():
         game = _game_or_none((request.view_args or {}).get("game_id", ""))
         if game is not None and not can_read(game):  # asks for the account only in a members-only league
             raise NotFound(_("no game %(id)s") % {"id": game.id})
-    elif endpoint in READ_LEAGUE:
+    elif endpoint in READ_LEAGUE and members_only_leagues():
         args = request.view_args or {}
         from service.league import club_id_for
 

@@ -25,7 +25,7 @@ STYLE = Style(
     background="#ffffff", plot_background="#ffffff", foreground="#1b1f24", foreground_strong="#1b1f24",
     foreground_subtle="#5b6470", opacity=".9", opacity_hover="1", colors=("#8a1c1c", "#2f5d8a", "#4c7a3d", "#9a6a12"),
     font_family="DejaVu Sans, Arial, sans-serif", label_font_size=16, major_label_font_size=16,
-    value_font_size=16, value_label_font_size=16, title_font_size=17, legend_font_size=16, tooltip_font_size=14,
+    value_font_size=16, value_label_font_size=16, title_font_size=17, legend_font_size=16, tooltip_font_size=16,
 )
 _ID = re.compile(r"chart-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S)

@@ -520,6 +520,9 @@ def _load_demo(archive) -> None:
     click.echo("demo league: checking its club nights (the first start generates and records them, a few seconds)")
     added, facts = load_demo_league(archive.games, archive.leagues)
     click.echo(f"demo league: {added} game(s) and {facts} league fact(s) added; standings at /leagues")
+    ada = archive.leagues.registry().find("Ada")
+    click.echo("statistics: win rate by character at /statistics, death causes at /statistics/deaths"
+               + (f", Ada's profile at /statistics/players/{ada}" if ada else ""))
 
 
 @main.command()

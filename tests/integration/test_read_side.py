@@ -129,7 +129,7 @@ def test_name_search_finds_part_of_any_name_either_way(fresh_archive, monkeypatc
         header["players"] = [{"seat": i + 1, "name": n} for i, n in enumerate(names)]
         ids[seed] = fresh_archive.games.create_game(header).id
     rebuild_views(db, ["gameindex", "playerresults"])
-    for by_names in (2000, 0):  # fetched by the names found, or the list walked with the pattern
+    for by_names in (1.0, 0.0):  # fetched by the names found, or the list walked with the pattern
         monkeypatch.setattr(queries, "SEARCH_BY_NAMES", by_names)
         assert {g["game_id"] for g in queries.list_games(db, player="LOVE")} == {ids[5005]}
         assert {g["game_id"] for g in queries.list_games(db, player="cy")} == {ids[5005], ids[5003]}

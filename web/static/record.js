@@ -150,7 +150,8 @@
           await refresh(entry.expected_position);
           break;
         }
-        if (response.status >= 500 || response.status === 429) {  // the server is busy or down: keep and retry
+        // the server is busy or down, or this device was signed out (401, decision 0024): keep and retry
+        if (response.status >= 500 || response.status === 429 || response.status === 401) {
           setNet("offline", t("server busy — {n} queued", load().length));
           setTimeout(pump, RETRY_MS);
           break;
