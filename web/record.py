@@ -252,6 +252,9 @@ RANDOM_KINDS = {"attack_card", "blood", "colony_token", "computer_card", "css_to
                 "plan", "ending", "cause",
                 "pod"}  # which pod an escape took: known only from the table ("if known", decision 0018), never invented
 NO_DEFAULT = object()
+# a player's choice, but not a habit: a move's room recorded before is not where the next move goes (on the basic
+# side every room is listed, and a habit-preselected room turned a move's one tap into ✎, room, Record)
+NO_HABIT_KINDS = {"room"}
 COUNT_KINDS = {"count0", "count1"}  # surcharges, extra cards, wounds: the smallest is the usual
 PRESELECT_FIRST = {("Passed", "discarded")}  # a pass discards nothing unless the player says so
 
@@ -299,6 +302,8 @@ def _field_of(name: str, legal: Any, spec: Any, label, default: Any, ranked: lis
     required = getattr(spec, "required", True)
     doc = getattr(spec, "doc", "")
     habitual = kind not in RANDOM_KINDS
+    if kind in NO_HABIT_KINDS:
+        ranked = None  # where a figure goes changes every time: the room chosen before is no likelier
     # lenient games: a table value nobody saw is recorded as unknown, never invented (decision 0018)
     unknown = UNKNOWN_VALUE if kind in unknowns else None
     if legal is None:

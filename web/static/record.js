@@ -457,6 +457,9 @@
       f.addEventListener("submit", (e) => { e.preventDefault(); submit(f); });
     });
     const panel = document.getElementById("panel");
+    // the title leads to the replay at the latest fact (the page was loaded at an earlier one)
+    const title = root.querySelector(".rec-head h1 a");
+    if (panel && title && panel.dataset.replay) title.href = panel.dataset.replay;
     if (panel && panel.dataset.fix) { openOffer(panel.dataset.fixOffer); return; }  // fixing a fact: its form, prefilled
     guide();
   }
