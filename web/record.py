@@ -448,6 +448,19 @@ def _undo_seqs(recorded) -> list[int]:
     return []
 
 
+REMARKS = ("Commented", "FactAnnotated")
+
+
+def _note_target(recorded) -> int | None:
+    """The fact a note from the Note button goes on: the latest table fact still standing (a note on a comment,
+    a note or a correction is refused: decision 0017)."""
+    voided = _voided(recorded)
+    for r in reversed(recorded):
+        if r.fact.type not in CORRECTIONS + REMARKS and r.fact.seq not in voided:
+            return r.fact.seq
+    return None
+
+
 def _panel_context(game_id: str, fix: int | None = None, queued: list | None = None,
                    expected: Any = None) -> dict[str, Any]:
     game, rp = replay_of(_archive().games, _game_id(game_id), corrected=True)
@@ -480,9 +493,11 @@ def _panel_context(game_id: str, fix: int | None = None, queued: list | None = N
         "undo_seqs": json.dumps(undo_seqs),
         "undo_line": next((_fact_line(r.fact, names) for r in game.recorded if r.fact.seq == undo), None),
         "comment": _comment_offer(names),
+        "note_seq": _note_target(game.recorded),
         "max_note": hygiene.MAX_NOTE,
         "fix": None,
     }
+    ctx["note_line"] = next((_fact_line(r.fact, names) for r in game.recorded if r.fact.seq == ctx["note_seq"]), None)
     if fix is not None:
         return {**ctx, **_fix_context(game, rp, fix, names)}
     offers = _offers(game.ruleset_name, ruleset.next_inputs(state), Labels(game.ruleset_name, state, names),
