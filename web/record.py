@@ -548,8 +548,8 @@ def _prefill(field: dict[str, Any], value: Any) -> dict[str, Any]:
         else:
             field["prefill"] = str(value)
         return field
-    if field["input"] == "fixed":
-        return field
+    if field["input"] == "fixed":  # one legal value: still a picker, so a value recorded otherwise shows and stays
+        field = {**field, "input": "choice", "choices": [field["value"]], "searchable": False, "ruled": False}
     if field["input"] == "tiles":  # the setup's tile map: each room space's picker shows the tile recorded there
         picked = value if isinstance(value, dict) else {}
         field["slots"] = [{**sl, "picked": picked.get(sl["slot"])} for sl in field["slots"]]
@@ -563,6 +563,36 @@ def _prefill(field: dict[str, Any], value: Any) -> dict[str, Any]:
     field["chosen"] = [i for i, c in enumerate(choices) if c["json"] in wanted_json]
     field["preselect"] = None
     return field
+
+
+def _merged(expected, fact) -> list:
+    """``expected`` with the offers of ``fact``'s type and actor made one (in the place of the first): the rules
+    offer a move once per destination (one room, one corridor each), but a fix must let every field change, so
+    each field lists every value any of them allows (the rules check the combination when the fix is sent)."""
+    from dataclasses import replace
+
+    same = [e for e in expected if e.type == fact.type and e.actor == fact.actor]
+    if len(same) < 2:
+        return list(expected)
+    options: dict[str, Any] = {}
+    for e in same:
+        for name, legal in e.options.items():
+            if legal is None or options.get(name, []) is None:
+                options[name] = None  # free in one of them: free
+                continue
+            known = options.setdefault(name, [])
+            keys = {json.dumps(v, sort_keys=True) for v in known}
+            known.extend(v for v in legal if json.dumps(v, sort_keys=True) not in keys)
+    one = replace(same[0], options=options, default={})
+    out, placed = [], False
+    for e in expected:
+        if e in same:
+            if not placed:
+                out.append(one)
+                placed = True
+            continue
+        out.append(e)
+    return out
 
 
 def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
@@ -584,8 +614,8 @@ def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
         offer = _comment_offer(names)
         offers = [offer]
     else:
-        offers = _offers(game.ruleset_name, ruleset.next_inputs(before), Labels(game.ruleset_name, before, names),
-                         lenient=not game.strict)
+        offers = _offers(game.ruleset_name, _merged(ruleset.next_inputs(before), fact),
+                         Labels(game.ruleset_name, before, names), lenient=not game.strict)
         offer = next((o for o in offers if o["type"] == fact.type and o["actor"] == fact.actor), None)
         if offer is None:  # not offered there (a lenient game, a table effect): the fact's own fields, free
             specs = _fact_kinds(game.ruleset_name).get(fact.type, {})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.request
 
 import pytest
 
@@ -68,3 +69,50 @@ def test_a_note_on_a_one_tap_fact_stored_or_still_queued(served, browser):
     assert page.locator(f"{OPEN} .form-error").is_visible()
     assert len(api_facts(base, game_id)) == 5
     context.close()
+
+
+def test_fixing_a_move_from_the_replay_can_change_its_room_and_corridor(served, page):
+    """The rules offer a move once per destination (each with one room and one corridor); the fix form used the
+    first of them, its room and corridor shown fixed — not even the ones recorded. Now every field is a picker
+    listing what the rules allowed there, the recorded values chosen."""
+    from service.demo import HERE as DEMO_DIR
+    from service.rules.base import Fact
+    from service.rules.lockdown.ruleset import LOCKDOWN
+    from service.rules.base import Seat, Setup
+    from tests.browser.recorder_driver import create_game, read_notation
+
+    base, _ = served
+    header, facts = read_notation(DEMO_DIR / "friday-four-players.jsonl")
+    game_id = create_game(base, {**header, "title": "Fix a move"})
+    body = {"facts": facts[:25], "expected_position": 0, "command_id": "fix-a-move"}
+    req = urllib.request.Request(f"{base}/api/games/{game_id}/facts", data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(req).close()
+    seq, move = 21, facts[20]
+    assert move["type"] == "CharacterMoved"
+    # another destination the rules allowed there (its own room and corridor)
+    state = LOCKDOWN.initial_state(Setup(players=tuple(Seat(p["seat"], p["name"]) for p in header["players"]),
+                                         mode=header["mode"], options=header.get("options") or {}))
+    for i, f in enumerate(facts[:seq - 1], start=1):
+        state, _ = LOCKDOWN.apply(state, Fact(i, f["type"], f["data"], f["actor"]))
+    other = next(e for e in LOCKDOWN.next_inputs(state) if e.type == "CharacterMoved" and e.actor == move["actor"]
+                 and e.options["to_room"] != [move["data"]["to_room"]])
+    room, corridor = other.options["to_room"][0], other.options["corridor"][0]
+    page.goto(f"{base}/games/{game_id}/step/{seq}")
+    page.click(f'#facts li[data-seq="{seq}"] a.fix')
+    page.wait_for_url(re.compile(rf"/record\?fix={seq}$"))
+    form = f'{OPEN}[data-replaces="{seq}"]'
+    for name in ("to_room", "corridor"):  # pickers, the recorded value chosen
+        fs = f'{form} fieldset[data-field="{name}"]'
+        assert page.locator(fs).get_attribute("data-input") == "choice"
+        assert page.locator(f"{fs} button.value").count() > 1
+        assert json.loads(page.locator(f"{fs} button.value.chosen").get_attribute("data-value")) == move["data"][name]
+    page.click(f'{form} fieldset[data-field="to_room"] button.value[data-value=\'{json.dumps(room)}\']')
+    page.click(f'{form} fieldset[data-field="corridor"] button.value[data-value=\'{json.dumps(corridor)}\']')
+    assert api_facts(base, game_id)[-1]["seq"] == 25  # a tap in a fix form sends nothing
+    page.click(f"{form} .confirm")
+    page.wait_for_url(re.compile(rf"/step/{seq}$"))
+    fixed = api_facts(base, game_id)[-1]
+    assert fixed["type"] == "FactReplaced" and fixed["data"]["seq"] == seq
+    assert fixed["data"]["replacement"] == {"type": "CharacterMoved", "actor": move["actor"],
+                                            "data": {**move["data"], "to_room": room, "corridor": corridor}}
