@@ -252,6 +252,9 @@ RANDOM_KINDS = {"attack_card", "blood", "colony_token", "computer_card", "css_to
                 "plan", "ending", "cause",
                 "pod"}  # which pod an escape took: known only from the table ("if known", decision 0018), never invented
 NO_DEFAULT = object()
+# a player's choice, but not a habit: a move's room recorded before is not where the next move goes (on the basic
+# side every room is listed, and a habit-preselected room turned a move's one tap into ✎, room, Record)
+NO_HABIT_KINDS = {"room"}
 COUNT_KINDS = {"count0", "count1"}  # surcharges, extra cards, wounds: the smallest is the usual
 PRESELECT_FIRST = {("Passed", "discarded")}  # a pass discards nothing unless the player says so
 
@@ -299,6 +302,8 @@ def _field_of(name: str, legal: Any, spec: Any, label, default: Any, ranked: lis
     required = getattr(spec, "required", True)
     doc = getattr(spec, "doc", "")
     habitual = kind not in RANDOM_KINDS
+    if kind in NO_HABIT_KINDS:
+        ranked = None  # where a figure goes changes every time: the room chosen before is no likelier
     # lenient games: a table value nobody saw is recorded as unknown, never invented (decision 0018)
     unknown = UNKNOWN_VALUE if kind in unknowns else None
     if legal is None:
@@ -443,6 +448,19 @@ def _undo_seqs(recorded) -> list[int]:
     return []
 
 
+REMARKS = ("Commented", "FactAnnotated")
+
+
+def _note_target(recorded) -> int | None:
+    """The fact a note from the Note button goes on: the latest table fact still standing (a note on a comment,
+    a note or a correction is refused: decision 0017)."""
+    voided = _voided(recorded)
+    for r in reversed(recorded):
+        if r.fact.type not in CORRECTIONS + REMARKS and r.fact.seq not in voided:
+            return r.fact.seq
+    return None
+
+
 def _panel_context(game_id: str, fix: int | None = None, queued: list | None = None,
                    expected: Any = None) -> dict[str, Any]:
     game, rp = replay_of(_archive().games, _game_id(game_id), corrected=True)
@@ -475,9 +493,11 @@ def _panel_context(game_id: str, fix: int | None = None, queued: list | None = N
         "undo_seqs": json.dumps(undo_seqs),
         "undo_line": next((_fact_line(r.fact, names) for r in game.recorded if r.fact.seq == undo), None),
         "comment": _comment_offer(names),
+        "note_seq": _note_target(game.recorded),
         "max_note": hygiene.MAX_NOTE,
         "fix": None,
     }
+    ctx["note_line"] = next((_fact_line(r.fact, names) for r in game.recorded if r.fact.seq == ctx["note_seq"]), None)
     if fix is not None:
         return {**ctx, **_fix_context(game, rp, fix, names)}
     offers = _offers(game.ruleset_name, ruleset.next_inputs(state), Labels(game.ruleset_name, state, names),
@@ -528,8 +548,8 @@ def _prefill(field: dict[str, Any], value: Any) -> dict[str, Any]:
         else:
             field["prefill"] = str(value)
         return field
-    if field["input"] == "fixed":
-        return field
+    if field["input"] == "fixed":  # one legal value: still a picker, so a value recorded otherwise shows and stays
+        field = {**field, "input": "choice", "choices": [field["value"]], "searchable": False, "ruled": False}
     if field["input"] == "tiles":  # the setup's tile map: each room space's picker shows the tile recorded there
         picked = value if isinstance(value, dict) else {}
         field["slots"] = [{**sl, "picked": picked.get(sl["slot"])} for sl in field["slots"]]
@@ -543,6 +563,36 @@ def _prefill(field: dict[str, Any], value: Any) -> dict[str, Any]:
     field["chosen"] = [i for i, c in enumerate(choices) if c["json"] in wanted_json]
     field["preselect"] = None
     return field
+
+
+def _merged(expected, fact) -> list:
+    """``expected`` with the offers of ``fact``'s type and actor made one (in the place of the first): the rules
+    offer a move once per destination (one room, one corridor each), but a fix must let every field change, so
+    each field lists every value any of them allows (the rules check the combination when the fix is sent)."""
+    from dataclasses import replace
+
+    same = [e for e in expected if e.type == fact.type and e.actor == fact.actor]
+    if len(same) < 2:
+        return list(expected)
+    options: dict[str, Any] = {}
+    for e in same:
+        for name, legal in e.options.items():
+            if legal is None or options.get(name, []) is None:
+                options[name] = None  # free in one of them: free
+                continue
+            known = options.setdefault(name, [])
+            keys = {json.dumps(v, sort_keys=True) for v in known}
+            known.extend(v for v in legal if json.dumps(v, sort_keys=True) not in keys)
+    one = replace(same[0], options=options, default={})
+    out, placed = [], False
+    for e in expected:
+        if e in same:
+            if not placed:
+                out.append(one)
+                placed = True
+            continue
+        out.append(e)
+    return out
 
 
 def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
@@ -564,8 +614,8 @@ def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
         offer = _comment_offer(names)
         offers = [offer]
     else:
-        offers = _offers(game.ruleset_name, ruleset.next_inputs(before), Labels(game.ruleset_name, before, names),
-                         lenient=not game.strict)
+        offers = _offers(game.ruleset_name, _merged(ruleset.next_inputs(before), fact),
+                         Labels(game.ruleset_name, before, names), lenient=not game.strict)
         offer = next((o for o in offers if o["type"] == fact.type and o["actor"] == fact.actor), None)
         if offer is None:  # not offered there (a lenient game, a table effect): the fact's own fields, free
             specs = _fact_kinds(game.ruleset_name).get(fact.type, {})

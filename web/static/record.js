@@ -88,6 +88,8 @@
     queueBox.classList.toggle("review", review);
     const u = document.getElementById("undo");
     if (u) u.disabled = false;  // a queued fact can be taken back
+    const noteBtn = document.getElementById("note");
+    if (noteBtn) noteBtn.disabled = false;  // ... and given a note
     if (review) {
       const send = button(t("Send mine after theirs"), "big primary", () => {
         const n = load(); const p = position();
@@ -260,7 +262,8 @@
     labelKeys(form);
     showBoardHint(form);
     const first = form.querySelector("fieldset.field input:not(.filter), fieldset.field textarea, .filter");
-    if (first && first.classList.contains("filter")) first.focus();
+    if (form.dataset.type === "FactAnnotated") { aimNote(form); first.focus(); }  // the note: write at once
+    else if (first && first.classList.contains("filter")) first.focus();
     else form.querySelector(".confirm").focus();
   }
 
@@ -334,8 +337,48 @@
     return data;
   }
 
+  // -- a note on the fact just recorded (the Note button): any fact, a one-tap or derived one too -------------
+  const NOT_NOTED = ["FactVoided", "FactReplaced", "Commented", "FactAnnotated"];
+  function noteTarget() {
+    // the latest fact: queued on this device (its seq is the position it expects + 1) or, nothing queued, the
+    // latest table fact stored (the server names it); a correction or a remark queued last has no note target
+    const q = load();
+    const last = q.length ? q[q.length - 1] : null;
+    if (!last) {
+      const seq = Number(live.querySelector("form.note-form").dataset.noteSeq || 0);
+      return seq ? { seq: seq } : null;
+    }
+    if (NOT_NOTED.includes(last.fact.type) || last.state === "review") return null;
+    const waiting = q.length > 1 || !sending;  // not in flight: the note can still go in the same command
+    return { seq: last.expected_position + 1, entry: waiting && !last.note ? last : null, fact: last.fact };
+  }
+
+  function aimNote(form) {
+    const target = noteTarget();
+    const span = form.querySelector(".note-target");
+    if (target && target.fact) span.textContent = "#" + target.seq + " " + describe(target.fact);
+  }
+
+  function addNote(form, text) {
+    const err = form.querySelector(".form-error");
+    const target = noteTarget();
+    if (!target) { err.textContent = t("Nothing to put a note on yet: record the fact first."); err.hidden = false; return; }
+    if (!text) { err.textContent = t("choose {n}", "note"); err.hidden = false; return; }
+    form.dataset.sent = "yes";
+    if (target.entry) {  // still waiting in the queue: the note goes with its fact, in one command
+      const q = load();
+      q[q.length - 1].note = text;
+      save(q);
+      closeForm();
+      refresh();
+      return;
+    }
+    enqueue({ type: "FactAnnotated", actor: null, data: { seq: target.seq, note: text } });
+  }
+
   function submit(form) {
-    if (form.dataset.sent === "yes") return;  // a second tap (or Enter after a quick tap) records nothing twice
+    if (form.dataset.sent === "yes") return;
+    if (form.dataset.type === "FactAnnotated") { addNote(form, form.querySelector("input[name=note]").value.trim()); return; }  // a second tap (or Enter after a quick tap) records nothing twice
     const err = form.querySelector(".form-error");
     let data;
     try { data = collect(form); } catch (e) {
@@ -458,6 +501,9 @@
       f.addEventListener("submit", (e) => { e.preventDefault(); submit(f); });
     });
     const panel = document.getElementById("panel");
+    // the title leads to the replay at the latest fact (the page was loaded at an earlier one)
+    const title = root.querySelector(".rec-head h1 a");
+    if (panel && title && panel.dataset.replay) title.href = panel.dataset.replay;
     if (panel && panel.dataset.fix) { openOffer(panel.dataset.fixOffer); return; }  // fixing a fact: its form, prefilled
     guide();
   }
@@ -558,7 +604,7 @@
     if (room) { e.preventDefault(); tapPlace(room.dataset.place); return; }
     const t = e.target.closest("button");
     if (!t) return;
-    if (t.classList.contains("offer") || t.id === "comment") openOffer(t.dataset.offer);
+    if (t.classList.contains("offer") || t.id === "comment" || t.id === "note") openOffer(t.dataset.offer);
     else if (t.classList.contains("offer-edit")) openOffer(t.dataset.offer, true);
     else if (t.classList.contains("value")) choose(t);
     else if (t.classList.contains("back")) closeForm();

@@ -1,4 +1,4 @@
-"""Seeded random play on the SYNTHETIC board: legal games for tests, demos and benchmarks.
+"""Seeded random play (the SYNTHETIC board unless told): legal games for tests, demos and benchmarks.
 
 Every fact is picked among ``next_inputs`` options; free values (dice, tokens, cards)
 come from ``random.Random(seed)``. The same seed always gives the same game.
@@ -23,17 +23,19 @@ MAX_FACTS = 20_000  # a safety net; real generated games are far shorter
 
 
 def generate_game(seed: int, players: int = 4, mode: str = "standard",
-                  max_rounds: int = 3) -> tuple[Setup, list[GeneratedFact]]:
+                  max_rounds: int = 3, board: str = "synthetic") -> tuple[Setup, list[GeneratedFact]]:
     """A legal random game of ``players`` seats.
 
     It stops with GameEnded (abandoned) after ``max_rounds`` rounds unless the game ended
     before by a real end condition (time out, alarm procedure, base destroyed, nobody left);
     with ``max_rounds`` ≥ 15 it always ends by itself. After a real ending the hidden
     information of the victory check (active plan, final scans, objectives) is recorded.
+    ``board`` is the header's board side: ``"basic"`` (the real board, whose corridors are numbered from each
+    room) is stored as the ruleset's default, i.e. no ``board`` option, as the new-game form stores it.
     """
     rng = random.Random(seed)
     setup = Setup(players=tuple(Seat(i, f"Player {i}") for i in range(1, players + 1)), mode=mode,
-                  options={"board": "synthetic"})
+                  options={} if board == "basic" else {"board": board})
     state = LOCKDOWN.initial_state(setup)
     facts: list[GeneratedFact] = []
 
