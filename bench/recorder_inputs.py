@@ -77,7 +77,7 @@ def record_game(context, base: str, path: Path) -> dict:
     d = Driver(page, timeout_ms=60000)
     t0 = time.perf_counter()
     for seq, fact in enumerate(facts, start=1):
-        d.record(seq, fact)
+        d.record(seq, fact, facts[seq:seq + 3])
     wall = time.perf_counter() - t0
     page.close()
     return {"name": path.stem, "game_id": game_id, "facts": facts, "tally": d.tally, "wall_s": wall,
