@@ -144,6 +144,7 @@ class Driver:
         self.timeout = timeout_ms
         self.inputs = 0
         self.tally = Tally()
+        self.grouped: set[int] = set()  # seqs recorded by the tap on a group of table effects with the fact before
 
     # -- inputs ----------------------------------------------------------------------------------
     def click(self, selector: str) -> None:
@@ -181,7 +182,7 @@ class Driver:
             raise AssertionError(f"fact #{seq}: the game is at position {at}")
         if fact["type"] == "FactVoided":
             self._undo(fact)
-        elif not self._group(fact, list(ahead)):
+        elif not self._group(seq, fact, list(ahead)):
             self._record(fact)
         try:
             self.wait_position(seq)
@@ -206,7 +207,7 @@ class Driver:
         self.click("#undo")
         self.click("#undo")
 
-    def _group(self, fact: dict[str, Any], ahead: list[dict[str, Any]]) -> bool:
+    def _group(self, seq: int, fact: dict[str, Any], ahead: list[dict[str, Any]]) -> bool:
         """Tap the one-tap group of table effects that records ``fact`` and what follows it, if the page offers
         one: the longest such group; a group of one fact only where its offer would need more than one tap."""
         found = self.page.evaluate(GROUPS, [fact] + ahead)
@@ -219,6 +220,7 @@ class Driver:
         if not self.page.locator("details.effects").evaluate("d => d.open"):
             self.click("details.effects > summary")
         self.click(f'#live button.offer-group[data-group="{found["group"]}"]')
+        self.grouped.update(range(seq + 1, seq + found["size"]))
         return True
 
     def _record(self, fact: dict[str, Any]) -> None:

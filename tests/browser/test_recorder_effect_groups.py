@@ -46,6 +46,7 @@ def test_a_printed_pair_is_one_tap_one_command_and_one_undo(served, browser):
     assert d.record(at + 1, facts[at], facts[at + 1:at + 3]) == 1
     d.wait_position(at + 2)
     assert d.record(at + 2, facts[at + 1]) == 0  # already recorded by the same tap
+    assert d.grouped == {at + 2}
     stored = _get(f"{base}/api/games/{game_id}/facts?view=played")["facts"]
     assert [(f["type"], f["actor"], f["data"]) for f in stored[at:]] == [
         ("WoundSuffered", 1, {"kind": "serious"}), ("ContaminationCardReceived", 1, {})]
@@ -56,7 +57,8 @@ def test_a_printed_pair_is_one_tap_one_command_and_one_undo(served, browser):
     page.click("#undo")
     page.click("#undo")
     d.wait_position(at + 3)
-    void = _get(f"{base}/api/games/{game_id}/facts")["facts"][-1]
+    void = _get(f"{base}/api/games/{game_id}/facts?view=played")["facts"][-1]
     assert void["type"] == "FactVoided" and void["data"]["seqs"] == [at + 1, at + 2]
-    assert _get(f"{base}/api/games/{game_id}")["position"] == at + 3
+    standing_now = _get(f"{base}/api/games/{game_id}/facts")["facts"]  # the corrected game: neither fact stands
+    assert [f["type"] for f in standing_now[-1:]] == ["FireRemoved"]
     context.close()
