@@ -243,7 +243,9 @@ def _label(value: Any) -> str:
     return str(value)
 
 
-UNKNOWN_VALUE = {"json": json.dumps("unknown"), "label": N_("Unknown")}
+# "unknown" as a lenient game's Unknown button (decision 0018); a legal value spelled "unknown" (a contingency token
+# dealt face down) is a value like any other: only this one is marked, so a multi-pick still sends a list
+UNKNOWN_VALUE = {"json": json.dumps("unknown"), "label": N_("Unknown"), "unknown": True}
 
 
 # what the table drew, rolled or turned over: never preselected from habit (a hurried tap would record it wrong)

@@ -552,7 +552,7 @@
   function recordGroup(btn) {
     const facts = JSON.parse(btn.dataset.facts);
     if (!facts.length) return;
-    btn.disabled = true;  // a second tap before the panel changes would record the group twice
+    // as a direct offer's button: each tap queues the facts again (a card resolved twice is tapped twice)
     enqueue(facts[0], facts.length > 1 ? { more: facts.slice(1) } : null);
   }
 
