@@ -430,17 +430,18 @@ def _undo_seqs(recorded) -> list[int]:
     """What Undo voids: the latest fact still standing (not a correction, not voided), with the note sent with it.
 
     A note recorded in the same command as its fact (the note field of a fact's form) goes back with the
-    fact; a note added later is taken back alone. Likewise the facts of one tap on a group of table effects
-    (decision 0022): recorded in one command, taken back together.
+    fact; a note added later is taken back alone.
     """
     voided = _voided(recorded)
+    by_seq = {r.fact.seq: r for r in recorded}
     for r in reversed(recorded):
         if r.fact.type in CORRECTIONS or r.fact.seq in voided:
             continue
-        if r.command_id is None:
-            return [r.fact.seq]
-        return [x.fact.seq for x in recorded if x.command_id == r.command_id and x.fact.type not in CORRECTIONS
-                and x.fact.seq not in voided]
+        target = by_seq.get(r.fact.data.get("seq")) if r.fact.type == "FactAnnotated" else None
+        if (target is not None and target.command_id is not None and target.command_id == r.command_id
+                and target.fact.seq not in voided):
+            return [target.fact.seq, r.fact.seq]
+        return [r.fact.seq]
     return []
 
 
