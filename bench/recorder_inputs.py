@@ -77,11 +77,11 @@ def record_game(context, base: str, path: Path) -> dict:
     d = Driver(page, timeout_ms=60000)
     t0 = time.perf_counter()
     for seq, fact in enumerate(facts, start=1):
-        d.record(seq, fact)
+        d.record(seq, fact, facts[seq:seq + 3])
     wall = time.perf_counter() - t0
     page.close()
     return {"name": path.stem, "game_id": game_id, "facts": facts, "tally": d.tally, "wall_s": wall,
-            "left_out": left_out}
+            "left_out": left_out, "grouped": d.grouped}
 
 
 def main() -> None:
@@ -135,21 +135,25 @@ def main() -> None:
 
 def report(results: list[dict], times: dict[str, list[float]]) -> None:
     out = []
-    rows, all_in, all_facts, auto_all = [], 0, 0, 0
+    rows, all_in, all_facts, auto_all, grouped_all = [], 0, 0, 0, 0
     for r in results:
         t = r["tally"]
-        auto = sum(1 for *_, a in t.per_fact if a)
+        auto = sum(1 for seq, *_, a in t.per_fact if a and seq not in r["grouped"])
         auto_all += auto
+        grouped_all += len(r["grouped"])
         all_in += t.inputs
         all_facts += t.facts
-        rows.append([r["name"], t.facts, t.inputs, round(t.inputs / t.facts, 2), auto, r["left_out"]])
-    rows.append(["**all**", all_facts, all_in, round(all_in / all_facts, 2), auto_all,
+        rows.append([r["name"], t.facts, t.inputs, round(t.inputs / t.facts, 2), auto, len(r["grouped"]),
+                     r["left_out"]])
+    rows.append(["**all**", all_facts, all_in, round(all_in / all_facts, 2), auto_all, grouped_all,
                  sum(r["left_out"] for r in results)])
     board = [n for r in results for _, t, n, _ in r["tally"].per_fact if t == "BoardPrepared"]
     rows.append(["all, without the setup's tile map (`BoardPrepared`)", all_facts - len(board),
-                 all_in - sum(board), round((all_in - sum(board)) / (all_facts - len(board)), 2), auto_all, ""])
+                 all_in - sum(board), round((all_in - sum(board)) / (all_facts - len(board)), 2), auto_all,
+                 grouped_all, ""])
     out.append(f"Inputs per fact (goal ≤ {GOAL_PER_FACT}):\n")
     out.append(table(["game", "facts", "inputs", "inputs/fact", "recorded for you (0 inputs)",
+                      "recorded by the tap on the fact before (a one-tap group, 0 inputs)",
                       "left out (a voided mistake and its void)"], rows))
 
     # event phases: every game's, and the 4-player game's in full
@@ -163,6 +167,11 @@ def report(results: list[dict], times: dict[str, list[float]]) -> None:
     out.append(f"\nInputs per event phase, from the time token to the next round's first player token (goal ≤ "
                f"{GOAL_EVENT_PHASE} for a 4-player game):\n")
     out.append(table(["game", "event phases", "min", "median", "max", "mean"], ev_rows))
+    for r in results:  # every event phase's cost, in game order
+        per = {seq: n for seq, _, n, _ in r["tally"].per_fact}
+        phases = [sum(per.get(s, 0) for s in range(a, b + 1)) for a, b in event_phases(r["facts"])]
+        if phases:
+            out.append(f"\n- event phases of {r['name']}, in order: " + ", ".join(str(p) for p in phases))
     for r in results:  # the dearest event phase of each game, fact by fact
         cost = {seq: (t, n) for seq, t, n, _ in r["tally"].per_fact}
         phases = event_phases(r["facts"])

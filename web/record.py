@@ -243,7 +243,9 @@ def _label(value: Any) -> str:
     return str(value)
 
 
-UNKNOWN_VALUE = {"json": json.dumps("unknown"), "label": N_("Unknown")}
+# "unknown" as a lenient game's Unknown button (decision 0018); a legal value spelled "unknown" (a contingency token
+# dealt face down) is a value like any other: only this one is marked, so a multi-pick still sends a list
+UNKNOWN_VALUE = {"json": json.dumps("unknown"), "label": N_("Unknown"), "unknown": True}
 
 
 # what the table drew, rolled or turned over: never preselected from habit (a hurried tap would record it wrong)
@@ -489,6 +491,7 @@ def _panel_context(game_id: str, fix: int | None = None, queued: list | None = N
         "preview": preview[::-1],
         "procedure": ruleset.round_procedure(state),
         "sole": None,
+        "groups": [],
         "undo_seq": undo,
         "undo_seqs": json.dumps(undo_seqs),
         "undo_line": next((_fact_line(r.fact, names) for r in game.recorded if r.fact.seq == undo), None),
@@ -505,10 +508,32 @@ def _panel_context(game_id: str, fix: int | None = None, queued: list | None = N
                      coarse=() if game.strict else ruleset.coarse_inputs(state))
     main = [o for o in offers if not o["effect"] and not o["coarse"]]
     ctx["offers"] = offers
+    ctx["groups"] = _groups(game.ruleset_name, ruleset.effect_groups(state),
+                            Labels(game.ruleset_name, state, names), names)
     # the game's own next step, when there is only one: asked at once, or recorded for you when derived
     ctx["sole"] = main[0] if len(main) == 1 else None
     ctx["drawing"] = _drawing(rp, state)
     return ctx
+
+
+def _groups(ruleset_name: str, groups, label, names: dict[int, str]) -> list[dict[str, Any]]:
+    """The ruleset's one-tap table effects (``Ruleset.effect_groups``) as buttons: each records its facts, in
+    order, in one command; the label names every fact and value ("Wound · serious + Contamination card")."""
+    kinds = _fact_kinds(ruleset_name)
+    out = []
+    for i, g in enumerate(groups):
+        parts = []
+        for f in g.facts:
+            specs = kinds.get(f.type, {})
+            values = " ".join(label(getattr(specs.get(k), "kind", None), v) for k, v in f.data.items()
+                              if v is not True)  # "slime: yes" says nothing the fact's name does not
+            parts.append(label.fact(f.type) + (f" · {values}" if values else ""))
+        actors = list(dict.fromkeys(f.actor for f in g.facts))
+        who = names.get(actors[0], f"seat {actors[0]}") if len(actors) == 1 and actors[0] is not None else None
+        facts = [{"type": f.type, "actor": f.actor, "data": dict(f.data)} for f in g.facts]
+        out.append({"index": i, "label": " + ".join(parts), "who": who, "note": g.note,
+                    "facts": json.dumps(facts, ensure_ascii=False, sort_keys=True)})
+    return out
 
 
 def _drawing(rp, state) -> dict[str, Markup] | None:

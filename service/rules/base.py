@@ -146,6 +146,24 @@ class Expected:
 
 
 @dataclass(frozen=True)
+class Group:
+    """Facts the table resolves together, every value given: a recorder records them with one tap, in order and
+    in one command (all or nothing).
+
+    A card's printed pair ("1 serious wound + 1 contamination card") is a group of two facts; one legal
+    outcome of a short choice ("the fire in the Laboratory is put out") is a group of one. ``facts`` hold
+    ``seq`` 0 (the store numbers them); ``note`` says where the group comes from.
+    """
+
+    facts: tuple[Fact, ...]
+    note: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"facts": [{"type": f.type, "actor": f.actor, "data": dict(f.data)} for f in self.facts],
+                "note": self.note}
+
+
+@dataclass(frozen=True)
 class PlayerResult:
     """The victory check's verdict for one seat: ``won``, ``lost`` or ``undetermined``."""
 
@@ -274,6 +292,11 @@ class Ruleset(ABC):
     def implied(self, kind: str, value: Any) -> dict[str, Any]:
         """Other fields a chosen value decides by itself (an event card's printed corridors)."""
         return {}
+
+    def effect_groups(self, state: Any) -> list[Group]:
+        """Table effects recorded with one tap each: facts a printed effect gives together, and the single
+        outcomes of a short choice; each group legal at ``state`` in order (``[]`` if none)."""
+        return []
 
     # --- names in the reader's language (decision 0019) -------------------------------------------
 

@@ -96,6 +96,21 @@ PLAN = """(fact) => {
 }"""
 
 
+# In the page: the one-tap group of table effects whose facts are the next ones (the longest), or null.
+GROUPS = """(facts) => {
+  const norm = (v) => Array.isArray(v) ? v.map(norm) : (v && typeof v === "object")
+    ? Object.keys(v).sort().reduce((o, k) => (o[k] = norm(v[k]), o), {}) : v;
+  const key = (f) => JSON.stringify(norm({ type: f.type, actor: f.actor === undefined ? null : f.actor, data: f.data || {} }));
+  let best = null;
+  document.querySelectorAll("#live button.offer-group").forEach((b) => {
+    const group = JSON.parse(b.dataset.facts);
+    if (group.length > facts.length || !group.every((f, i) => key(f) === key(facts[i]))) return;
+    if (!best || group.length > best.size) best = { group: b.dataset.group, size: group.length };
+  });
+  return best;
+}"""
+
+
 class NotOffered(Exception):
     """The recorder offers no way to record this fact where it stands."""
 
@@ -129,6 +144,7 @@ class Driver:
         self.timeout = timeout_ms
         self.inputs = 0
         self.tally = Tally()
+        self.grouped: set[int] = set()  # seqs recorded by the tap on a group of table effects with the fact before
 
     # -- inputs ----------------------------------------------------------------------------------
     def click(self, selector: str) -> None:
@@ -153,8 +169,9 @@ class Driver:
             " return p && Number(p.dataset.position) >= n && r.dataset.idle === 'yes'; }", arg=n, timeout=self.timeout)
 
     # -- one fact --------------------------------------------------------------------------------
-    def record(self, seq: int, fact: dict[str, Any]) -> int:
-        """Record ``fact`` as the game's fact ``seq`` (1-based); returns the inputs it took."""
+    def record(self, seq: int, fact: dict[str, Any], ahead: list[dict[str, Any]] = ()) -> int:
+        """Record ``fact`` as the game's fact ``seq`` (1-based); returns the inputs it took. ``ahead``: the facts
+        that follow it, so a one-tap group of table effects that records them too is tapped (they then cost 0)."""
         self.idle()
         before = self.inputs
         at = self.position()
@@ -165,7 +182,7 @@ class Driver:
             raise AssertionError(f"fact #{seq}: the game is at position {at}")
         if fact["type"] == "FactVoided":
             self._undo(fact)
-        else:
+        elif not self._group(seq, fact, list(ahead)):
             self._record(fact)
         try:
             self.wait_position(seq)
@@ -189,6 +206,22 @@ class Driver:
             self.click(f"{VISIBLE_FORM} .back")
         self.click("#undo")
         self.click("#undo")
+
+    def _group(self, seq: int, fact: dict[str, Any], ahead: list[dict[str, Any]]) -> bool:
+        """Tap the one-tap group of table effects that records ``fact`` and what follows it, if the page offers
+        one: the longest such group; a group of one fact only where its offer would need more than one tap."""
+        found = self.page.evaluate(GROUPS, [fact] + ahead)
+        if not found:
+            return False
+        if found["size"] == 1:
+            plans = self.page.evaluate(PLAN, {"type": fact["type"], "actor": fact.get("actor"), "data": fact["data"]})
+            if plans and plans[0]["direct"] and not plans[0]["steps"]:
+                return False  # the offer's own button is one tap too
+        if not self.page.locator("details.effects").evaluate("d => d.open"):
+            self.click("details.effects > summary")
+        self.click(f'#live button.offer-group[data-group="{found["group"]}"]')
+        self.grouped.update(range(seq + 1, seq + found["size"]))
+        return True
 
     def _record(self, fact: dict[str, Any]) -> None:
         plans = self.page.evaluate(PLAN, {"type": fact["type"], "actor": fact.get("actor"), "data": fact["data"]})

@@ -42,7 +42,7 @@ def test_the_solo_game_recorded_by_tapping_equals_its_import(served, browser, re
     page.goto(f"{base}/games/{game_id}/record")
     d = Driver(page)
     for seq, fact in enumerate(facts, start=1):
-        d.record(seq, fact)
+        d.record(seq, fact, facts[seq:seq + 3])
     # the facts, in order, and the result equal the imported game's
     recorded = _get(f"{base}/api/games/{game_id}/facts?view=played")["facts"]
     original = _get(f"{base}/api/games/{imported.id}/facts?view=played")["facts"]

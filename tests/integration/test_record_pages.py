@@ -103,3 +103,26 @@ def test_panel_offers_what_next_inputs_offers(client, archive):
     assert 'data-undo-seq=""' in panel and '<li data-seq="1" class="voided">' in panel
     assert client.get("/games/not-a-uuid/record").status_code == 400
     assert client.get("/games/6a0d2f4e-2222-4a1a-9a9a-123456789abc/record").status_code == 404
+
+
+def test_a_legal_value_spelled_unknown_is_not_the_lenient_unknown_button(client, archive):
+    """A contingency token dealt face down is the legal value "unknown" of a list: a multi-pick sends it as a list
+    (["unknown"]); only the lenient game's own Unknown button (decision 0018) replaces the list."""
+    import json as _json
+
+    from service.demo import HERE as DEMO_DIR
+    from tests.browser.recorder_driver import read_notation
+
+    header, facts = read_notation(DEMO_DIR / "club-three-players.jsonl")
+    assert header["strict"] is False
+    seq = next(i for i, f in enumerate(facts) if f["type"] == "ContingencyTokensDealt"
+               and f["data"] == {"tokens": ["unknown"]})
+    body = {k: header[k] for k in ("ruleset", "mode", "strict", "players", "options", "played_on", "title")}
+    gid = client.post("/api/games", json=body).get_json()["id"]
+    assert client.post(f"/api/games/{gid}/facts", json={"facts": facts[:seq], "expected_position": 0}).status_code == 201
+    panel = client.get(f"/games/{gid}/record/panel").get_data(as_text=True)
+    form = re.search(r'<form class="fact-form"[^>]*data-type="ContingencyTokensDealt"[^>]*data-actor="%s".*?</form>'
+                     % facts[seq]["actor"], panel, re.S).group(0)
+    buttons = re.findall(r'<button type="button" class="([^"]*)"[^>]*data-value="([^"]*)"', form)
+    token = [cls for cls, value in buttons if _json.loads(value.replace("&#34;", '"').replace("&quot;", '"')) == "unknown"]
+    assert token and not any("unknown" in cls.split() for cls in token), buttons

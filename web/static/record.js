@@ -48,7 +48,8 @@
 
   // queued facts each add one to the position: the next one expects the game after them
   // (a fact sent with a note adds two: the note is a FactAnnotated in the same command)
-  function queuedFacts(q) { return q.reduce((n, e) => n + 1 + (e.note ? 1 : 0), 0); }
+  // (a group of table effects adds one per fact: its facts go in one command, decision 0022)
+  function queuedFacts(q) { return q.reduce((n, e) => n + 1 + (e.more ? e.more.length : 0) + (e.note ? 1 : 0), 0); }
 
   function enqueue(fact, extra) {
     const q = load();
@@ -178,7 +179,7 @@
 
   function factsOf(entry) {
     // a note goes with its fact as a FactAnnotated in the same command: all or nothing (decision 0017)
-    const facts = [entry.fact];
+    const facts = [entry.fact].concat(entry.more || []);  // a group's other facts: the same command
     if (entry.note) {
       const seq = entry.note_seq || entry.expected_position + 1;
       facts.push({ type: "FactAnnotated", actor: null, data: { seq: seq, note: entry.note } });
@@ -482,7 +483,7 @@
   function filter(input) {
     const term = input.value.trim().toLowerCase();
     const scope = input.parentElement;
-    scope.querySelectorAll("button.value, button.offer").forEach((b) => {
+    scope.querySelectorAll("button.value, button.offer, button.offer-group").forEach((b) => {
       b.hidden = term !== "" && !(b.textContent + " " + (b.dataset.aliases || "")).toLowerCase().includes(term);
     });
     labelKeys(openForms());
@@ -594,6 +595,14 @@
     labelKeys(null);
   }
 
+  // a one-tap table effect (Ruleset.effect_groups): its facts, every value given, recorded in one command
+  function recordGroup(btn) {
+    const facts = JSON.parse(btn.dataset.facts);
+    if (!facts.length) return;
+    // as a direct offer's button: each tap queues the facts again (a card resolved twice is tapped twice)
+    enqueue(facts[0], facts.length > 1 ? { more: facts.slice(1) } : null);
+  }
+
   function showBoardHint(form) {
     const hint = live.querySelector(".board-hint");
     if (hint) hint.hidden = !placeField(form);
@@ -604,7 +613,8 @@
     if (room) { e.preventDefault(); tapPlace(room.dataset.place); return; }
     const t = e.target.closest("button");
     if (!t) return;
-    if (t.classList.contains("offer") || t.id === "comment" || t.id === "note") openOffer(t.dataset.offer);
+    if (t.classList.contains("offer-group")) recordGroup(t);
+    else if (t.classList.contains("offer") || t.id === "comment" || t.id === "note") openOffer(t.dataset.offer);
     else if (t.classList.contains("offer-edit")) openOffer(t.dataset.offer, true);
     else if (t.classList.contains("value")) choose(t);
     else if (t.classList.contains("back")) closeForm();

@@ -449,3 +449,58 @@ def table_effects(state: LockdownState) -> list[Expected]:
     out += [_offer("CharacterDied", s, None, lambda: Expected("CharacterDied", s, {"cause": DEATH_CAUSES_OFFERED},
                                                                note)) for s in seats]
     return out
+
+
+# --- table effects recorded with one tap (Ruleset.effect_groups) -------------------------------------------
+# Printed effects that give one character two things at once: one tap records both facts, in one command.
+PAIRED_EFFECTS = (
+    # "Cut" (Draśnięcie): 1 light wound + 1 contamination card (data/attack_cards.json; gaps_filled.md §7)
+    (("WoundSuffered", {"kind": "light"}), ("ContaminationCardReceived", {})),
+    # "Piercing the Heart": 1 serious wound + 1 contamination card (data/attack_cards.json; gaps_filled.md §7)
+    (("WoundSuffered", {"kind": "serious"}), ("ContaminationCardReceived", {})),
+    # "Blood Chase" (Węszenie): 1 light wound + a slime marker (lockdown.md §7, seed 000 L2993–2998)
+    (("WoundSuffered", {"kind": "light"}), ("SlimeChanged", {"slime": True})),
+    # "Radioactive Dust" (Radioaktywny pył): 1 contamination card + slime (lockdown.md, Mars surface cards);
+    # the two commute: recorded marker first, as the other slime pairs
+    (("SlimeChanged", {"slime": True}), ("ContaminationCardReceived", {})),
+)
+# a short choice among this many outcomes gets one button per outcome (more: the offer's own list)
+OUTCOME_BUTTONS_UP_TO = 4
+GROUP_NOTE = "table effect: printed together, one tap records both"
+OUTCOME_NOTE = "table effect: one tap records it"
+
+
+def _chain_legal(state: LockdownState, facts: tuple[Fact, ...]) -> bool:
+    """Is each fact legal where it stands, after the ones before it?"""
+    from service.rules.lockdown.apply import apply
+    from service.rules.lockdown.checks import check
+    for i, f in enumerate(facts):
+        if check(state, f):
+            return False
+        if i + 1 < len(facts):
+            state, _ = apply(state, f)
+    return True
+
+
+def effect_groups(state: LockdownState) -> list:
+    """Table effects one tap records (``Ruleset.effect_groups``): each seat's printed pairs (a wound with a
+    contamination card or a slime marker, …) and the outcomes of a short choice the regular offer would
+    make the recorder change in a form (a serious wound; which of 2–4 fires or malfunctions is removed)."""
+    from service.rules.base import Group
+    if state.ended or state.phase == "setup":
+        return []
+    out: list[Group] = []
+    seats = [s for s in state.seats if state.characters[s].status in ("base", "pod")]
+    for s in seats:
+        serious = (Fact(0, "WoundSuffered", {"kind": "serious"}, s),)
+        if _chain_legal(state, serious):  # the offer preselects a light wound: a serious one is its own button
+            out.append(Group(serious, OUTCOME_NOTE))
+        for pair in PAIRED_EFFECTS:
+            facts = tuple(Fact(0, t, dict(d), s) for t, d in pair)
+            if _chain_legal(state, facts):
+                out.append(Group(facts, GROUP_NOTE))
+    for type_, flag in (("FireRemoved", "fire"), ("MalfunctionRemoved", "malfunction")):
+        rooms = [p for p, r in state.rooms.items() if getattr(r, flag)]
+        if 2 <= len(rooms) <= OUTCOME_BUTTONS_UP_TO:
+            out += [Group((Fact(0, type_, {"room": p}, None),), OUTCOME_NOTE) for p in rooms]
+    return out

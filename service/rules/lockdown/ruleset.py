@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping
 
-from service.rules.base import Consequence, Expected, Fact, Moment, Result, Ruleset, Setup, Violation
+from service.rules.base import Consequence, Expected, Fact, Group, Moment, Result, Ruleset, Setup, Violation
 from service.rules.lockdown import names as _names
 from service.rules.lockdown import apply as _apply, checks, inputs, perspective, sidebar as _sidebar, state as _state, story, svg, unknowns, view
 from service.rules.lockdown.components import EVENT_CARDS
@@ -91,6 +91,10 @@ class LockdownRuleset(Ruleset):
     def implied(self, kind: str, value: Any) -> dict[str, Any]:
         card = EVENT_CARDS.resolve(value) if kind == "event_card" and isinstance(value, str) else None
         return {"corridors": list(card.corridors)} if card is not None and card.corridors else {}
+
+    def effect_groups(self, state: _state.LockdownState) -> list[Group]:
+        from service.rules.lockdown.inputs_play import effect_groups
+        return effect_groups(state)
 
     def display_name(self, kind: str, value: Any, locale: str = "en") -> str | None:
         return _names.display_name(kind, value, locale)
