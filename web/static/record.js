@@ -21,6 +21,8 @@
   // the page's language: record.html puts the translated texts in data-i18n (decision 0019)
   const TEXTS = JSON.parse(root.dataset.i18n || "{}");
   function t(text, n) { return (TEXTS[text] || text).replace("{n}", n); }
+  // the rules' refusals in the page's language, by violation code (the API answers in English; decision 0023)
+  const RULES = JSON.parse(root.dataset.rules || "{}");
   let sending = false;
   let undoArmed = 0;
   let noAutoAt = -1;     // the position where the recorder took back (or the rules refused) a fact: ask, don't auto-record
@@ -184,13 +186,13 @@
   }
 
   function refused(entry, body) {
-    const violations = (body.violations || []).map((v) => v.message).filter(Boolean);
+    const violations = (body.violations || []).map((v) => RULES[v.rule] || v.message).filter(Boolean);
     const text = (violations.length ? violations.join(" ") : body.message || t("refused")) ;
     const form = live.querySelector("form.fact-form:not([hidden])");
     live.querySelectorAll("form.fact-form[data-sent]").forEach((f) => { delete f.dataset.sent; });
     message.classList.remove("auto");
     const target = form ? form.querySelector(".form-error") : message;
-    target.textContent = t("Not recorded — {n}", entry.fact.type) + ": " + text;
+    target.textContent = t("Not recorded — {n}", (form && form.dataset.label) || entry.fact.type) + ": " + text;
     target.hidden = false;
     if (!form) { message.hidden = false; }
   }
@@ -322,7 +324,7 @@
         const seen = fs.querySelector(".seen-value.chosen");  // a value this game recorded before, tapped
         if (value === undefined && seen) value = JSON.parse(seen.dataset.value);
       }
-      if (value === undefined) { if (fs.dataset.required === "yes") missing.push(name); return; }
+      if (value === undefined) { if (fs.dataset.required === "yes") missing.push(fs.dataset.label || name); return; }
       data[name] = value;
     });
     if (missing.length) throw new Error(t("choose {n}", missing.join(", ")));
@@ -423,8 +425,11 @@
     if (fs.dataset.input === "multi" || fs.dataset.input === "free") {
       btn.classList.toggle("chosen");
       if (btn.classList.contains("chosen")) {  // "Unknown" and known values exclude each other
-        const others = btn.classList.contains("unknown") ? ".value:not(.unknown)" : ".value.unknown";
-        fs.querySelectorAll(others).forEach((v) => { v.classList.remove("chosen"); v.setAttribute("aria-pressed", "false"); });
+        // a free field's listed values (seen before, a card list) are one value: the tap replaces what was typed
+        const others = fs.dataset.input === "free" ? ".value" : btn.classList.contains("unknown") ? ".value:not(.unknown)" : ".value.unknown";
+        fs.querySelectorAll(others).forEach((v) => { if (v !== btn) { v.classList.remove("chosen"); v.setAttribute("aria-pressed", "false"); } });
+        const typed = fs.dataset.input === "free" ? fs.querySelector("input:not(.filter)") : null;
+        if (typed) typed.value = "";
       }
     } else {
       fs.querySelectorAll(".value").forEach((v) => { v.classList.remove("chosen"); v.setAttribute("aria-pressed", "false"); });
@@ -564,7 +569,14 @@
     else if (t.id === "undo") undo();
     else if (t.id === "place-all") showAllOffers();
   });
-  live.addEventListener("input", (e) => { if (e.target.classList.contains("filter")) filter(e.target); });
+  live.addEventListener("input", (e) => {
+    if (e.target.classList.contains("filter") || isPickBox(e.target)) filter(e.target);
+  });
+  // a free field with a list to pick from (the action cards): what is typed searches the list, by either language
+  function isPickBox(el) {
+    const fs = el.closest("fieldset.field");
+    return !!(fs && fs.dataset.input === "free" && fs.querySelector(".picks") && el.matches("input"));
+  }
 
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -575,8 +587,10 @@
       if (!form || e.target.matches("textarea")) return;
       e.preventDefault();
       const fs = e.target.closest("fieldset.field");
-      if (e.target.matches(".filter") && fs && !fs.querySelector(".value.chosen")) {
-        const first = targets(form)[0];  // searched a long list: Enter takes the first match
+      if ((e.target.matches(".filter") || (isPickBox(e.target) && e.target.value.trim() !== "")) && fs
+          && !fs.querySelector(".value.chosen")) {
+        // searched a long list: Enter takes the first match
+        const first = isPickBox(e.target) ? fs.querySelector(".picks button.value:not([hidden])") : targets(form)[0];
         if (first) { choose(first); return; }
       }
       submit(form);
