@@ -465,13 +465,18 @@ def _fact_line(fact, names: dict[int, str], label: "Labels | None" = None) -> st
         data = " · ".join(f"{k} {_label(v)}" for k, v in fact.data.items() if v not in (None, [], {}))
         return f"{who}{fact.type}" + (f" — {data}" if data else "")
     specs = _fact_kinds(label.ruleset.name).get(fact.type, {}) if label.ruleset is not None else {}
-    data = " · ".join(f"{label.field(k)} {_value_line(label, getattr(specs.get(k), 'kind', None), v)}"
+    data = " · ".join(f"{label.field(k)} {_value_line(label, getattr(specs.get(k), 'kind', None), v, k)}"
                       for k, v in fact.data.items() if v not in (None, [], {}))
     return f"{who}{label.fact(fact.type)}" + (f" — {data}" if data else "")
 
 
-def _value_line(label: "Labels", kind: str | None, value: Any) -> str:
-    if isinstance(value, list) and kind not in NAMED_KINDS:
+# (kind, field) whose generic kind hides the catalogue its values name: the contingency tokens dealt
+LINE_KINDS = {("names", "tokens"): "contingency"}
+
+
+def _value_line(label: "Labels", kind: str | None, value: Any, name: str = "") -> str:
+    kind = LINE_KINDS.get((kind, name), kind)
+    if isinstance(value, list):
         return ", ".join(_value_line(label, kind, v) for v in value)
     if isinstance(value, (dict, list, bool)):
         return _label(value)
