@@ -176,6 +176,9 @@ def _fact_kinds(ruleset_name: str) -> dict[str, dict[str, Any]]:
 NAMED_KINDS = {"objective", "objectives"}  # values named by the ruleset even in English (type ids with values)
 CATALOGUES = {"character": "CHARACTERS", "tile": "ROOMS", "event_card": "EVENT_CARDS", "attack_card": "ATTACK_CARDS",
               "action_card": "ACTION_CARDS"}
+# field kinds whose listed values a catalogue names under another kind: items by their printed names
+# (RoomSearched.kept, ItemUsed.item …), item colours by their deck ("Przedmioty czerwone (militarne)")
+TEXT_KINDS = {"text": "item", "colour": "item_deck"}
 # free fields whose catalogue is offered as a list to pick from (decision 0023): the field stays free text, because
 # the sources name only some of the cards
 SUGGESTED = {"action_card": "ACTION_CARDS"}
@@ -230,6 +233,12 @@ class Labels:
             return note
         return self._local("fact_note", type_) or ""
 
+    def procedure(self, step: str, label: str) -> str:
+        """A step of the event phase's procedure: the rules' English label, or the ruleset's Polish one."""
+        if i18n.current() == i18n.DEFAULT:
+            return label
+        return self._local("procedure_step", step) or label
+
     def suggestions(self, kind: str, actor: Any = None) -> list[dict[str, str]]:
         """Listed values for a field the rules leave free (``action_card``: the cards the sources name), the acting
         character's own first; each value is the name the notation records (the English name)."""
@@ -260,7 +269,7 @@ class Labels:
                 if named:  # an objective card by its printed name, in any language
                     return named
             if self.ruleset is not None and isinstance(value, str) and i18n.current() != i18n.DEFAULT:
-                named = self.ruleset.display_name(kind or "", value, i18n.current())
+                named = self.ruleset.display_name(TEXT_KINDS.get(kind or "", kind or ""), value, i18n.current())
                 if named:  # table words (noise results, colony tokens, stalker kinds) as the Polish edition prints them
                     return named
             if kind == "room" and hasattr(self.state, "room_label"):
@@ -540,7 +549,8 @@ def _panel_context(game_id: str, fix: int | None = None, queued: list | None = N
         "recent": recent,
         "after_the_fact": bool((game.options or {}).get("after_the_fact")),
         "preview": preview[::-1],
-        "procedure": ruleset.round_procedure(state),
+        "procedure": [{**s, "label": labels.procedure(s.get("step"), s.get("label", ""))}
+                      for s in ruleset.round_procedure(state)],
         "sole": None,
         "undo_seq": undo,
         "undo_seqs": json.dumps(undo_seqs),

@@ -41,6 +41,14 @@ def _english_left(page: str, state) -> list[str]:
         if name in ENGLISH_FIELDS:
             left.append(f"field name {name!r}")
     shown = _text(page)
+    from service.rules.lockdown.names import table
+
+    for en, pl in table()["item"].values():  # items listed by their English names where Polish prints another
+        if pl and pl != en and f"<kbd></kbd>{en}</button>" in page:
+            left.append(f"item {en!r}")
+    for step in LOCKDOWN.round_procedure(state):  # the event phase's steps
+        if step["label"] in shown:
+            left.append(f"procedure step {step['label']!r}")
     for e in LOCKDOWN.next_inputs(state):  # the rules' own notes, with names and numbers, are English
         if e.note and e.note[:40] in shown:
             left.append(f"note {e.note!r}")
@@ -87,12 +95,15 @@ def test_the_polish_recorder_leaves_no_english_field_name_note_or_refusal(client
         assert 'lang="pl"' in page
         rules = json.loads(html.unescape(re.search(r"data-rules='([^']*)'", page).group(1)))
         assert rules["out-of-turn"] == "Teraz jest tura innego gracza."
+        if upto == event:  # the event phase's procedure is listed, in Polish
+            assert "znacznik czasu o 1 pole w prawo" in page and "time token 1 space right" not in page
         if upto == first_move:  # a move's form: the legends in Polish; the English page is what the check catches
             assert "<legend>do pomieszczenia" in page and "<legend>korytarz" in page and "<legend>to room" not in page
             english = client.get(f"/games/{gid}/record?lang=en").get_data(as_text=True)
             assert "<legend>to room" in english and "data-rules='{}'" in english  # English: the rules' own messages
             assert any(x.startswith("field name") for x in _english_left(english, state))
             assert any(x.startswith("note") for x in _english_left(english, state))
+
             refused_page = page
     page = refused_page
     # a refused fact: the API answers in English (an interface); the Polish page holds the rule's Polish sentence
@@ -159,6 +170,9 @@ def test_every_violation_code_and_field_has_a_polish_name():
     assert not no_name and not no_hint, (no_name, no_hint)
     no_note = sorted(t for t in FACTS if not LOCKDOWN.display_name("fact_note", t, "pl"))
     assert not no_note, no_note
+    from service.rules.lockdown.inputs import ROUND_PROCEDURE
+
+    assert all(LOCKDOWN.display_name("procedure_step", step, "pl") for step, _fact, _label in ROUND_PROCEDURE)
 
 
 def test_action_cards_are_listed_and_every_recorded_card_name_still_resolves_or_stays_free_text():
@@ -199,3 +213,20 @@ def test_the_action_card_picker_offers_the_real_cards_and_finds_them_by_polish_n
     english = client.get(f"/games/{game.id}/record/panel?lang=en").get_data(as_text=True)
     assert 'data-aliases="Clean Up · Gruntowne sprzątanie · Thorough Cleaning"' in english or \
         "Gruntowne sprzątanie" in english  # the Polish name finds the card on the English page too
+
+
+def test_listed_items_and_colours_are_named_as_printed_in_polish_and_stay_english_in_english():
+    from service import i18n
+    from service.rules.base import Seat, Setup
+    from web.record import Labels
+
+    state = LOCKDOWN.initial_state(Setup(players=(Seat(1, "Ann"),), mode="solo"))
+    with i18n.language("pl"):
+        label = Labels("lockdown", state, {1: "Ann"})
+        assert label("text", "Flashlight") == "Latarka"  # RoomSearched.kept lists items by their English names
+        assert label("colour", "red") == "Przedmioty czerwone (militarne)"
+        assert label("text", "a note nobody names") == "a note nobody names"
+        assert label.procedure("time", "time token 1 space right") == "znacznik czasu o 1 pole w prawo"
+    label = Labels("lockdown", state, {1: "Ann"})
+    assert (label("text", "Flashlight"), label("colour", "red")) == ("Flashlight", "red")
+    assert label.procedure("time", "time token 1 space right") == "time token 1 space right"

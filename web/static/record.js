@@ -481,7 +481,7 @@
     if (!form) return;
     if (panel.dataset.soleDerived === "yes" && at !== noAutoAt && at !== lastAutoAt) {
       lastAutoAt = at;
-      message.textContent = "Recorded for you: " + form.dataset.type + " (Undo takes it back).";
+      message.textContent = t("Recorded for you: {n} (Undo takes it back).", form.dataset.label || form.dataset.type);
       message.hidden = false;
       message.classList.add("auto");
       submit(form);
@@ -504,7 +504,7 @@
     const fs = placeField(form);
     if (!form) { offersAt(place); return; }
     if (!fs) {
-      message.textContent = "This fact names no room: the board tap picks rooms only for facts that do.";
+      message.textContent = t("This fact names no room: the board tap picks rooms only for facts that do.");
       message.hidden = false;
       return;
     }
@@ -534,7 +534,7 @@
     const hits = offers.filter((b) => b.dataset.places && JSON.parse(b.dataset.places).some((p) => JSON.stringify(p) === wanted));
     const box = document.getElementById("place-filter");
     if (!hits.length) {
-      message.textContent = "Nothing to record in " + place + " right now; the table effects list has more.";
+      message.textContent = t("Nothing to record in {n} right now; the table effects list has more.", place);
       message.hidden = false;
       return;
     }
@@ -612,8 +612,8 @@
     if (form) choose(list[i]); else openOffer(list[i].dataset.offer);
   });
 
-  window.addEventListener("online", () => { setNet("online", "online"); pump(); });
-  window.addEventListener("offline", () => setNet("offline", "offline — " + load().length + " queued"));
+  window.addEventListener("online", () => { setNet("online", t("online")); pump(); });
+  window.addEventListener("offline", () => setNet("offline", t("offline — {n} queued", load().length)));
 
   wire();
   showQueue();

@@ -59,6 +59,7 @@ def table() -> Mapping[str, Mapping[str, tuple[str, str]]]:
     out["field_doc"] = {k: ("", pl) for k, pl in words["field_docs"].items()}
     out["fact_note"] = {k: ("", pl) for k, pl in words["notes"].items()}
     out["violation"] = {k: ("", pl) for k, pl in words["violations"].items()}
+    out["procedure_step"] = {k: ("", pl) for k, pl in words["procedure"].items()}
     for kind, block in load("names_pl")["kinds"].items():
         known = out.setdefault(kind, {})
         for key, pl in block["names"].items():
@@ -74,6 +75,9 @@ def _key(kind: str, value: Any) -> tuple[str, str] | None:
         return None
     if value in names:
         return names[value]
+    if kind == "item":  # items are recorded by their printed name ("Flashlight", "Latarka"), not by id
+        folded = " ".join(value.split()).casefold()
+        return next((pair for pair in names.values() if folded in (pair[0].casefold(), pair[1].casefold())), None)
     catalogue = {"room": ROOMS, "character": CHARACTERS, "event_card": EVENT_CARDS, "attack_card": ATTACK_CARDS,
                  "action_card": ACTION_CARDS}.get(kind)
     found = catalogue.resolve(value) if catalogue is not None else None
@@ -84,8 +88,8 @@ def display_name(kind: str, value: Any, locale: str = "en") -> str | None:
     """The printed name of component ``value`` (an id or any known name) in ``locale``; None if unknown.
 
     Polish falls back to English where the seeds print no Polish name. For the recorder's prose kinds
-    (``field_doc``, ``fact_note``, ``violation``) there is only Polish: in English, and for an unknown code,
-    the answer is None and the caller shows the rules' own text.
+    (``field_doc``, ``fact_note``, ``violation``, ``procedure_step``) there is only Polish: in English, and for
+    an unknown code, the answer is None and the caller shows the rules' own text.
     """
     if KIND_ALIASES.get(kind, kind) in ("objective", "objectives") and isinstance(value, str) and ":" in value:
         # an objective card as recorded: its type's printed name with the values the table read on it
