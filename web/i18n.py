@@ -36,6 +36,9 @@ WORDS = (
     i18n.N_("noise cleanup"), i18n.N_("attacks"), i18n.N_("fire"), i18n.N_("event card"), i18n.N_("colony"),
     i18n.N_("css launch"), i18n.N_("ready"), i18n.N_("round end"), i18n.N_("self destruct"), i18n.N_("everyone died"),
     i18n.N_("time ran out"), i18n.N_("base destroyed"), i18n.N_("all escaped"), i18n.N_("game ended"),
+    # the sub-steps a position names while the rules wait for it (lockdown view.PENDING_STEP; decision 0023)
+    i18n.N_("exploration"), i18n.N_("noise roll"), i18n.N_("encounter"), i18n.N_("attack"), i18n.N_("injury check"),
+    i18n.N_("retreat"), i18n.N_("resolving"),
 )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
@@ -159,6 +160,7 @@ def import_game():
 # -- recording -----------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=None)
 def _fact_kinds(ruleset_name: str) -> dict[str, dict[str, Any]]:
     """Field kinds and required flags per fact type, from the ruleset's fact vocabulary (if it has one)."""
     import importlib
@@ -172,7 +174,14 @@ def _fact_kinds(ruleset_name: str) -> dict[str, dict[str, Any]]:
 
 # field kinds whose values are ids of a component catalogue: buttons show the printed name
 NAMED_KINDS = {"objective", "objectives"}  # values named by the ruleset even in English (type ids with values)
-CATALOGUES = {"character": "CHARACTERS", "tile": "ROOMS", "event_card": "EVENT_CARDS", "attack_card": "ATTACK_CARDS"}
+CATALOGUES = {"character": "CHARACTERS", "tile": "ROOMS", "event_card": "EVENT_CARDS", "attack_card": "ATTACK_CARDS",
+              "action_card": "ACTION_CARDS"}
+# field kinds whose listed values a catalogue names under another kind: items by their printed names
+# (RoomSearched.kept, ItemUsed.item …), item colours by their deck ("Przedmioty czerwone (militarne)")
+TEXT_KINDS = {"text": "item", "colour": "item_deck"}
+# free fields whose catalogue is offered as a list to pick from (decision 0023): the field stays free text, because
+# the sources name only some of the cards
+SUGGESTED = {"action_card": "ACTION_CARDS"}
 
 
 class Labels:
@@ -205,6 +214,44 @@ class Labels:
             found += list(self.ruleset.names("room", tile)) if tile else []
         return " · ".join(dict.fromkeys(found))
 
+    def _local(self, kind: str, key: str) -> str | None:
+        return self.ruleset.display_name(kind, key, i18n.current()) if self.ruleset is not None else None
+
+    def field(self, name: str) -> str:
+        """A fact field as the recorder names it (``to room``, ``do pomieszczenia``)."""
+        return self._local("field", name) or name.replace("_", " ")
+
+    def field_doc(self, name: str, doc: str) -> str:
+        """A field's hint: the fact vocabulary's English doc, or the ruleset's Polish hint in Polish (none: no hint)."""
+        if i18n.current() == i18n.DEFAULT:
+            return doc
+        return self._local("field_doc", name) or ""
+
+    def note(self, type_: str, note: str) -> str:
+        """An offer's note: the rules' own English note (with its names and numbers), or the Polish note per fact type."""
+        if i18n.current() == i18n.DEFAULT or not note:
+            return note
+        return self._local("fact_note", type_) or ""
+
+    def procedure(self, step: str, label: str) -> str:
+        """A step of the event phase's procedure: the rules' English label, or the ruleset's Polish one."""
+        if i18n.current() == i18n.DEFAULT:
+            return label
+        return self._local("procedure_step", step) or label
+
+    def suggestions(self, kind: str, actor: Any = None) -> list[dict[str, str]]:
+        """Listed values for a field the rules leave free (``action_card``: the cards the sources name), the acting
+        character's own first; each value is the name the notation records (the English name)."""
+        catalogue = getattr(self.components, SUGGESTED.get(kind, ""), None) if self.components is not None else None
+        if catalogue is None:
+            return []
+        character = None
+        if actor is not None and hasattr(self.state, "characters") and actor in self.state.characters:
+            character = getattr(self.state.characters[actor], "character", None)
+        cards = sorted(catalogue, key=lambda c: 0 if character in c.owners else 1 if not c.owners else 2)
+        return [{"json": json.dumps(c.en, ensure_ascii=False), "label": self(kind, c.en), "aliases": self.aliases(kind, c.en)}
+                for c in cards]
+
     def fact(self, type_: str) -> str:
         """A fact type as the recorder's buttons name it (``Move``, ``Ruch``); the id where the ruleset has none."""
         named = self.ruleset.display_name("fact", type_, i18n.current()) if self.ruleset is not None else None
@@ -222,7 +269,7 @@ class Labels:
                 if named:  # an objective card by its printed name, in any language
                     return named
             if self.ruleset is not None and isinstance(value, str) and i18n.current() != i18n.DEFAULT:
-                named = self.ruleset.display_name(kind or "", value, i18n.current())
+                named = self.ruleset.display_name(TEXT_KINDS.get(kind or "", kind or ""), value, i18n.current())
                 if named:  # table words (noise results, colony tokens, stalker kinds) as the Polish edition prints them
                     return named
             if kind == "room" and hasattr(self.state, "room_label"):
@@ -291,10 +338,19 @@ PLACE_KINDS = {"room"}  # field kinds whose value is a place on the board pictur
 
 
 def _field(name: str, legal: Any, spec: Any, label=None, default: Any = NO_DEFAULT, ranked: list[str] | None = None,
-           type_: str = "", unknowns: frozenset[str] = frozenset()) -> dict[str, Any]:
+           type_: str = "", unknowns: frozenset[str] = frozenset(), actor: Any = None) -> dict[str, Any]:
     field = _field_of(name, legal, spec, label, default, ranked, type_, unknowns)
     field["kind"] = getattr(spec, "kind", "text")
     field["place"] = field["kind"] in PLACE_KINDS
+    # named in the page's language (decision 0023): the ruleset's field names and hints, not the notation's ids
+    field["label"] = label.field(name) if hasattr(label, "field") else name.replace("_", " ")
+    if hasattr(label, "field_doc"):
+        field["doc"] = label.field_doc(name, field.get("doc") or "")
+    if field["input"] == "free" and hasattr(label, "suggestions"):
+        picks = label.suggestions(field["kind"], actor)
+        if picks:  # a list of the real cards to pick from; typing a name the list lacks still works
+            field["picks"] = picks
+            field["searchable"] = len(picks) > LONG_LIST
     return field
 
 
@@ -317,7 +373,8 @@ def _field_of(name: str, legal: Any, spec: Any, label, default: Any, ranked: lis
             seen = [json.loads(v) for v in (ranked or [])][:6] if habitual and parse in ("scalar", "int") else []
             return {"name": name, "input": "free", "parse": parse, "required": required, "doc": doc, "kind": kind,
                     "unknown": unknown,
-                    "seen": [{"json": json.dumps(v, ensure_ascii=False), "label": _label(v)} for v in seen]}
+                    "seen": [{"json": json.dumps(v, ensure_ascii=False), "label": label(kind, v) if label else _label(v)}
+                             for v in seen]}
     show = (lambda v: label(kind, v)) if label else _label
     alias = (lambda v: label.aliases(kind, v)) if hasattr(label, "aliases") else (lambda v: "")
     values = [{"json": json.dumps(v, ensure_ascii=False), "label": show(v), "aliases": alias(v)} for v in legal]
@@ -362,7 +419,7 @@ def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = Non
         defaults = getattr(e, "default", {}) or {}
         fields = [_tiles_field(name, specs.get(name), label) if _is_tile_map(name, legal, specs.get(name), label) else
                   _field(name, legal, specs.get(name), label, defaults.get(name, NO_DEFAULT),
-                         habits.ranked(e.type, e.actor, name) if habits else None, e.type, unknowns)
+                         habits.ranked(e.type, e.actor, name) if habits else None, e.type, unknowns, e.actor)
                   for name, legal in e.options.items()]
         # one button is the whole fact when nothing is left to choose or type
         direct = all(f["input"] == "fixed" or (f["input"] in ("free", "tiles") and not f["required"]) for f in fields)
@@ -380,7 +437,8 @@ def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = Non
         places = [v["json"] for f in fields if f.get("place")
                   for v in ([f["value"]] if f["input"] == "fixed" else f.get("choices", []))]
         out.append({"index": i, "type": e.type, "label": label.fact(e.type) if hasattr(label, "fact") else e.type,
-                    "actor": e.actor, "note": e.note, "fields": fields, "direct": direct or chosen,
+                    "actor": e.actor, "note": label.note(e.type, e.note) if hasattr(label, "note") else e.note,
+                    "fields": fields, "direct": direct or chosen,
                     "edit": chosen and not direct, "derived": derived, "quick": quick,
                     "effect": not is_coarse and (e.note.startswith("table effect") or e.type == "GameEnded"),
                     "coarse": is_coarse, "title": COARSE_TITLES.get(e.type) if is_coarse else None,
@@ -406,18 +464,39 @@ def _tiles_field(name: str, spec: Any, label) -> dict[str, Any]:
             continue
         kinds = ("I", "II") if slot.kind == "any" else (slot.kind,)
         slots.append({"slot": place, "tiles": [{"id": r.id, "label": label("tile", r.id)} for r in rooms if r.kind in kinds]})
-    return {"name": name, "input": "tiles", "required": getattr(spec, "required", False), "slots": slots,
-            "doc": getattr(spec, "doc", ""), "kind": "tiles"}
+    return {"name": name, "label": label.field(name), "input": "tiles", "required": getattr(spec, "required", False),
+            "slots": slots, "doc": label.field_doc(name, getattr(spec, "doc", "")), "kind": "tiles"}
 
 
-def _fact_line(fact, names: dict[int, str]) -> str:
-    who = f"{names.get(fact.actor, f'seat {fact.actor}')}: " if fact.actor is not None else ""
+def _fact_line(fact, names: dict[int, str], label: "Labels | None" = None) -> str:
+    """A recorded fact in one line. In English it reads as the notation (``BoardPrepared — board basic``); in
+    another language, with ``label``, its type, fields and values are named in that language (decision 0023)."""
+    seat = _("seat %(n)s") % {"n": fact.actor}
+    who = f"{names.get(fact.actor, seat)}: " if fact.actor is not None else ""
     if fact.type == "Commented":
         return f"{who}💬 {fact.data.get('text', '')}"
     if fact.type == "FactAnnotated":
-        return f"Note on #{fact.data.get('seq')}: {fact.data.get('note', '')}"
-    data = " · ".join(f"{k} {_label(v)}" for k, v in fact.data.items() if v not in (None, [], {}))
-    return f"{who}{fact.type}" + (f" — {data}" if data else "")
+        return _("Note on #%(n)s: %(note)s") % {"n": fact.data.get("seq"), "note": fact.data.get("note", "")}
+    if label is None or i18n.current() == i18n.DEFAULT:  # English: the notation's own words, as before
+        data = " · ".join(f"{k} {_label(v)}" for k, v in fact.data.items() if v not in (None, [], {}))
+        return f"{who}{fact.type}" + (f" — {data}" if data else "")
+    specs = _fact_kinds(label.ruleset.name).get(fact.type, {}) if label.ruleset is not None else {}
+    data = " · ".join(f"{label.field(k)} {_value_line(label, getattr(specs.get(k), 'kind', None), v, k)}"
+                      for k, v in fact.data.items() if v not in (None, [], {}))
+    return f"{who}{label.fact(fact.type)}" + (f" — {data}" if data else "")
+
+
+# (kind, field) whose generic kind hides the catalogue its values name: the contingency tokens dealt
+LINE_KINDS = {("names", "tokens"): "contingency"}
+
+
+def _value_line(label: "Labels", kind: str | None, value: Any, name: str = "") -> str:
+    kind = LINE_KINDS.get((kind, name), kind)
+    if isinstance(value, list):
+        return ", ".join(_value_line(label, kind, v) for v in value)
+    if isinstance(value, (dict, list, bool)):
+        return _label(value)
+    return label(kind, value)
 
 
 def _voided(recorded) -> set[int]:
@@ -475,9 +554,10 @@ def _panel_context(game_id: str, fix: int | None = None, queued: list | None = N
     if queued:  # facts queued on the device, not stored yet: the offers after them (checked as an append would)
         staged = game._stage(queued)
         state = staged[-1][3]
-        preview = [_fact_line(f, names) for f, *_ in staged]
+        preview = [_fact_line(f, names, Labels(game.ruleset_name, state, names)) for f, *_ in staged]
     voided = _voided(game.recorded)
-    recent = [{"seq": r.fact.seq, "line": _fact_line(r.fact, names), "voided": r.fact.seq in voided,
+    labels = Labels(game.ruleset_name, state, names)
+    recent = [{"seq": r.fact.seq, "line": _fact_line(r.fact, names, labels), "voided": r.fact.seq in voided,
                "flagged": bool(r.flags), "correction": r.fact.type in CORRECTIONS}
               for r in game.recorded[-RECENT:]][::-1]
     undo_seqs = _undo_seqs(game.recorded)
@@ -489,21 +569,22 @@ def _panel_context(game_id: str, fix: int | None = None, queued: list | None = N
         "recent": recent,
         "after_the_fact": bool((game.options or {}).get("after_the_fact")),
         "preview": preview[::-1],
-        "procedure": ruleset.round_procedure(state),
+        "procedure": [{**s, "label": labels.procedure(s.get("step"), s.get("label", ""))}
+                      for s in ruleset.round_procedure(state)],
         "sole": None,
         "groups": [],
         "undo_seq": undo,
         "undo_seqs": json.dumps(undo_seqs),
-        "undo_line": next((_fact_line(r.fact, names) for r in game.recorded if r.fact.seq == undo), None),
+        "undo_line": next((_fact_line(r.fact, names, labels) for r in game.recorded if r.fact.seq == undo), None),
         "comment": _comment_offer(names),
         "note_seq": _note_target(game.recorded),
         "max_note": hygiene.MAX_NOTE,
         "fix": None,
     }
-    ctx["note_line"] = next((_fact_line(r.fact, names) for r in game.recorded if r.fact.seq == ctx["note_seq"]), None)
+    ctx["note_line"] = next((_fact_line(r.fact, names, labels) for r in game.recorded if r.fact.seq == ctx["note_seq"]), None)
     if fix is not None:
         return {**ctx, **_fix_context(game, rp, fix, names)}
-    offers = _offers(game.ruleset_name, ruleset.next_inputs(state), Labels(game.ruleset_name, state, names),
+    offers = _offers(game.ruleset_name, ruleset.next_inputs(state), labels,
                      Habits(game.recorded), lenient=not game.strict,
                      coarse=() if game.strict else ruleset.coarse_inputs(state))
     main = [o for o in offers if not o["effect"] and not o["coarse"]]
@@ -549,14 +630,15 @@ def _comment_offer(names: dict[int, str]) -> dict[str, Any]:
 
     ``about`` is not data: record.js sends it as the fact's actor (the seat the comment is about, or the table).
     """
-    text = {"name": "text", "input": "free", "parse": "text", "required": True, "kind": "comment", "place": False,
-            "doc": f"free text, at most {hygiene.MAX_COMMENT} characters", "max": hygiene.MAX_COMMENT}
-    about = {"name": "about", "input": "choice", "required": False, "kind": "seat", "place": False, "doc": "",
-             "searchable": False, "preselect": 0, "chosen": [0],  # the table, preselected
-             "choices": [{"json": "null", "label": "the table"}]
+    text = {"name": "text", "label": _("text"), "input": "free", "parse": "text", "required": True, "kind": "comment",
+            "place": False, "doc": _("free text, at most %(n)s characters") % {"n": hygiene.MAX_COMMENT},
+            "max": hygiene.MAX_COMMENT}
+    about = {"name": "about", "label": _("about"), "input": "choice", "required": False, "kind": "seat", "place": False,
+             "doc": "", "searchable": False, "preselect": 0, "chosen": [0],  # the table, preselected
+             "choices": [{"json": "null", "label": _("the table")}]
              + [{"json": json.dumps(seat), "label": f"{name} ({seat})"} for seat, name in sorted(names.items())]}
-    return {"index": "comment", "type": "Commented", "actor": None, "note": "A comment at this point of the game: "
-            "what the table said, why a fact was odd, a break.", "fields": [text, about], "direct": False,
+    return {"index": "comment", "type": "Commented", "actor": None, "note": _("A comment at this point of the game: "
+            "what the table said, why a fact was odd, a break."), "fields": [text, about], "direct": False,
             "effect": False, "places": "[]"}
 
 
@@ -583,7 +665,7 @@ def _prefill(field: dict[str, Any], value: Any) -> dict[str, Any]:
     wanted_json = {json.dumps(v, ensure_ascii=False) for v in wanted if v is not None}
     choices = list(field["choices"])
     for w in wanted_json - {c["json"] for c in choices}:  # recorded outside the legal list (a lenient game)
-        choices.insert(0, {"json": w, "label": f"{_label(json.loads(w))} (as recorded)"})
+        choices.insert(0, {"json": w, "label": _("%(value)s (as recorded)") % {"value": _label(json.loads(w))}})
     field["choices"] = choices
     field["chosen"] = [i for i, c in enumerate(choices) if c["json"] in wanted_json]
     field["preselect"] = None
@@ -639,15 +721,16 @@ def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
         offer = _comment_offer(names)
         offers = [offer]
     else:
-        offers = _offers(game.ruleset_name, _merged(ruleset.next_inputs(before), fact),
-                         Labels(game.ruleset_name, before, names), lenient=not game.strict)
+        labels = Labels(game.ruleset_name, before, names)
+        offers = _offers(game.ruleset_name, _merged(ruleset.next_inputs(before), fact), labels, lenient=not game.strict)
         offer = next((o for o in offers if o["type"] == fact.type and o["actor"] == fact.actor), None)
         if offer is None:  # not offered there (a lenient game, a table effect): the fact's own fields, free
             specs = _fact_kinds(game.ruleset_name).get(fact.type, {})
             names_ = list(specs) or list(fact.data)
-            offer = {"index": len(offers), "type": fact.type, "actor": fact.actor, "note": "as recorded (the rules do "
-                     "not offer it here; the replacement is checked when sent)",
-                     "fields": [_field(n, None, specs.get(n)) for n in names_], "direct": False, "effect": True}
+            offer = {"index": len(offers), "type": fact.type, "label": labels.fact(fact.type), "actor": fact.actor,
+                     "note": _("as recorded (the rules do not offer it here; the replacement is checked when sent)"),
+                     "fields": [_field(n, None, specs.get(n), labels, actor=fact.actor) for n in names_],
+                     "direct": False, "effect": True}
             offers.append(offer)
     offer["fields"] = [(f if fact.actor is None else _prefill(f, fact.actor))  # "the table" is preselected
                        if (fact.type, f["name"]) == ("Commented", "about") else _prefill(f, fact.data.get(f["name"]))
@@ -658,7 +741,7 @@ def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
     return {
         "offers": offers,
         "drawing": _drawing(rp, before),
-        "fix": {"seq": seq, "line": _fact_line(fact, names), "offer": offer["index"], "voided": step is None,
+        "fix": {"seq": seq, "line": _fact_line(fact, names, Labels(game.ruleset_name, before, names)), "offer": offer["index"], "voided": step is None,
                 "original": json.dumps({"type": fact.type, "actor": fact.actor, "data": fact.data}, ensure_ascii=False),
                 "notes": step.notes if step is not None else (),
                 "back": url_for("replay.game_step", game_id=game.id, step=seq)},
@@ -667,7 +750,34 @@ def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
 
 @record.get("/games/<game_id>/record")
 def recorder(game_id: str):
-    return render_template("record.html", **_panel_context(game_id, _fix_arg()))
+    ctx = _panel_context(game_id, _fix_arg())
+    return render_template("record.html", rule_texts=_rule_texts(ctx["game"].ruleset_name), **ctx)
+
+
+def _rule_texts(ruleset_name: str) -> dict[str, str]:
+    """The ruleset's violation codes with their sentence in the page's language, for record.js to show a refusal
+    in it (the API answers in English); empty in English, where the rules' own messages (with details) are shown."""
+    if i18n.current() == i18n.DEFAULT:
+        return {}
+    import importlib
+
+    try:
+        codes = importlib.import_module(f"service.rules.{ruleset_name}.names").table().get("violation", {})
+    except (ImportError, AttributeError):
+        return {}
+    ruleset = RULESETS.get(ruleset_name)
+    return {code: text for code in codes
+            if (text := ruleset.display_name("violation", code, i18n.current()) if ruleset else None)}
+
+
+@record.app_template_global()
+def violation_text(violation: Any, game: Any = None) -> str:
+    """A violation as the page's language tells it: the ruleset's sentence for its code, else the rules' message."""
+    ruleset = getattr(game, "ruleset", None)
+    rule = getattr(violation, "rule", None) or (violation.get("rule") if isinstance(violation, dict) else None)
+    message = getattr(violation, "message", None) or (violation.get("message") if isinstance(violation, dict) else "")
+    named = ruleset.display_name("violation", rule, i18n.current()) if rule and hasattr(ruleset, "display_name") else None
+    return named or message
 
 
 def _fix_arg() -> int | None:

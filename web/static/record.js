@@ -21,6 +21,8 @@
   // the page's language: record.html puts the translated texts in data-i18n (decision 0019)
   const TEXTS = JSON.parse(root.dataset.i18n || "{}");
   function t(text, n) { return (TEXTS[text] || text).replace("{n}", n); }
+  // the rules' refusals in the page's language, by violation code (the API answers in English; decision 0023)
+  const RULES = JSON.parse(root.dataset.rules || "{}");
   let sending = false;
   let undoArmed = 0;
   let noAutoAt = -1;     // the position where the recorder took back (or the rules refused) a fact: ask, don't auto-record
@@ -188,13 +190,13 @@
   }
 
   function refused(entry, body) {
-    const violations = (body.violations || []).map((v) => v.message).filter(Boolean);
+    const violations = (body.violations || []).map((v) => RULES[v.rule] || v.message).filter(Boolean);
     const text = (violations.length ? violations.join(" ") : body.message || t("refused")) ;
     const form = live.querySelector("form.fact-form:not([hidden])");
     live.querySelectorAll("form.fact-form[data-sent]").forEach((f) => { delete f.dataset.sent; });
     message.classList.remove("auto");
     const target = form ? form.querySelector(".form-error") : message;
-    target.textContent = t("Not recorded — {n}", entry.fact.type) + ": " + text;
+    target.textContent = t("Not recorded — {n}", (form && form.dataset.label) || entry.fact.type) + ": " + text;
     target.hidden = false;
     if (!form) { message.hidden = false; }
   }
@@ -327,7 +329,7 @@
         const seen = fs.querySelector(".seen-value.chosen");  // a value this game recorded before, tapped
         if (value === undefined && seen) value = JSON.parse(seen.dataset.value);
       }
-      if (value === undefined) { if (fs.dataset.required === "yes") missing.push(name); return; }
+      if (value === undefined) { if (fs.dataset.required === "yes") missing.push(fs.dataset.label || name); return; }
       data[name] = value;
     });
     if (missing.length) throw new Error(t("choose {n}", missing.join(", ")));
@@ -468,8 +470,11 @@
     if (fs.dataset.input === "multi" || fs.dataset.input === "free") {
       btn.classList.toggle("chosen");
       if (btn.classList.contains("chosen")) {  // "Unknown" and known values exclude each other
-        const others = btn.classList.contains("unknown") ? ".value:not(.unknown)" : ".value.unknown";
-        fs.querySelectorAll(others).forEach((v) => { v.classList.remove("chosen"); v.setAttribute("aria-pressed", "false"); });
+        // a free field's listed values (seen before, a card list) are one value: the tap replaces what was typed
+        const others = fs.dataset.input === "free" ? ".value" : btn.classList.contains("unknown") ? ".value:not(.unknown)" : ".value.unknown";
+        fs.querySelectorAll(others).forEach((v) => { if (v !== btn) { v.classList.remove("chosen"); v.setAttribute("aria-pressed", "false"); } });
+        const typed = fs.dataset.input === "free" ? fs.querySelector("input:not(.filter)") : null;
+        if (typed) typed.value = "";
       }
     } else {
       fs.querySelectorAll(".value").forEach((v) => { v.classList.remove("chosen"); v.setAttribute("aria-pressed", "false"); });
@@ -524,7 +529,7 @@
     if (!form) return;
     if (panel.dataset.soleDerived === "yes" && at !== noAutoAt && at !== lastAutoAt) {
       lastAutoAt = at;
-      message.textContent = "Recorded for you: " + form.dataset.type + " (Undo takes it back).";
+      message.textContent = t("Recorded for you: {n} (Undo takes it back).", form.dataset.label || form.dataset.type);
       message.hidden = false;
       message.classList.add("auto");
       submit(form);
@@ -547,7 +552,7 @@
     const fs = placeField(form);
     if (!form) { offersAt(place); return; }
     if (!fs) {
-      message.textContent = "This fact names no room: the board tap picks rooms only for facts that do.";
+      message.textContent = t("This fact names no room: the board tap picks rooms only for facts that do.");
       message.hidden = false;
       return;
     }
@@ -577,7 +582,7 @@
     const hits = offers.filter((b) => b.dataset.places && JSON.parse(b.dataset.places).some((p) => JSON.stringify(p) === wanted));
     const box = document.getElementById("place-filter");
     if (!hits.length) {
-      message.textContent = "Nothing to record in " + place + " right now; the table effects list has more.";
+      message.textContent = t("Nothing to record in {n} right now; the table effects list has more.", place);
       message.hidden = false;
       return;
     }
@@ -621,7 +626,14 @@
     else if (t.id === "undo") undo();
     else if (t.id === "place-all") showAllOffers();
   });
-  live.addEventListener("input", (e) => { if (e.target.classList.contains("filter")) filter(e.target); });
+  live.addEventListener("input", (e) => {
+    if (e.target.classList.contains("filter") || isPickBox(e.target)) filter(e.target);
+  });
+  // a free field with a list to pick from (the action cards): what is typed searches the list, by either language
+  function isPickBox(el) {
+    const fs = el.closest("fieldset.field");
+    return !!(fs && fs.dataset.input === "free" && fs.querySelector(".picks") && el.matches("input"));
+  }
 
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -632,8 +644,10 @@
       if (!form || e.target.matches("textarea")) return;
       e.preventDefault();
       const fs = e.target.closest("fieldset.field");
-      if (e.target.matches(".filter") && fs && !fs.querySelector(".value.chosen")) {
-        const first = targets(form)[0];  // searched a long list: Enter takes the first match
+      if ((e.target.matches(".filter") || (isPickBox(e.target) && e.target.value.trim() !== "")) && fs
+          && !fs.querySelector(".value.chosen")) {
+        // searched a long list: Enter takes the first match
+        const first = isPickBox(e.target) ? fs.querySelector(".picks button.value:not([hidden])") : targets(form)[0];
         if (first) { choose(first); return; }
       }
       submit(form);
@@ -655,8 +669,8 @@
     if (form) choose(list[i]); else openOffer(list[i].dataset.offer);
   });
 
-  window.addEventListener("online", () => { setNet("online", "online"); pump(); });
-  window.addEventListener("offline", () => setNet("offline", "offline — " + load().length + " queued"));
+  window.addEventListener("online", () => { setNet("online", t("online")); pump(); });
+  window.addEventListener("offline", () => setNet("offline", t("offline — {n} queued", load().length)));
 
   wire();
   showQueue();

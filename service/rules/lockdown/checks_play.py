@@ -14,7 +14,7 @@ from typing import Callable
 from service.rules.base import Fact, Violation
 from service.rules.lockdown import sections as S
 from service.rules.lockdown.board import TECHNICAL
-from service.rules.lockdown.components import ROOMS
+from service.rules.lockdown.components import ACTION_CARDS, ROOMS
 from service.rules.lockdown.facts import HEAL_CHOICES, ROOM_ACTIONS, resolve_place
 from service.rules.lockdown.state import IN_BASE, IN_POD, SETUP, LockdownState, find_object, intruder, who
 
@@ -220,9 +220,18 @@ KNOWN_ACTION_CARDS = {  # normalised name → (out of combat only, printed cost 
 }
 
 
+def _card_keys(value) -> list[str]:
+    """The normalised names a recorded card goes by: as typed, then every name of the listed card it names
+    (id, English, Polish, aliases: data/action_cards.json), so the picker's value and a typed name check alike."""
+    def norm(text):
+        return " ".join(str(text).replace("_", " ").split()).casefold()
+    card = ACTION_CARDS.resolve(value)
+    names = [value] + ([card.id, card.en, card.pl, *card.aliases] if card is not None else [])
+    return list(dict.fromkeys(norm(n) for n in names if n))
+
+
 def _known_card(state, fact) -> list[Violation]:
-    key = " ".join(str(fact.data["card"]).replace("_", " ").split()).casefold()
-    rule = KNOWN_ACTION_CARDS.get(key)
+    rule = next((KNOWN_ACTION_CARDS[k] for k in _card_keys(fact.data["card"]) if k in KNOWN_ACTION_CARDS), None)
     if rule is None:
         return []
     out_of_combat, cost, computer = rule
@@ -263,8 +272,8 @@ CARD_MOVE_FIELDS = ("item", "character", "to_room", "corridor", "agreed")
 
 def _card_move(state, fact) -> list[Violation]:
     d = fact.data
-    key = " ".join(str(d["card"]).replace("_", " ").split()).casefold()
-    if key not in CARD_MOVES:
+    key = next((k for k in _card_keys(d["card"]) if k in CARD_MOVES), None)
+    if key is None:
         extra = [f for f in CARD_MOVE_FIELDS if d.get(f) is not None]
         if extra:
             return [V("card-move-not-modelled", f"{d['card']} is not a card known to move a character; record its "

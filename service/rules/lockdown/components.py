@@ -89,6 +89,17 @@ class AttackCard:
     pl: str = ""
 
 
+@dataclass(frozen=True)
+class ActionCard:
+    """A character's action card, as far as the sources name it (data/action_cards.json)."""
+
+    id: str
+    en: str
+    pl: str = ""
+    owners: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+
+
 T = TypeVar("T")
 
 
@@ -186,6 +197,11 @@ ATTACK_CARDS: Catalogue[AttackCard] = Catalogue([
     AttackCard(id=c["id"], en=c["en"], types=tuple(c["types"]), blood=tuple(c["blood"]), effect=c["effect"],
                pl=c.get("pl", ""))
     for c in load("attack_cards")["cards"]
+])
+ACTION_CARDS: Catalogue[ActionCard] = Catalogue([
+    ActionCard(id=c["id"], en=c["en"], pl=c.get("pl", ""), owners=tuple(c.get("owners", ())),
+               aliases=tuple(c.get("aliases", ())))
+    for c in load("action_cards")["cards"]
 ])
 COLONY: Mapping[str, Any] = MappingProxyType(load("colony"))
 EXPLORATION: Mapping[str, Any] = MappingProxyType(load("exploration"))

@@ -310,6 +310,8 @@ KINDS: dict[str, Checker] = {
     "markers": _markers,
     "ending": lambda s, v: None if v in ENDINGS else f"must be one of {', '.join(ENDINGS)}, got {v!r}",
     "text": lambda s, v: None if isinstance(v, str) else "must be text",
+    # any name: the listed cards are those the sources name, not every card of every deck (data/action_cards.json)
+    "action_card": lambda s, v: None if isinstance(v, str) else "must be the card's id or name (text)",
     "round": lambda s, v: None if _is_int(v) and 1 <= v <= 99 else f"must be a round number 1–99, got {v!r}",
     "route": lambda s, v: None if v in ("pod", "bunker", "isolation") else f"must be pod, bunker or isolation, got {v!r}",
     "pod": lambda s, v: None if v in ("A", "B", "C") else f"must be A, B or C (leave it out when not known), got {v!r}",
@@ -622,7 +624,8 @@ MORE = (
     FactSpec("ActionCardPlayed", "seat",
              "An action card was played: the card plus its cost in further cards are discarded. Its effect is "
              "recorded by the facts that follow. A reaction is played out of turn and is not an action.",
-             (_f("card", "text", "the card's name"),
+             (_f("card", "action_card", "the card: its id or name in either language (data/action_cards.json), or the "
+                 "name of a card the sources do not list"),
               _f("cost", "count0", "cards paid besides the card itself (default 0)", False),
               _f("reaction", "bool", "an interrupt/reaction played outside the own turn", False),
               _f("note", "text", "the effect chosen (free text)", False),

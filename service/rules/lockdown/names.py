@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from service import i18n
-from service.rules.lockdown.components import ATTACK_CARDS, CHARACTERS, EVENT_CARDS, ROOMS, load
+from service.rules.lockdown.components import ACTION_CARDS, ATTACK_CARDS, CHARACTERS, EVENT_CARDS, ROOMS, load
 
 # the recorder's field kinds and the replay's words for the same catalogues
 KIND_ALIASES = {"tile": "room", "room_tile": "room", "card": "event_card", "intruder_kind": "intruder",
@@ -35,6 +35,7 @@ def table() -> Mapping[str, Mapping[str, tuple[str, str]]]:
     out["character"] = {c.id: (c.en, c.pl) for c in CHARACTERS}
     out["event_card"] = {c.id: (c.en, c.pl) for c in EVENT_CARDS}
     out["attack_card"] = {c.id: (c.en, c.pl) for c in ATTACK_CARDS}
+    out["action_card"] = {c.id: (c.en, c.pl) for c in ACTION_CARDS}
     out["intruder"] = {t["id"]: (t["en"], _cap(t.get("pl") or "")) for t in load("intruders")["types"]}
     items = load("items")
     out["item"] = {i["id"]: (i["en"], i.get("pl") or "") for key in ("named", "starting", "quest", "crafted")
@@ -51,6 +52,14 @@ def table() -> Mapping[str, Mapping[str, tuple[str, str]]]:
                "token": {t: t for t in load("colony")["token_types"]},
                "object": {"corpse": "corpse", "carcass": "carcass", "egg": "egg"}}
     out["fact"] = {t: (en, pl) for t, (en, pl) in load("fact_titles")["titles"].items()}  # the recorder's labels
+    # the recorder's words (decision 0023): field labels in both languages; a Polish hint per field, a Polish note
+    # per fact type and a Polish sentence per violation code, whose English is the rules' own text (so "" here)
+    words = load("recorder_words")
+    out["field"] = {k: (en, pl) for k, (en, pl) in words["fields"].items()}
+    out["field_doc"] = {k: ("", pl) for k, pl in words["field_docs"].items()}
+    out["fact_note"] = {k: ("", pl) for k, pl in words["notes"].items()}
+    out["violation"] = {k: ("", pl) for k, pl in words["violations"].items()}
+    out["procedure_step"] = {k: ("", pl) for k, pl in words["procedure"].items()}
     for kind, block in load("names_pl")["kinds"].items():
         known = out.setdefault(kind, {})
         for key, pl in block["names"].items():
@@ -66,7 +75,11 @@ def _key(kind: str, value: Any) -> tuple[str, str] | None:
         return None
     if value in names:
         return names[value]
-    catalogue = {"room": ROOMS, "character": CHARACTERS, "event_card": EVENT_CARDS, "attack_card": ATTACK_CARDS}.get(kind)
+    if kind == "item":  # items are recorded by their printed name ("Flashlight", "Latarka"), not by id
+        folded = " ".join(value.split()).casefold()
+        return next((pair for pair in names.values() if folded in (pair[0].casefold(), pair[1].casefold())), None)
+    catalogue = {"room": ROOMS, "character": CHARACTERS, "event_card": EVENT_CARDS, "attack_card": ATTACK_CARDS,
+                 "action_card": ACTION_CARDS}.get(kind)
     found = catalogue.resolve(value) if catalogue is not None else None
     return names.get(found.id) if found is not None else None
 
@@ -74,7 +87,9 @@ def _key(kind: str, value: Any) -> tuple[str, str] | None:
 def display_name(kind: str, value: Any, locale: str = "en") -> str | None:
     """The printed name of component ``value`` (an id or any known name) in ``locale``; None if unknown.
 
-    Polish falls back to English where the seeds print no Polish name.
+    Polish falls back to English where the seeds print no Polish name. For the recorder's prose kinds
+    (``field_doc``, ``fact_note``, ``violation``, ``procedure_step``) there is only Polish: in English, and for
+    an unknown code, the answer is None and the caller shows the rules' own text.
     """
     if KIND_ALIASES.get(kind, kind) in ("objective", "objectives") and isinstance(value, str) and ":" in value:
         # an objective card as recorded: its type's printed name with the values the table read on it
@@ -85,7 +100,7 @@ def display_name(kind: str, value: Any, locale: str = "en") -> str | None:
     if found is None:
         return None
     en, pl = found
-    return pl if locale == "pl" and pl else en
+    return (pl if locale == "pl" and pl else en) or None
 
 
 def names(kind: str, value: Any) -> tuple[str, ...]:

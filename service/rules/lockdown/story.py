@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 
 from service.i18n import N_, _, current as current_language, ngettext
 from service.rules.base import Consequence, Fact, Moment
-from service.rules.lockdown.components import ATTACK_CARDS, CHARACTERS, EVENT_CARDS, ROOMS
+from service.rules.lockdown.components import ACTION_CARDS, ATTACK_CARDS, CHARACTERS, EVENT_CARDS, ROOMS
 from service.rules.lockdown.facts import FACTS, resolve_place
 from service.rules.lockdown.unknowns import unknown_fields
 from service.rules.lockdown.names import local, shown
@@ -107,6 +107,11 @@ def _list(items: Any) -> str:
 def _card(value: Any) -> str:
     c = EVENT_CARDS.resolve(value)
     return f"“{local(c)}”" if c else f"“{value}”"
+
+
+def _action_card(value: Any) -> str:
+    c = ACTION_CARDS.resolve(value)
+    return local(c) if c else str(value)
 
 
 def _attack(value: Any) -> str:
@@ -372,7 +377,7 @@ def _card_played(b, f, a, who):
     note = f": {d['note']}" if d.get("note") else ""
     move = f", moving {person(b, d.get('character') or f.actor)} to {place(a, d['to_room'])}" if d.get("to_room") else ""
     return (_("%(who)s reacts with “%(card)s”%(rest)s.") if d.get("reaction") else _("%(who)s plays “%(card)s”%(rest)s.")) % {
-        "who": who, "card": d.get("card"), "rest": f"{cost}{move}{note}"}
+        "who": who, "card": _action_card(d.get("card")), "rest": f"{cost}{move}{note}"}
 
 
 def _searched(b, f, a, who):
