@@ -44,6 +44,7 @@ def test_a_note_on_a_one_tap_fact_stored_or_still_queued(served, browser):
     page.route("**/api/games/*/facts", lambda route: route.abort())
     page.click(f'{OPEN}[data-type="CharacterChosen"][data-actor="2"] fieldset[data-field=character] button.value >> nth=1')
     page.wait_for_selector("#queue:not([hidden])")
+    page.wait_for_selector("#panel[data-preview='1']")  # the offers after the queued fact (the server's preview)
     page.click("#note")
     assert "#4 CharacterChosen (seat 2)" in page.locator(f"{OPEN}.note-form .note-target").inner_text()
     page.fill(f"{OPEN} input[name=note]", "Bartek took the last one")
