@@ -197,13 +197,25 @@ class StatisticsView(GameView):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._folds: "OrderedDict[object, tuple[int, Any, Tally]]" = OrderedDict()
+        self._written: dict[object, str] = {}  # game → the rows last committed by this view object
 
     def process(self, games: Iterable[Game], tracking: Tracking, others: Iterable[object] = ()) -> None:
+        """Rows and tracking in one transaction; a game whose rows this view wrote unchanged is not written
+        again (most facts — a move, a card — change no statistic), remembered only once the write commits."""
         latest = {g.id: g for g in games}
+        written = {}
         with self.datastore.transaction(commit=True) as curs:
             self._insert_tracking(curs, tracking)
             for game in latest.values():
-                self.write(curs, game)
+                rows = self._rows(game)
+                signature = repr(rows)
+                if self._written.get(game.id) == signature:
+                    continue
+                self._write_rows(curs, game, rows)
+                written[game.id] = signature
+        self._written.update(written)
+        while len(self._written) > 4096:
+            self._written.pop(next(iter(self._written)))
 
     def tally(self, game: Game) -> tuple[Tally, Any]:
         """What the game's as-corrected steps showed, and its last state: advanced by the new facts
@@ -240,14 +252,23 @@ class StatisticsView(GameView):
                 self._folds.popitem(last=False)
         return tally, state
 
+    def _rows(self, game: Game):
+        if game.ruleset_name not in RULESETS:
+            return None
+        tally, state = self.tally(game)
+        return rows_of(game, tally, state)
+
     def write(self, curs, game: Game) -> None:
+        self._written.pop(game.id, None)  # written outside process (a retry): never skipped later on its account
+        self._write_rows(curs, game, self._rows(game))
+
+    def _write_rows(self, curs, game: Game, rows) -> None:
         t = self.table
         for name in ("games", "seats", "kills", "rooms"):
             curs.execute(sql.SQL("DELETE FROM {} WHERE game_id = %s").format(t(name)), (game.id,), prepare=True)
-        if game.ruleset_name not in RULESETS:
+        if rows is None:
             return
-        tally, state = self.tally(game)
-        row, seats, kills, rooms = rows_of(game, tally, state)
+        row, seats, kills, rooms = rows
         curs.execute(
             sql.SQL(
                 "INSERT INTO {} (game_id, ruleset, mode, players, league_key, played_on, created_at, finished, ending,"

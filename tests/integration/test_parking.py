@@ -183,7 +183,7 @@ def test_rebuild_parks_instead_of_failing(fresh_archive):
     reports = rebuild_views(db, list(VIEWS), batch=4)
     assert [r.generation for r in reports] == [2] * len(VIEWS)
     assert {r.view: r.parked for r in reports} == {"corridors": 1, "gameindex": 8, "gamestate": 8, "playerresults": 8,
-                                                  "league": 8}
+                                                  "league": 8, "stats": 8}
     listed = {g["game_id"]: g for g in queries.list_games(db)}
     assert set(listed) == {good.id, later.id} and listed[good.id]["facts"] == 6
     assert [r[1] for r in parked_rows(db, "gameindex")] == [poison.id] * 7 + [good.id]
