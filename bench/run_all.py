@@ -30,6 +30,7 @@ BENCHMARKS = [  # (script, title, uses a database)
     ("recorder_inputs", "7. The table recorder", True),
     ("league", "8. League standings and re-rating after a late game", True),
     ("read_side", "9. Read side at 10,000 and 100,000 games", True),
+    ("stats_view", "10. Statistics: the character page's query at 10,000 games", True),
 ]
 NOTES_HEADING = "## What the profiles showed, and what was done about it"
 
