@@ -65,6 +65,19 @@ def current() -> Account | None:
     return account
 
 
+def shown_account() -> Account | None:
+    """Who the page header names: never an error of its own (an error page drawn because the database is
+    down, or after a refused token, shows "Sign in" rather than failing again)."""
+    import psycopg
+    from eventsourcing.persistence import PersistenceError
+    from werkzeug.exceptions import HTTPException
+
+    try:
+        return current()
+    except (HTTPException, psycopg.Error, PersistenceError):
+        return None
+
+
 def _accounts():
     return getattr(current_app.config.get("ARCHIVE"), "accounts", None)
 
@@ -330,7 +343,7 @@ def install(app: Flask) -> None:
 
     app.register_blueprint(pages)
     app.before_request(guard)
-    app.jinja_env.globals["current_account"] = current
+    app.jinja_env.globals["current_account"] = shown_account
 
     @app.after_request
     def forget_stale_session(response):
