@@ -203,7 +203,9 @@ class Accounts:
     def _lookup(self, query: str, secret: str, via: str) -> Account | None:
         if not secret or len(secret) > 100:
             return None
-        with self.db.connect(row_factory=dict_row) as conn:
+        from projections.readpool import reading  # every request asks: borrow from the archive's read pool
+
+        with reading(self.db) as conn:
             row = conn.execute(query, {"h": _digest(secret)}).fetchone()
         if row is None:
             return None
