@@ -63,3 +63,63 @@ def test_characters_in_combat_skip_the_colony_noise_roll():
     assert noise == [("noise", 2), ("noise", 3)]
     assert "colony-noise" in types(g)
     assert rules(g.check("NoiseRolled", 1, result="silence"))  # seat 1 owes no roll
+
+
+# --- 5. the colony supply: tokens set aside and the tokens of killed stalkers ----------------------------------
+
+BOX = {"larva": 8, "creeper": 3, "adult": 12, "breeder": 2, "queen": 1, "blank": 1}  # seed 000 L1000–1007
+
+
+def conserved(g):
+    """Every stalker token is in the bag or beside the board (the supply): none is lost or made up."""
+    return {k: g.state.bag.get(k, 0) + g.state.supply.get(k, 0) for k in BOX} == BOX
+
+
+def test_set_aside_and_killed_stalker_tokens_lie_in_the_supply():
+    """Seed 000 L1006–1007: the tokens not in the bag lie beside the board. L1821–1828: a larva drawn in the colony
+    step leaves the bag and is put beside the board, and an adult from there goes in. L2834–2836: the token drawn at
+    an encounter is put aside, and goes back into the colony only if a stalker of its kind hides in the technical
+    corridors — so the token of a stalker killed later stays in the supply."""
+    g = new_game(2, characters=["survivor", "janitor"])
+    assert g.state.supply["larva"] == 4 and g.state.supply["adult"] == 7 and conserved(g)
+    to_colony_step(g)
+    ok(g.push("ColonyTokenDrawn", token="larva"))
+    assert (g.state.bag["larva"], g.state.supply["larva"]) == (3, 5)  # the larva is put beside the board
+    assert (g.state.bag["adult"], g.state.supply["adult"]) == (6, 6) and conserved(g)
+    # an encounter: the adult token drawn is set aside at once
+    g2 = new_game(2, characters=["survivor", "janitor"])
+    ok(g2.push("CharacterMoved", 1, to_room="slot-05", corridor=1))
+    ok(g2.push("RoomExplored", 1, room="laboratory", token={"effect": "fire", "items": 1}))
+    ok(g2.push("NoiseMarkerPlaced", None, room="slot-05", corridor=2))
+    ok(g2.push("NoiseRolled", 1, result=2))
+    ok(g2.push("EncounterTokenDrawn", 1, token="adult"))
+    assert (g2.state.bag["adult"], g2.state.supply["adult"]) == (4, 8) and conserved(g2)
+    # killed: the token stays in the supply (no bag change)
+    ok(g2.push("IntruderInjured", None, intruder="i1", count=3))
+    ok(g2.push("InjuryCheckDrawn", blood=[2]))
+    assert not g2.state.intruders and (g2.state.bag["adult"], g2.state.supply["adult"]) == (4, 8)
+    # a stalker that hides in the technical corridors takes a token from the supply back into the bag
+    ok(g2.push("IntruderPlaced", None, kind="creeper", room="slot-05"))
+    ok(g2.push("IntruderRemoved", None, intruder="i2", to_bag=True))
+    assert (g2.state.bag["creeper"], g2.state.supply["creeper"]) == (2, 1) and conserved(g2)
+
+
+# --- 12. a killed queen never comes back -----------------------------------------------------------------------
+
+def test_a_killed_queen_never_comes_back():
+    """Seed 000 L2834–2836: a drawn token goes back into the colony only if a stalker of its kind hides in the
+    technical corridors; the queen's single token (L1000–1002) therefore stays beside the board once she is
+    killed, and no later colony draw, encounter or table record can bring her back."""
+    g = new_game(2, characters=["survivor", "janitor"])
+    ok(g.push("CharacterMoved", 1, to_room="slot-05", corridor=1))
+    ok(g.push("RoomExplored", 1, room="nest", token={"effect": "silence", "items": 1}))
+    to_colony_step(g)
+    ok(g.push("ColonyTokenDrawn", token="queen"))  # somebody in the Nest: the queen appears
+    ok(g.push("IntruderAttacked", None, intruder="i1", card="Evolve")) if g.state.pending else None
+    assert [i.kind for i in g.state.intruders] == ["queen"] and g.state.supply["queen"] == 1
+    ok(g.push("IntruderInjured", None, intruder="i1", count=6))
+    ok(g.push("InjuryCheckDrawn", blood=[2, 3]))
+    assert g.state.queen_killed and not g.state.intruders and g.state.bag["queen"] == 0
+    assert "queen-killed" in rules(g.check("IntruderPlaced", None, kind="queen", room="slot-05"))
+    assert rules(g.check("ColonyTokenDrawn", token="queen"))  # not in the bag
+    assert rules(g.check("IntruderPlaced", None, kind="adult", room="slot-05")) == []  # other stalkers may come

@@ -468,7 +468,7 @@ def _encounter_drawn(state: LockdownState, fact: Fact, cons: list[Consequence]) 
         if sum(state.bag.values()) <= state.bag.get("blank", 0):
             state = _supply_to_bag(state, "adult", cons)
         return state
-    state = _bag_add(state, token, -1)
+    state = M.set_aside(state, token)  # the drawn token is put aside (seed 000 L2834–2836)
     state, iid = _place_intruder(state, token, place, cons)
     number = fact.data.get("number")
     hand = state.characters[seat].hand
@@ -642,7 +642,7 @@ def _move_intruders(state: LockdownState, card, cons: list[Consequence]) -> Lock
                 break
             if key == TECHNICAL:
                 intruders[idx] = None  # type: ignore[call-overload]
-                state = _bag_add(state, intruder.kind)
+                state = M.return_tokens(state, intruder.kind, 1, cons)
                 cons.append(C("intruder-vanished", f"The {intruder.kind} ({intruder.id}) disappears into the "
                               f"technical corridors; its token returns to the bag.", intruder=intruder.id))
                 break
@@ -706,8 +706,8 @@ def _colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
     token = resolve_token(fact.data["token"])
     cons.append(C("colony-draw", f"Colony: a {token} token is drawn.", token=token))
     if token in ("larva", "creeper"):
-        state = _bag_add(state, token, -1)
-        cons.append(C("colony-token-removed", f"The {token} token is set aside.", token=token))
+        state = M.set_aside(state, token)  # "put the removed token beside the board" (seed 000 L1825)
+        cons.append(C("colony-token-removed", f"The {token} token is set aside next to the board.", token=token))
         state = _supply_to_bag(state, "adult" if token == "larva" else "breeder", cons)
     elif token in ("adult", "breeder"):
         rollers = [s for s in state.player_order()
@@ -721,7 +721,7 @@ def _colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
         nest = state.room_of_tile("nest")
         inside = state.characters_in(nest) if nest and state.rooms[nest].explored else ()
         if inside:
-            state = _bag_add(state, "queen", -1)
+            state = M.set_aside(state, "queen")  # the drawn token places the queen (seed 000 L1843–1846)
             cleared = [k for k in state.board.local_keys(nest) if k in state.noise]
             state = replace(state, noise=state.noise - set(cleared))
             state, iid = _place_intruder(state, "queen", nest, cons)

@@ -59,6 +59,16 @@ def _in_play(state, fact):
     return _in_game(state, fact.actor, S.SERIOUS_WOUNDS)
 
 
+def _intruder_placed(state, fact):
+    """A killed queen never comes back: her figure is off the board and her token lies beside it; a token goes back
+    into the colony only when a stalker of its kind hides in the technical corridors (seed 000 L2834–2836), which a
+    dead queen cannot do; no other rule places a queen (L1843–1846: the colony's queen token)."""
+    kind = str(fact.data.get("kind") or "").casefold()
+    if kind in ("queen", "królowa") and state.queen_killed:
+        return [V("queen-killed", "The queen has been killed; she cannot appear again.", S.FIGURES, "kind")]
+    return []
+
+
 def _dressed(state, fact):
     out = _in_game(state, fact.actor, S.SERIOUS_WOUNDS)
     open_ = sum(1 for w in state.characters[fact.actor].serious if not w.dressed)
@@ -853,7 +863,7 @@ def _final_scan(state, fact):
 RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "WoundSuffered": _in_play, "WoundDressed": _dressed, "WoundHealed": _healed,
     "ContaminationCardReceived": _in_play, "ContaminationScanned": _scanned, "LarvaRemoved": _larva,
-    "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _in_play,
+    "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _in_play, "IntruderPlaced": _intruder_placed,
     "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
     "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated,
     "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _in_play, "ItemCrafted": _crafted,
