@@ -123,3 +123,40 @@ def test_a_killed_queen_never_comes_back():
     assert "queen-killed" in rules(g.check("IntruderPlaced", None, kind="queen", room="slot-05"))
     assert rules(g.check("ColonyTokenDrawn", token="queen"))  # not in the bag
     assert rules(g.check("IntruderPlaced", None, kind="adult", room="slot-05")) == []  # other stalkers may come
+
+
+# --- 6. escape from several stalkers: each attacks, the largest first -----------------------------------------
+
+def _escape_from_three(options=None):
+    from service.rules.base import Seat, Setup
+    from service.rules.lockdown.fold import Game
+
+    g = Game(Setup(players=(Seat(1, "P1"), Seat(2, "P2")), options={"board": "basic", **(options or {})}))
+    ok(g.push("BoardPrepared", board="basic"))
+    ok(g.push("CharacterChosen", 1, character="survivor"))
+    ok(g.push("CharacterChosen", 2, character="janitor"))
+    ok(g.push("SetupCompleted"))
+    room = g.state.characters[1].room
+    for kind in ("larva", "adult", "breeder"):
+        ok(g.push("IntruderPlaced", None, kind=kind, room=room))
+    ok(g.push("CharacterMoved", 1, to_room="slot-01", corridor=1))
+    return g
+
+
+def test_escape_from_several_stalkers_each_attacks_largest_first():
+    """Seed 000 L3031–3039: escaping, "resolve the attack of each of them separately" before the figure moves. The
+    order is not printed (lockdown_cz.md L867: "in any order"); the ruleset takes the largest first (breeder, then
+    adult, then larva: placed as larva i1, adult i2, breeder i3) and a game may say ``escape_order: "any"``."""
+    g = _escape_from_three()
+    assert [(p.kind, p.intruder, p.reason) for p in g.state.pending[:3]] == [
+        ("attack", "i3", "escape"), ("attack", "i2", "escape"), ("attack", "i1", "escape")]
+    assert "wrong-attacker" in rules(g.check("IntruderAttacked", None, intruder="i1", card="Evolve"))
+    ok(g.push("IntruderAttacked", None, intruder="i3", card="Evolve"))
+    ok(g.push("IntruderAttacked", None, intruder="i2", card="Evolve"))
+    ok(g.push("IntruderAttacked", None, intruder="i1"))  # the larva: no card (seed 000 L3192–3200)
+    assert g.state.characters[1].larva and not [p for p in g.state.pending if p.kind == "attack"]
+    free = _escape_from_three({"escape_order": "any"})
+    ok(free.push("IntruderAttacked", None, intruder="i1"))  # the table's choice
+    ok(free.push("IntruderAttacked", None, intruder="i3", card="Evolve"))
+    ok(free.push("IntruderAttacked", None, intruder="i2", card="Evolve"))
+    assert not [p for p in free.state.pending if p.kind == "attack"]

@@ -315,10 +315,11 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
     cost = MOVE_COST[fact.type] + surcharge
     careful = fact.type == "CharacterMovedCarefully"
     occupied = M.occupied(state, dest, seat)
-    escape_from = state.intruders_in(origin) if origin else ()
+    escape_from = M.escape_attackers(state, origin)
     if escape_from:
         cons.append(C("escape", f"{who(state, seat)} escapes from combat: each stalker in "
-                      f"{state.room_label(origin)} attacks first (record IntruderAttacked for each).", seat=seat,
+                      f"{state.room_label(origin)} attacks first, the largest first (record IntruderAttacked for "
+                      f"each).", seat=seat,
                       intruders=[i.id for i in escape_from]))
     state = M.pay(state, seat, cost)
     state = with_character(state, seat, room=dest, moves=c.moves + 1)

@@ -126,7 +126,15 @@ def _died(state, fact):
 def _attacked(state, fact):
     it = intruder(state, fact.data["intruder"])
     out = []
-    if state.pending and state.pending[0].kind == "attack" and state.pending[0].intruder != it.id:
+    first = state.pending[0] if state.pending else None
+    any_order = (first is not None and first.reason == "escape"
+                 and (state.setup.options or {}).get("escape_order") == "any"
+                 and any(q.kind == "attack" and q.reason == "escape" and q.seat == first.seat and q.intruder == it.id
+                         for q in state.pending))
+    if first is not None and first.kind == "attack" and first.intruder != it.id and not any_order:
+        if first.reason == "escape":
+            return [V("wrong-attacker", f"The escape attacks come largest first: {first.intruder} attacks before "
+                      f"{it.id} (game option escape_order \"any\" lets the table choose).", S.ESCAPE, "intruder")]
         return [V("wrong-attacker", f"The attack due is by {state.pending[0].intruder}, not {it.id}.", S.ATTACK,
                   "intruder")]
     target = fact.data.get("target")

@@ -273,6 +273,19 @@ def figures_on_board(state: LockdownState, kind: str) -> int:
     return sum(1 for i in state.intruders if i.kind == kind)
 
 
+def escape_attackers(state: LockdownState, origin: str | None) -> tuple:
+    """The stalkers that attack a character escaping from ``origin``, each separately (seed 000 L3038–3039), the
+    largest first (queen, breeder, adult, creeper, larva; the order of placing among equals). The game option
+    ``escape_order: "any"`` lets the table take them in any order (the check); the offer stays largest first."""
+    from service.rules.lockdown.state import SIZE_ORDER
+
+    if not origin:
+        return ()
+    found = state.intruders_in(origin)
+    rank = {k: n for n, k in enumerate(SIZE_ORDER)}
+    return tuple(sorted(found, key=lambda i: rank.get(i.kind, len(rank))))
+
+
 def set_aside(state: LockdownState, kind: str) -> LockdownState:
     """A token drawn from the colony bag is put aside next to the board, with the tokens not in the bag (seed 000
     L1006–1007): a drawn token that placed a figure (L2834–2836), and a larva or creeper drawn in the colony step

@@ -24,8 +24,14 @@ from service.rules.lockdown.components import CHARACTERS as CHARACTER_CARDS, COL
 MODES = ("standard", "solo", "coop")
 MIN_PLAYERS, MAX_PLAYERS = 1, 5
 # setup options of the variants (first value = default): characters of the original Nemesis may join
-# (lockdown.md §12.4; seed 000 L4554–4602); Nemesis intruders replace the night stalkers (§12.6; L4752–4796)
-VARIANTS = {"characters": ("lockdown", "nemesis"), "intruders": ("night_stalkers", "nemesis")}
+# (lockdown.md §12.4; seed 000 L4554–4602); Nemesis intruders replace the night stalkers
+# (§12.6; L4752–4796); the order of the attacks on an escaping character (seed 000 L3038–3039 says only
+# "separately"; lockdown_cz.md L867 "in any order"): largest stalker first, or as the table chooses
+# (docs/rules-gaps.md)
+VARIANTS = {"characters": ("lockdown", "nemesis"), "intruders": ("night_stalkers", "nemesis"),
+            "escape_order": ("largest_first", "any")}
+# stalker kinds from the largest (queen) to the smallest (larva): the escape attack order (lockdown.md §1.6)
+SIZE_ORDER = ("queen", "breeder", "adult", "creeper", "larva")
 HAND_SIZE = 5
 
 # phases
