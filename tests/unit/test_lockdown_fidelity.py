@@ -160,3 +160,27 @@ def test_escape_from_several_stalkers_each_attacks_largest_first():
     ok(free.push("IntruderAttacked", None, intruder="i3", card="Evolve"))
     ok(free.push("IntruderAttacked", None, intruder="i2", card="Evolve"))
     assert not [p for p in free.state.pending if p.kind == "attack"]
+
+
+# --- 8. a noise roll after every attack on eggs, by items as by weapons ------------------------------------------
+
+def test_an_item_used_on_eggs_is_followed_by_a_noise_roll():
+    """Seed 000 L472–473: "after every single attempt to destroy an egg you must make a noise roll"; faq_lockdown.md
+    10: a grenade or a thermite charge destroys eggs like a shot. The roll is due after the item as after a shot,
+    also when no egg was destroyed (``eggs: 0``); an item used on nothing owes none."""
+    g = new_game(2, characters=["hacker", "janitor"])
+    ok(g.push("CharacterMoved", 1, to_room="slot-05", corridor=1))
+    ok(g.push("RoomExplored", 1, room="nest", token={"effect": "silence", "items": 1}))
+    ok(g.push("ItemGained", 1, item="Grenade"))
+    ok(g.push("ItemGained", 1, item="Flashlight"))
+    ok(g.push("ItemUsed", 1, item="Grenade", cost=1, discarded=True, eggs=2))
+    assert g.state.eggs == 3 and [(p.kind, p.seat, p.room) for p in g.state.pending] == [("noise", 1, "slot-05")]
+    assert "noise-roll-due" in types(g)
+    assert rules(g.check("Passed", 1))  # the roll comes first
+    ok(g.push("NoiseRolled", 1, result="silence"))
+    ok(g.push("ItemUsed", 1, item="Flashlight", cost=0, note="lights the room"))
+    assert not g.state.pending  # not an attempt on eggs
+    ok(g.push("Passed", 2))
+    ok(g.push("ItemGained", 1, item="Thermite Charge"))
+    ok(g.push("ItemUsed", 1, item="Thermite Charge", cost=1, discarded=True, eggs=0))
+    assert [p.kind for p in g.state.pending] == ["noise"] and g.state.eggs == 3

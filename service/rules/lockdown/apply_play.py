@@ -445,6 +445,12 @@ def _used(state, fact, cons):
     if d.get("eggs"):  # faq_lockdown.md 10: any injury-dealing item destroys 1 unheld egg per injury
         place = resolve_place(state, d["room"]) if d.get("room") is not None else state.characters[seat].room
         state = _destroy_eggs(state, place, d["eggs"], cons)
+    if d.get("eggs") is not None and state.characters[seat].room is not None:
+        # "after every single attempt to destroy an egg you must make a noise roll" (seed 000 L472–473), by an
+        # item as by a shot or a blow (faq_lockdown.md 10); the roll is the user's, in the room it stands in
+        cons.append(C("noise-roll-due", "After every attempt on the eggs: a noise roll.", seat=seat))
+        state = replace(state, pending=(Pending("noise", seat, state.characters[seat].room,
+                                                reason="egg attack (item)"),) + state.pending)
     if d.get("gained"):  # faq_lockdown.md 18: e.g. the Probe Arm's carcass comes from the supply
         obj = d["gained"]
         state = with_character(state, seat, objects=state.characters[seat].objects + (obj,))

@@ -676,7 +676,8 @@ MORE = (
                  "says so (Scalpel; faq_lockdown.md 2)", False),
               _f("room", "room", "the room the item is used on (e.g. a Thermite Charge thrown into the Nest)", False),
               _f("eggs", "count0", "unheld eggs destroyed there by the item's injuries, 1 per injury "
-                 "(faq_lockdown.md 10)", False),
+                 "(faq_lockdown.md 10); 0 = an attempt that destroyed none; a noise roll follows (seed 000 "
+                 "L472–473)", False),
               _f("gained", "object", "a heavy object the item gives from the supply (Probe Arm: a carcass; "
                  "faq_lockdown.md 18)", False)),
              {"item": "Medkit", "cost": 1, "discarded": True, "note": "dressed 1 serious wound"}, S.ITEMS),
