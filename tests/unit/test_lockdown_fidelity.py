@@ -184,3 +184,24 @@ def test_an_item_used_on_eggs_is_followed_by_a_noise_roll():
     ok(g.push("ItemGained", 1, item="Thermite Charge"))
     ok(g.push("ItemUsed", 1, item="Thermite Charge", cost=1, discarded=True, eggs=0))
     assert [p.kind for p in g.state.pending] == ["noise"] and g.state.eggs == 3
+
+
+# --- 3. crafted items arrive as the card says ---------------------------------------------------------------
+
+def test_a_crafted_weapon_arrives_loaded_as_printed():
+    """Seed 000 L3632–3636: every weapon gained during the game comes with the starting ammo printed on it
+    ("AMUNICJA: 4/4" on the Flamethrower, L3753–3754; 3/3 on the Pistol, L3768); L3643: never more than the
+    magazine. A crafted Flamethrower is fully loaded without the table saying so; other values are refused."""
+    g = new_game(2, characters=["janitor", "hacker"])  # the Janitor starts in the Repository: 1 component
+    ok(g.push("ItemGained", 1, item="Reagent"))
+    assert rules(g.check("ItemCrafted", 1, item="Flamethrower", ingredients=["Reagent"], ammo=2)) == [
+        "ammo-not-as-printed"]
+    assert rules(g.check("ItemCrafted", 1, item="Miotacz ognia", ingredients=["Reagent"], ammo=5)) == [
+        "ammo-over-capacity"]
+    ok(g.push("ItemCrafted", 1, item="Flamethrower", ingredients=["Reagent"], where="hand"))
+    flamer = g.state.characters[1].items[0]
+    assert (flamer.name, flamer.ammo, flamer.colour) == ("Flamethrower", 4, "blue")
+    assert rules(g.check("ItemGained", 2, item="Pistol", ammo=4)) == ["ammo-over-capacity"]
+    ok(g.push("ItemGained", 2, item="Pistol", ammo=1))  # gained by an effect: fewer is possible
+    ok(g.push("ItemGained", 2, item="Medkit"))
+    assert [i.ammo for i in g.state.characters[2].items] == [1, None]

@@ -18,6 +18,7 @@ from typing import Callable
 
 from service.rules.base import Consequence, Fact
 from service.rules.lockdown import mechanics as M
+from service.rules.lockdown.catalog import item_ammo
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.checks import ROOM_ACTION_COST, action_cost, who
 from service.rules.lockdown.components import ATTACK_CARDS, ROOMS
@@ -362,6 +363,9 @@ def _card_move(state, fact, cons):
 def _add_item(state, seat, name, colour, where, ammo, cons) -> LockdownState:
     c = state.characters[seat]
     where = where or "backpack"
+    if ammo is None:  # a weapon arrives loaded with its printed starting ammo (seed 000 L3632–3636)
+        printed = item_ammo(name)
+        ammo = printed[0] if printed else None
     if where == "hand" and c.hands_used >= 2:
         cons.append(C("hands-full", f"Both hands of {who(state, seat)} are full: {name} goes to the backpack."))
         where = "backpack"

@@ -343,7 +343,11 @@ def _searched(state, fact):
         out.append(V("search-colour", "Search draws red, yellow or green items only.", S.SEARCH, "colour"))
     elif room and room.colour in ("red", "yellow", "green") and fact.data["colour"] != room.colour:
         out.append(V("search-colour", f"{room.en} is a {room.colour} room.", S.SEARCH, "colour"))
-    return out
+    return out + _ammo_as_printed(fact, "kept", exact=True)
+
+
+def _gained(state, fact):
+    return _in_play(state, fact) or _ammo_as_printed(fact, "item", exact=False)
 
 
 def _holds(state, seat, name) -> bool:
@@ -367,6 +371,7 @@ def _crafted(state, fact):
         out = _action(state, fact) or _out_of_combat(state, fact, "Crafting", S.CRAFT)
     if out:
         return out
+    out += _ammo_as_printed(fact, "item", exact=True)
     need = 1 if state.rooms[state.characters[fact.actor].room].tile == "repository" else 2
     if len(fact.data["ingredients"]) != need:
         out.append(V("craft-ingredients", f"Crafting here takes {need} item card(s).", S.CRAFT, "ingredients"))
@@ -374,6 +379,25 @@ def _crafted(state, fact):
         if not _holds(state, fact.actor, name):
             out.append(V("missing-ingredient", f"{who(state, fact.actor)} holds no {name}.", S.CRAFT, "ingredients"))
     return out
+
+
+def _ammo_as_printed(fact, field: str, exact: bool) -> list[Violation]:
+    """A weapon arrives with its printed starting ammo and never holds more than its magazine (seed 000 L3632–3636,
+    L3643; data/items.json). ``exact``: a crafted or searched weapon is new, so it holds exactly the starting
+    number; an item gained by another effect may hold fewer."""
+    from service.rules.lockdown.catalog import item_ammo
+
+    ammo = fact.data.get("ammo")
+    printed = item_ammo(fact.data.get(field))
+    if ammo is None or printed is None:
+        return []
+    start, cap = printed
+    if ammo > cap:
+        return [V("ammo-over-capacity", f"{fact.data[field]} holds at most {cap} ammo, not {ammo}.", S.ITEMS, "ammo")]
+    if exact and ammo != start:
+        return [V("ammo-not-as-printed", f"A new {fact.data[field]} is loaded with {start} ammo (AMMO {start}/{cap}), "
+                  f"not {ammo}.", S.ITEMS, "ammo")]
+    return []
 
 
 # items whose text lets them affect another character (faq_lockdown.md 2: "1 chosen Character (including yourself)")
@@ -874,7 +898,7 @@ RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _in_play, "IntruderPlaced": _intruder_placed,
     "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
     "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated,
-    "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _in_play, "ItemCrafted": _crafted,
+    "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _gained, "ItemCrafted": _crafted,
     "ItemUsed": _used, "ItemsTraded": _traded, "ItemDropped": _dropped, "HeavyObjectPickedUp": _picked,
     "FireRemoved": _fire_removed, "MalfunctionPlaced": _malfunction, "MalfunctionRemoved": _malfunction_removed,
     "DoorChanged": _door, "NoiseMarkerPlaced": _noise_placed, "NoiseMarkerRemoved": _noise_removed,
