@@ -205,3 +205,24 @@ def test_a_crafted_weapon_arrives_loaded_as_printed():
     ok(g.push("ItemGained", 2, item="Pistol", ammo=1))  # gained by an effect: fewer is possible
     ok(g.push("ItemGained", 2, item="Medkit"))
     assert [i.ammo for i in g.state.characters[2].items] == [1, None]
+
+
+# --- 15. the result says how the game ended and which end effects applied ----------------------------------------
+
+def test_the_result_names_the_ending_and_its_end_effects():
+    """Seed 000 L1603–1638: the game ends when the time runs out or the alarm procedure's space is left (the rapid
+    response team), when the base explodes, or when nobody is left in the base — then the time token jumps and the
+    effects "as above" apply: the result names both the ending and the effects (``Result.effects``)."""
+    g = new_game(1, mode="solo", characters=["survivor"])
+    ok(g.push("CharacterDied", 1, cause="wounds"))
+    r = LOCKDOWN.score(g.state)
+    assert (r.ending, r.effects) == ("no_characters_left", "time_out")
+    assert r.as_dict()["effects"] == "time_out" and r.as_dict()["ending"] == "no_characters_left"
+    g = new_game(2)
+    ok(g.push("GameEnded", None, ending="base_destroyed"))
+    r = LOCKDOWN.score(g.state)
+    assert (r.ending, r.effects) == ("base_destroyed", "base_destroyed")
+    assert all(p.death_cause == "base_destroyed" for p in r.players)
+    g = new_game(2)
+    ok(g.push("GameEnded", None, ending="abandoned"))
+    assert (LOCKDOWN.score(g.state).ending, LOCKDOWN.score(g.state).effects) == ("abandoned", None)
