@@ -226,3 +226,36 @@ def test_the_result_names_the_ending_and_its_end_effects():
     g = new_game(2)
     ok(g.push("GameEnded", None, ending="abandoned"))
     assert (LOCKDOWN.score(g.state).ending, LOCKDOWN.score(g.state).effects) == ("abandoned", None)
+
+
+# --- 13. help-card numbers: "player X" is the help card, not the seat ------------------------------------------
+
+def test_help_card_numbers_set_the_choice_order_first_player_and_player_x():
+    """Seed 000 L1052–1058: help cards are dealt at random; "the number on the help card … is the player's number —
+    it matters for the character choice and for some objective cards"; L1106–1110: player 1 chooses first, then 2,
+    …; L1155: player 1 takes the first player token. Here seat 2 holds help card 1 and seat 1 holds card 2."""
+    from service.rules.base import Seat, Setup
+    from service.rules.lockdown.fold import Game
+
+    g = Game(Setup(players=(Seat(1, "Ada"), Seat(2, "Bo")), options={"board": "basic"}))
+    ok(g.push("BoardPrepared", board="basic"))
+    assert rules(g.check("CharacterChosen", 1, character="survivor", player=3)) == ["no-such-help-card"]
+    ok(g.push("CharacterChosen", 2, character="janitor", player=1))
+    assert rules(g.check("CharacterChosen", 1, character="survivor", player=1)) == ["help-card-taken"]
+    ok(g.push("CharacterChosen", 1, character="survivor", player=2))
+    assert rules(g.check("SetupCompleted", None, first_player=1)) == ["first-player-is-player-1"]
+    ok(g.push("SetupCompleted"))
+    assert g.state.first_player == 2 and g.state.turn == 2
+    v = scoring_view(g.state)
+    assert {s.seat: s.player_number for s in v.seats} == {1: 2, 2: 1}
+    # "player 2 must not survive" held by seat 2 (player 1) aims at seat 1 (player 2), not at seat 2 itself
+    v = replace(v, ending="time_out", active_contingency="save_all", seats=tuple(
+        replace(s, alive=s.seat == 2, location="bunker" if s.seat == 2 else None, larva=False,
+                scan_infected=False, objective="player_must_not_survive:2" if s.seat == 2 else "send_signal")
+        for s in v.seats))
+    assert {p.seat: p.outcome for p in victory_check(v).players}[2] == "won"
+    # choosing out of help-card order is refused
+    h = Game(Setup(players=(Seat(1, "Ada"), Seat(2, "Bo")), options={"board": "basic"}))
+    ok(h.push("BoardPrepared", board="basic"))
+    ok(h.push("CharacterChosen", 1, character="survivor", player=2))
+    assert rules(h.check("CharacterChosen", 2, character="janitor", player=1)) == ["choice-order"]

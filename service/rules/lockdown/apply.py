@@ -274,7 +274,8 @@ def _character_chosen(state: LockdownState, fact: Fact, cons: list[Consequence])
     seat = fact.actor
     char = CHARACTERS.resolve(fact.data["character"])
     start = state.board.fixed_rooms.get(char.start_room)
-    state = with_character(state, seat, character=char.id, room=start, knowledge=char.knowledge)
+    state = with_character(state, seat, character=char.id, room=start, knowledge=char.knowledge,
+                           player_number=fact.data.get("player"))
     cons.append(C("character-placed", f"{who(state, seat)} starts in {state.room_label(start)} with knowledge "
                   f"{char.knowledge}.", seat=seat, room=start))
     if state.phase == "setup" and state.step != "board" and all(c.character for c in state.characters.values()):
@@ -286,7 +287,8 @@ def _setup_completed(state: LockdownState, fact: Fact, cons: list[Consequence]) 
     if state.phase != "setup":
         cons.append(C("ignored", "Setup was already completed; nothing changes."))
         return state
-    first = fact.data.get("first_player") or state.seats[0]
+    first = fact.data.get("first_player") or next(  # "player 1 takes the first player token" (seed 000 L1155)
+        (s for s in state.seats if state.characters[s].player_number == 1), state.seats[0])
     held = sum(len(state.characters[s].contingency) for s in state.seats)
     pool = ("unknown",) * max(0, 7 - 1 - held)
     state = replace(state, phase=PLAYER, step=TURNS, round=1, first_player=first, turn=first, last_turn=None,

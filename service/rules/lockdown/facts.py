@@ -62,7 +62,9 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
              {"board": "basic", "tiles": {"slot-04": "archive", "slot-05": None}}, sections.SETUP_BOARD),
     FactSpec("CharacterChosen", "seat",
              "A player chose their character; the figure goes to its start room.",
-             (_f("character", "character", "character id or name"),),
+             (_f("character", "character", "character id or name"),
+              _f("player", "player_number", "the number on the player's help card (player 1, 2, …), which sets the "
+                 "choice order and names 'player X' on objective cards (seed 000 L1052–1058)", False)),
              {"character": "survivor"}, sections.SETUP_CHARACTERS),
     FactSpec("SetupCompleted", "table",
              "Setup is over; round 1 begins and every player draws up to 5 (6 in the Isolation Room).",
@@ -483,6 +485,7 @@ KINDS.update({
     "objectives": _objectives,
     "wound_kind": _one_of(WOUND_KINDS),
     "count1": _int(1, 9),
+    "player_number": _int(1, 5),
     "count0": _int(0, 27),
     "amount": _int(-8, 8),
     "scope": _one_of(SCAN_SCOPES),

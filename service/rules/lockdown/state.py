@@ -102,6 +102,7 @@ class CharacterState:
     status: str = IN_BASE  # base, pod, isolation, bunker, evacuated, dead
     pod: str | None = None  # A, B or C while sitting in a pod
     cause: str | None = None  # death cause
+    player_number: int | None = None  # the help card's number (seed 000 L1052–1058), when recorded
     light: int = 0  # light wounds on the track (0–2)
     serious: tuple[SeriousWound, ...] = ()
     deck: int = DECK_SIZE
