@@ -259,3 +259,32 @@ def test_help_card_numbers_set_the_choice_order_first_player_and_player_x():
     ok(h.push("BoardPrepared", board="basic"))
     ok(h.push("CharacterChosen", 1, character="survivor", player=2))
     assert rules(h.check("CharacterChosen", 2, character="janitor", player=1)) == ["choice-order"]
+
+
+# --- 4. trade: everyone in the room exchanges with everyone in one Trade action ----------------------------------
+
+def test_one_trade_lets_everyone_in_the_room_exchange_with_everyone():
+    """Seed 000 L1985–1992: Trade — "all characters in your room (even those who passed) may hand each other any
+    number of items and objects"; a weapon goes with its ammo. The Janitor, the Hacker and the Sentry start in the
+    Repository, the Survivor in the Isolation Room; seats 1 and 2 have passed when the Sentry (seat 3) trades."""
+    g = new_game(4, characters=["janitor", "hacker", "sentry", "survivor"])
+    assert g.state.characters[1].room == g.state.characters[2].room == g.state.characters[3].room
+    assert g.state.characters[4].room != g.state.characters[3].room
+    ok(g.push("ItemGained", 1, item="Medkit"))
+    ok(g.push("ItemGained", 2, item="Pistol", ammo=2))
+    ok(g.push("ItemGained", 4, item="Grenade"))
+    ok(g.push("Passed", 1))
+    ok(g.push("Passed", 2))
+    assert rules(g.check("ItemsTraded", 3, transfers=[{"from": 4, "to": 3, "item": "Grenade"}])) == [
+        "trade-not-together"]
+    assert rules(g.check("ItemsTraded", 3)) == ["trade-with-nobody"]
+    assert rules(g.check("ItemsTraded", 3, transfers=[{"from": 1, "to": 2, "item": "Pistol"}])) == ["no-such-item"]
+    hand = g.state.characters[3].hand
+    ok(g.push("ItemsTraded", 3, transfers=[{"from": 1, "to": 2, "item": "Medkit"},
+                                           {"from": 2, "to": 1, "item": "Pistol"},
+                                           {"from": 2, "to": 3, "item": "Medkit"}]))  # received, then handed on
+    items = {s: [(i.name, i.ammo) for i in g.state.characters[s].items] for s in (1, 2, 3)}
+    assert items == {1: [("Pistol", 2)], 2: [], 3: [("Medkit", None)]}
+    assert g.state.characters[3].hand == hand - 1  # one Trade action, one card
+    story = LOCKDOWN.narrate(g.states[-2], g.facts[-1], g.state)
+    assert "P1" in story and "P2" in story and "gives Medkit to" in story

@@ -483,18 +483,24 @@ def _destroy_eggs(state: LockdownState, place: str | None, n: int, cons: list[Co
 
 def _traded(state, fact, cons):
     d = fact.data
-    seat, other = fact.actor, d["with"]
+    seat, other = fact.actor, d.get("with")
     state = _act(state, fact, action_cost(fact))
-    for giver, taker, names in ((seat, other, d.get("give") or []), (other, seat, d.get("take") or [])):
-        for name in names:
-            state, thing = _drop_item(state, giver, name)
-            if isinstance(thing, Item):
-                t = state.characters[taker]
-                where = thing.where if thing.where == "backpack" or t.hands_used < 2 else "backpack"
-                state = with_character(state, taker, items=t.items + (replace(thing, where=where),))
-            elif isinstance(thing, str):
-                state = with_character(state, taker, objects=state.characters[taker].objects + (thing,))
-    cons.append(C("traded", f"{who(state, seat)} trades with {who(state, other)}.", seat=seat, other=other))
+    moves = [(seat, other, n) for n in d.get("give") or []] + [(other, seat, n) for n in d.get("take") or []] + \
+            [(t["from"], t["to"], t["item"]) for t in d.get("transfers") or []]
+    for giver, taker, name in moves:  # a weapon goes with its ammo (seed 000 L1991–1992)
+        if giver is None or taker is None:
+            continue
+        state, thing = _drop_item(state, giver, name)
+        if isinstance(thing, Item):
+            t = state.characters[taker]
+            where = thing.where if thing.where == "backpack" or t.hands_used < 2 else "backpack"
+            state = with_character(state, taker, items=t.items + (replace(thing, where=where),))
+        elif isinstance(thing, str):
+            state = with_character(state, taker, objects=state.characters[taker].objects + (thing,))
+    partners = sorted({s for g, t, _ in moves for s in (g, t) if s is not None and s != seat} | (
+        {other} if other is not None else set()))
+    cons.append(C("traded", f"{who(state, seat)} trades with {', '.join(who(state, s) for s in partners)}.",
+                  seat=seat, other=other, seats=partners))
     return state
 
 

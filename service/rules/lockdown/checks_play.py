@@ -432,17 +432,33 @@ def _traded(state, fact):
     out = _action(state, fact) or _out_of_combat(state, fact, "Trade", S.TRADE)
     if out:
         return out
-    other = fact.data["with"]
-    if other == fact.actor or state.characters[other].room != state.characters[fact.actor].room or \
-            state.characters[other].status != IN_BASE:
+    other = fact.data.get("with")
+    transfers = fact.data.get("transfers") or []
+    room = state.characters[fact.actor].room
+
+    def together(seat):
+        return state.characters[seat].room == room and state.characters[seat].status == IN_BASE
+
+    if other is None and not transfers:
+        return [V("trade-with-nobody", "A trade names a partner (with) or hand-overs (transfers).", S.TRADE, "with")]
+    if other is not None and (other == fact.actor or not together(other)):
         return [V("trade-not-together", f"{who(state, other)} is not in {who(state, fact.actor)}'s room.", S.TRADE,
                   "with")]
-    for name in fact.data.get("give") or []:
-        if not _holds(state, fact.actor, name):
-            out.append(V("no-such-item", f"{who(state, fact.actor)} holds no {name}.", S.TRADE, "give"))
-    for name in fact.data.get("take") or []:
-        if not _holds(state, other, name):
-            out.append(V("no-such-item", f"{who(state, other)} holds no {name}.", S.TRADE, "take"))
+    for t in transfers:  # everyone in the room, passed or not, may hand things to everyone (seed 000 L1985–1992)
+        if t["from"] == t["to"] or not together(t["from"]) or not together(t["to"]):
+            return [V("trade-not-together", f"A hand-over from seat {t['from']} to seat {t['to']}: both must be "
+                      f"different characters in {who(state, fact.actor)}'s room.", S.TRADE, "transfers")]
+    held = {s: [i.name.casefold() for i in state.characters[s].items]
+            + [o.split(":")[0] for o in state.characters[s].objects] for s in state.seats}
+    moves = [(fact.actor, other, n, "give") for n in fact.data.get("give") or []] + \
+            [(other, fact.actor, n, "take") for n in fact.data.get("take") or []] + \
+            [(t["from"], t["to"], t["item"], "transfers") for t in transfers]
+    for giver, taker, name, field in moves:  # in order: a thing received may be handed on
+        if name.casefold() not in held[giver]:
+            out.append(V("no-such-item", f"{who(state, giver)} holds no {name}.", S.TRADE, field))
+            continue
+        held[giver].remove(name.casefold())
+        held[taker].append(name.casefold())
     return out
 
 

@@ -426,6 +426,19 @@ def _text_list(state: Any, v: Any) -> str | None:
     return None
 
 
+def _transfers(state: Any, v: Any) -> str | None:
+    if not isinstance(v, list) or not v:
+        return f"must be a list of hand-overs {{from, to, item}}, got {v!r}"
+    for i, t in enumerate(v, start=1):
+        if not isinstance(t, dict) or set(t) != {"from", "to", "item"}:
+            return f"hand-over {i} must be an object with from, to and item, got {t!r}"
+        if any(not _is_int(t[k]) or t[k] not in state.seats for k in ("from", "to")):
+            return f"hand-over {i}: from and to must be seats of this game, got {t!r}"
+        if not isinstance(t["item"], str) or not t["item"]:
+            return f"hand-over {i}: item must be a name, got {t['item']!r}"
+    return None
+
+
 def _seat_list(state: Any, v: Any) -> str | None:
     if not isinstance(v, list) or any(not _is_int(x) or x not in state.seats for x in v):
         return f"must be a list of seats of this game, got {v!r}"
@@ -501,6 +514,7 @@ KINDS.update({
     "item_place": _one_of(ITEM_PLACES),
     "names": _text_list,
     "seats": _seat_list,
+    "transfers": _transfers,
     "door_state": _one_of(DOOR_STATES),
     "location": _one_of(POWER_LOCATIONS),
     "room_action": _one_of(tuple(ROOM_ACTIONS)),
@@ -685,11 +699,14 @@ MORE = (
                  "faq_lockdown.md 18)", False)),
              {"item": "Medkit", "cost": 1, "discarded": True, "note": "dressed 1 serious wound"}, S.ITEMS),
     FactSpec("ItemsTraded", "seat",
-             "Trade action (cost 1, out of combat) with a character in the same room: items and objects given and "
-             "taken.",
-             (_f("with", "seat", "the other character's seat"),
+             "Trade action (cost 1, out of combat): every character in the room, passed or not, may hand items and "
+             "objects to every other (seed 000 L1985–1992). `with`/`give`/`take` record an exchange with one "
+             "partner; `transfers` any others, between any two characters in the room.",
+             (_f("with", "seat", "the other character's seat (required unless transfers are given)", False),
               _f("give", "names", "items/objects given", False),
-              _f("take", "names", "items/objects taken", False)),
+              _f("take", "names", "items/objects taken", False),
+              _f("transfers", "transfers", "further hand-overs in the same trade: a list of {from, to, item} "
+                 "between any characters in the room", False)),
              {"with": 2, "give": ["Flashlight"], "take": []}, S.TRADE),
     FactSpec("ItemDropped", "seat",
              "An item or a heavy object was dropped (free, in the own turn): objects stay in the room, items leave "

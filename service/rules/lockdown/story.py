@@ -403,8 +403,14 @@ def _used(b, f, a, who):
 def _traded(b, f, a, who):
     give, take = f.data.get("give") or [], f.data.get("take") or []
     parts = ([_("gives %(items)s") % {"items": _list(give)}] if give else []) + ([_("takes %(items)s") % {"items": _list(take)}] if take else [])
+    transfers = f.data.get("transfers") or []
+    parts += [_("%(giver)s gives %(item)s to %(taker)s") % {"giver": person(b, t.get("from")), "item": t.get("item"),
+                                                             "taker": person(b, t.get("to"))} for t in transfers]
+    seats = ([f.data["with"]] if f.data.get("with") is not None else []) + [
+        s for t in transfers for s in (t.get("from"), t.get("to")) if s != f.actor]
+    other = _list([person(b, s) for s in dict.fromkeys(seats)])
     return _("%(who)s trades with %(other)s: %(what)s.") % {
-        "who": who, "other": person(b, f.data.get("with")), "what": _(" and ").join(parts) or _("nothing changes hands")}
+        "who": who, "other": other, "what": _(" and ").join(parts) or _("nothing changes hands")}
 
 
 def _dropped(b, f, a, who):
