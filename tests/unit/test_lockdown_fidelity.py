@@ -288,3 +288,39 @@ def test_one_trade_lets_everyone_in_the_room_exchange_with_everyone():
     assert g.state.characters[3].hand == hand - 1  # one Trade action, one card
     story = LOCKDOWN.narrate(g.states[-2], g.facts[-1], g.state)
     assert "P1" in story and "P2" in story and "gives Medkit to" in story
+
+
+# --- 10. darkness on the basic board: the table names the sector of a room space ---------------------------------
+
+def test_the_sector_of_a_basic_board_slot_makes_darkness_derived():
+    """Lockdown.md §9.3 (seed 000 L2955–2968 and the power rules): a character is in darkness in an unpowered
+    sector. The basic side's random slots have no sector in the board file (rules-gaps.md), so BoardPrepared may name
+    them; at the start S-03's power token is off. The Scratch card (Draśnięcie) then adds its darkness wound without
+    the table saying ``dark`` (example_of_play.md B14)."""
+    from service.rules.base import Seat, Setup
+    from service.rules.lockdown.fold import Game
+
+    g = Game(Setup(players=(Seat(1, "P1"), Seat(2, "P2")), options={"board": "basic"}))
+    assert rules(g.check("BoardPrepared", None, board="basic", sectors={"backup_power_supply": "S-01"})) == [
+        "sector-fixed"]
+    assert rules(g.check("BoardPrepared", None, board="basic", sectors={"slot-05": "S-04"}))
+    ok(g.push("BoardPrepared", None, board="basic", sectors={"slot-05": "S-03", "slot-04": "S-01"}))
+    ok(g.push("CharacterChosen", 1, character="survivor"))
+    ok(g.push("CharacterChosen", 2, character="janitor"))
+    ok(g.push("SetupCompleted"))
+    assert g.state.sector_of("slot-05") == "S-03" and g.state.dark("slot-05")
+    assert not g.state.dark("slot-04") and not g.state.dark("slot-06")  # lit; unknown sector counts as lit
+    ok(g.push("CharacterMoved", 1, to_room="slot-05", corridor=1))
+    ok(g.push("RoomExplored", 1, room="laboratory", token={"effect": "silence", "items": 1}))
+    ok(g.push("IntruderPlaced", None, kind="adult", room="slot-05"))
+    ok(g.push("Passed", 1))
+    ok(g.push("CharacterMoved", 2, to_room="slot-04", corridor=1))
+    ok(g.push("RoomExplored", 2, room="archive", token={"effect": "silence", "items": 1}))
+    ok(g.push("IntruderPlaced", None, kind="adult", room="slot-04"))
+    ok(g.push("Passed", 2))
+    ok(g.push("TimeAdvanced"))
+    ok(g.push("NoiseMarkersCleared", removed=[]))
+    attacks = {p.intruder: p for p in g.state.pending}
+    for iid in list(attacks):
+        ok(g.push("IntruderAttacked", None, intruder=iid, card="Draśnięcie"))
+    assert g.state.characters[1].light == 2 and g.state.characters[2].light == 1  # darkness: +1 light wound

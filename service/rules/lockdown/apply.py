@@ -260,6 +260,9 @@ def _board_prepared(state: LockdownState, fact: Fact, cons: list[Consequence]) -
         if place in rooms and room is not None:
             rooms[place] = replace(rooms[place], tile=room.id)
             placed.append(place)
+    for place, sector in (fact.data.get("sectors") or {}).items():  # the table reads the board (rules-gaps.md)
+        if place in rooms and rooms[place].sector is None:
+            rooms[place] = replace(rooms[place], sector=sector)
     b = state.board
     label = b.en + (" — synthetic, not the real board" if b.synthetic else "")
     cons.append(C("board-prepared", f"Board prepared: {label}; {len(placed)} room tiles recorded, the rest face "

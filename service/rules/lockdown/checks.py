@@ -185,6 +185,11 @@ def _board_prepared(state: LockdownState, fact: Fact) -> list[Violation]:
             out.append(V("tile-twice", f"{room.en} cannot lie in both {seen[room.id]} and {place}.",
                          S.SETUP_BOARD, "tiles"))
         seen[room.id] = place
+    for place, sector in (fact.data.get("sectors") or {}).items():
+        printed = state.board.places[place].sector
+        if printed is not None and printed != sector:
+            out.append(V("sector-fixed", f"{place} lies in {printed} on this board, not {sector}.", S.SETUP_BOARD,
+                         "sectors"))
     return out
 
 

@@ -58,7 +58,9 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
              "The main board is laid out: which board and, if the table knows them, the room tiles in the slots.",
              (_f("board", "board", "board file id: 'basic' (the real board), 'mars' (its alternative side, "
                   "lockdown.md §12.5) or 'synthetic' (test board only)"),
-              _f("tiles", "tiles", "optional map slot → room tile (id or name) or null when face down and unknown", False)),
+              _f("tiles", "tiles", "optional map slot → room tile (id or name) or null when face down and unknown", False),
+              _f("sectors", "sectors", "optional map room space → sector (S-01, S-02, S-03) where the board file does "
+                 "not know it (the basic side's random slots): darkness and power are then derived there", False)),
              {"board": "basic", "tiles": {"slot-04": "archive", "slot-05": None}}, sections.SETUP_BOARD),
     FactSpec("CharacterChosen", "seat",
              "A player chose their character; the figure goes to its start room.",
@@ -253,6 +255,17 @@ def _tiles(state: Any, v: Any) -> str | None:
             return f"{place!r} is not a room-tile slot of this board"
         if tile is not None and ROOMS.resolve(tile) is None:
             return f"unknown room tile {tile!r} for {place}"
+    return None
+
+
+def _sectors(state: Any, v: Any) -> str | None:
+    if not isinstance(v, Mapping):
+        return "must be an object mapping a room space to its sector (S-01, S-02, S-03)"
+    for place, sector in v.items():
+        if place not in state.board.places or state.board.places[place].kind not in ("I", "II", "any", "special"):
+            return f"{place!r} is not a room space of this board"
+        if sector not in ("S-01", "S-02", "S-03"):
+            return f"unknown sector {sector!r} for {place} (S-01, S-02 or S-03)"
     return None
 
 
@@ -515,6 +528,7 @@ KINDS.update({
     "names": _text_list,
     "seats": _seat_list,
     "transfers": _transfers,
+    "sectors": _sectors,
     "door_state": _one_of(DOOR_STATES),
     "location": _one_of(POWER_LOCATIONS),
     "room_action": _one_of(tuple(ROOM_ACTIONS)),

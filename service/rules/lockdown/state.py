@@ -277,6 +277,10 @@ class LockdownState:
         return sum(1 for r in self.rooms.values() if r.malfunction)
 
     def sector_of(self, place: str | None) -> str | None:
+        """The sector of a room space: the board file's, or the one the table recorded (BoardPrepared.sectors)."""
+        r = self.rooms.get(place) if place else None
+        if r is not None and r.sector:
+            return r.sector
         p = self.board.places.get(place) if place else None
         return p.sector if p else None
 
