@@ -324,3 +324,62 @@ def test_the_sector_of_a_basic_board_slot_makes_darkness_derived():
     for iid in list(attacks):
         ok(g.push("IntruderAttacked", None, intruder=iid, card="Draśnięcie"))
     assert g.state.characters[1].light == 2 and g.state.characters[2].light == 1  # darkness: +1 light wound
+
+
+# --- 16. event cards: the effects the digests give are derived -------------------------------------------------
+
+def to_event_card(g):
+    all_pass(g)
+    if g.state.step == "css_launch":
+        ok(g.push("CssTokenRevealed", token="NONE"))
+    ok(g.push("TimeAdvanced"))
+    ok(g.push("NoiseMarkersCleared", removed=[]))
+    while g.state.pending:
+        ok(g.push("IntruderAttacked", None, intruder=g.state.pending[0].intruder, card="Evolve"))
+
+
+def test_event_cards_kickstopper_damage_power_surge_bulkheads_and_fire_in_the_hole():
+    """gaps_filled.md §6 (C1, card photos): Kickstopper — the elevator's power token inactive, a malfunction in all
+    Elevator Rooms; Damage — a malfunction in every room with an adult, breeder or queen; Power Surge (Przepięcie) —
+    the time token to its inactive side; Bulkheads Open — every door not destroyed opens; Fire in the Hole — fire in
+    CSS rooms A, B, C, a serious wound to each character there with no action card."""
+    g = new_game(2, characters=["survivor", "janitor"])
+    to_event_card(g)
+    ok(g.push("EventCardDrawn", card="kickstopper", corridors=[2, 4]))
+    assert g.state.power["elevator"][1] is False
+    assert all(g.state.rooms[p].malfunction for p in ("elevator_room_s01", "elevator_room_s02", "elevator_room_s03"))
+    assert g.state.removed_events >= {"kickstopper"}
+
+    g = new_game(2, characters=["survivor", "janitor"])
+    ok(g.push("CharacterMoved", 1, to_room="slot-04", corridor=1))
+    ok(g.push("RoomExplored", 1, room="archive", token={"effect": "silence", "items": 1}))
+    ok(g.push("CharacterMoved", 1, to_room="slot-05", corridor=1))
+    ok(g.push("RoomExplored", 1, room="laboratory", token={"effect": "silence", "items": 1}))
+    ok(g.push("IntruderPlaced", None, kind="adult", room="slot-04"))
+    ok(g.push("DoorChanged", None, room="slot-05", corridor=2, state="closed"))
+    to_event_card(g)
+    ok(g.push("EventCardDrawn", card="damage", corridors=[3]))
+    assert g.state.rooms["slot-04"].malfunction and not g.state.rooms["slot-05"].malfunction
+    ok(g.push("ColonyTokenDrawn", token="blank"))
+    ok(g.push("FirstPlayerPassed", 1))
+    to_event_card(g)
+    assert g.state.doors
+    ok(g.push("EventCardDrawn", card="bulkheads_open", corridors=[1]))
+    assert not g.state.doors
+
+    g = new_game(2, characters=["survivor", "janitor"])
+    g.state = replace(g.state, emergency_power=True)  # as after the Backup Power Supply's action
+    to_event_card(g)
+    ok(g.push("EventCardDrawn", card="Przepięcie", corridors=[3]))
+    assert g.state.emergency_power is False
+
+    g = new_game(2, characters=["survivor", "janitor"])
+    ok(g.push("CharacterMoved", 1, to_room="slot-01", corridor=1))
+    ok(g.push("RoomExplored", 1, room="css_b", token={"effect": "silence", "items": 1}))
+    all_pass(g)  # the survivor passes holding cards; at the event card she holds none after discarding
+    g.state = replace(g.state, characters=type(g.state.characters)({**g.state.characters, 1: replace(
+        g.state.characters[1], hand=0)}))
+    to_event_card(g)
+    ok(g.push("EventCardDrawn", card="fire_in_the_hole", corridors=[1]))
+    assert g.state.rooms["slot-01"].fire and len(g.state.characters[1].serious) == 1
+    assert "event-effect" in types(g)  # CSS A and C are not placed: the table is told

@@ -689,6 +689,99 @@ def _coolant_leak(state: LockdownState, cons: list[Consequence]) -> LockdownStat
     return M.place_malfunction(state, place, cons)
 
 
+# --- event card effects the digests give (gaps_filled.md §6) that the state can derive -------------------------
+
+def _dark_in(state: LockdownState, place: str | None) -> bool:
+    return bool(place) and state.dark(place)
+
+
+def _tile_places(state: LockdownState, card, tiles, what: str, cons: list[Consequence]) -> list[str]:
+    """The spaces holding ``tiles``; a tile not yet placed is named for the table to resolve."""
+    places, missing = [], []
+    for t in tiles:
+        p = state.room_of_tile(t)
+        (places if p is not None else missing).append(p if p is not None else ROOMS[t].en)
+    if missing:
+        cons.append(C("event-effect", f"{card.en}: where {', '.join(missing)} lies is not recorded — place the "
+                      f"{what} there at the table (FirePlaced / MalfunctionPlaced).", card=card.id))
+    return places
+
+
+def _kickstopper(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
+    """Kickstopper: the elevator's power token turns inactive; a malfunction in every Elevator Room."""
+    n, _on = state.power.get("elevator", (4, False))
+    state = replace(state, power=MappingProxyType({**state.power, "elevator": (n, False)}))
+    cons.append(C("event-effect", f"{card.en}: the elevator's power token turns inactive; a malfunction marker goes "
+                  f"into every Elevator Room.", card=card.id))
+    for place in _tile_places(state, card, ("elevator_room_s01", "elevator_room_s02", "elevator_room_s03"),
+                              "malfunction marker", cons):
+        state = M.place_malfunction(state, place, cons)
+        if state.ended:
+            break
+    return state
+
+
+def _thats_hot(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
+    """That's Hot: fire in the Backup Power Supply and the Power Generator."""
+    cons.append(C("event-effect", f"{card.en}: fire in the Backup Power Supply and the Power Generator.",
+                  card=card.id))
+    for place in _tile_places(state, card, ("backup_power_supply", "power_generator"), "fire marker", cons):
+        state = M.place_fire(state, place, cons)
+        if state.ended:
+            break
+    return state
+
+
+def _fire_in_the_hole(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
+    """Fire in the Hole: fire in the CSS rooms A, B and C; every character there without action cards in hand
+    takes 1 serious wound."""
+    cons.append(C("event-effect", f"{card.en}: fire in the CSS rooms A, B and C; a character there with no action "
+                  f"card in hand takes a serious wound.", card=card.id))
+    for place in _tile_places(state, card, ("css_a", "css_b", "css_c"), "fire marker", cons):
+        state = M.place_fire(state, place, cons)
+        if state.ended:
+            return state
+        for seat in state.characters_in(place):
+            if state.characters[seat].hand == 0:
+                state = M.wound(state, seat, "serious", cons)
+    return state
+
+
+def _damage(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
+    """Damage: a malfunction in every room with an adult, breeder or queen; in darkness also in every room with a
+    character."""
+    rooms = {i.room for i in state.intruders if i.kind in ("adult", "breeder", "queen") and i.room}
+    dark = {c.room for c in state.characters.values() if c.status == IN_BASE and _dark_in(state, c.room)}
+    cons.append(C("event-effect", f"{card.en}: a malfunction marker in every room with an adult, breeder or queen"
+                  + (", and (darkness) in every dark room with a character." if dark else "."), card=card.id))
+    for place in sorted(rooms | dark):
+        state = M.place_malfunction(state, place, cons)
+        if state.ended:
+            break
+    return state
+
+
+def _power_surge(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
+    """Power Surge (Przepięcie): the time token turns to its inactive side (emergency power off)."""
+    cons.append(C("event-effect", f"{card.en}: the time token turns to its inactive side (emergency power off).",
+                  card=card.id))
+    return replace(state, emergency_power=False)
+
+
+def _bulkheads_open(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
+    """Bulkheads Open: every door that is not destroyed opens (the darkness box needs the corridor map)."""
+    cons.append(C("event-effect", f"{card.en}: every closed door opens ({len(state.doors)})."
+                  + ("" if state.board.has_graph else " Darkness box: the table places the noise markers in the "
+                     "empty corridors touching a dark room with a character."), card=card.id))
+    return replace(state, doors=frozenset())
+
+
+# That's Hot is written (_thats_hot) but not derived yet: the demo game "club three players" drew it and recorded
+# no fire, and deriving it changes that game's event steps (docs/rules-gaps.md, Event cards)
+EVENT_EFFECTS = {"kickstopper": _kickstopper, "fire_in_the_hole": _fire_in_the_hole,
+                 "damage": _damage, "power_surge": _power_surge, "bulkheads_open": _bulkheads_open}
+
+
 def _event_card(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     card = resolve_card(fact.data["card"], fact.data.get("corridors"))
     cons.append(C("event-card", f"Event: {card.label} (stalkers {', '.join(card.moves)}, corridor "
@@ -696,6 +789,10 @@ def _event_card(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lo
     state = _move_intruders(state, card, cons)
     if card.id == "coolant_leak":
         state = _coolant_leak(state, cons)
+        if state.ended:
+            return state
+    elif card.id in EVENT_EFFECTS:
+        state = EVENT_EFFECTS[card.id](state, card, cons)
         if state.ended:
             return state
     else:
