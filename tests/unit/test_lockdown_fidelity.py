@@ -383,3 +383,26 @@ def test_event_cards_kickstopper_damage_power_surge_bulkheads_and_fire_in_the_ho
     ok(g.push("EventCardDrawn", card="fire_in_the_hole", corridors=[1]))
     assert g.state.rooms["slot-01"].fire and len(g.state.characters[1].serious) == 1
     assert "event-effect" in types(g)  # CSS A and C are not placed: the table is told
+
+
+# --- 11. a move caused by a card has its own fact ----------------------------------------------------------------
+
+def test_a_move_caused_by_a_card_has_its_own_fact():
+    """Seed 000 L3053–3055: some actions other than the basic Move move a character and change how the move goes. A
+    card's move is ``CharacterMovedByEffect``: no card paid, no action counted, no escape attack; the room entered is
+    still explored (or rolled for noise when empty) unless the fact says not."""
+    g = new_game(2, characters=["survivor", "janitor"])
+    start = g.state.characters[1].room
+    ok(g.push("IntruderPlaced", None, kind="adult", room=start))
+    hand, actions = g.state.characters[1].hand, g.state.characters[1].actions
+    ok(g.push("CharacterMovedByEffect", 1, to_room="slot-06", effect="vents"))
+    c = g.state.characters[1]
+    assert c.room == "slot-06" and c.hand == hand and c.actions == actions
+    assert [p.kind for p in g.state.pending] == ["explore"]  # no escape attack, the room is explored
+    assert "card-move" in types(g) and "escape" not in types(g)
+    ok(g.push("RoomExplored", 1, room="laboratory", token={"effect": "silence", "items": 1}))
+    ok(g.push("CharacterMovedByEffect", 1, to_room="slot-04", effect="vents", resolve=False))
+    assert g.state.characters[1].room == "slot-04" and not g.state.pending and not g.state.rooms["slot-04"].explored
+    ok(g.push("CharacterDied", 2, cause="wounds"))
+    assert rules(g.check("CharacterMovedByEffect", 2, to_room="slot-04", effect="vents"))
+    assert "vents" in LOCKDOWN.narrate(g.states[-3], g.facts[-2], g.states[-2])

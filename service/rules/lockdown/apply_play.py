@@ -337,6 +337,25 @@ def _card_played(state, fact, cons):
     return state
 
 
+def _moved_by_effect(state, fact, cons):
+    """A move made by a card or effect (its own fact, not a Movement action): no cost, no escape attack; the room
+    entered is resolved as after a move unless the fact says otherwise (assumption, as for Ogień osłonowy)."""
+    d = fact.data
+    seat = fact.actor
+    origin = state.characters[seat].room
+    dest = resolve_place(state, d["to_room"])
+    key = M.entry_key(state, origin, dest, d["corridor"]) if d.get("corridor") is not None else None
+    occupied = M.occupied(state, dest, seat)
+    state = with_character(state, seat, room=dest)
+    cons.append(C("card-move", f"{d['effect']}: {who(state, seat)} goes from {state.room_label(origin)} to "
+                  f"{state.room_label(dest)} (no action, no stalker attack).", seat=seat, from_room=origin,
+                  to_room=dest, corridor=key, effect=d["effect"]))
+    M.combat_notice(state, seat, dest, cons)
+    if d.get("resolve") is False:
+        return state
+    return M.entered(state, seat, dest, key, occupied, cons)
+
+
 def _card_move(state, fact, cons):
     """Ogień osłonowy (faq_lockdown.md 28): 1 Item card discarded, then the player's own character or a consenting
     one from the same room goes to an adjacent room — no escape attack; the room entered is resolved as after a
@@ -1049,6 +1068,7 @@ HANDLERS: dict[str, Handler] = {
     "WoundSuffered": _wound, "WoundDressed": _dressed, "WoundHealed": _healed,
     "ContaminationCardReceived": _contaminated, "ContaminationScanned": _scanned, "LarvaRemoved": _larva_removed,
     "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _knowledge,
+    "CharacterMovedByEffect": _moved_by_effect,
     "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
     "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated, "IntruderPlaced": _placed,
     "IntruderRemoved": _removed, "IntruderInjured": _injured,

@@ -43,6 +43,7 @@ ANYTIME = frozenset((
     "ObjectivesDealt", "ObjectiveChosen", "ObjectiveRevealed", "ContingencyTokensDealt", "ContingencyTokenPeeked",
     "ContingencyTokenTaken", "ContingencyTokenRevealed", "WeaknessRevealed", "ComputerCardRevealed", "ItemDropped",
     "RecordGap", "CharacterEscaped",  # a coarse record (docs/decisions/0018)
+    "CharacterMovedByEffect",  # a card's move happens inside the card's play, any moment
 ))
 SETUP_FACTS = frozenset(("BoardPrepared", "CharacterChosen", "SetupCompleted", "ObjectivesDealt",
                          "ContingencyTokensDealt", "ItemGained", "ComputerCardRevealed", "ContingencyTokenRevealed"))

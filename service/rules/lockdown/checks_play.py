@@ -59,6 +59,13 @@ def _in_play(state, fact):
     return _in_game(state, fact.actor, S.SERIOUS_WOUNDS)
 
 
+def _moved_by_effect(state, fact):
+    out = _in_game(state, fact.actor, S.MOVE)
+    if not out and state.characters[fact.actor].room is None:
+        out.append(V("moved-from-nowhere", f"{who(state, fact.actor)} is not in a room of the base.", S.MOVE))
+    return out
+
+
 def _intruder_placed(state, fact):
     """A killed queen never comes back: her figure is off the board and her token lies beside it; a token goes back
     into the colony only when a stalker of its kind hides in the technical corridors (seed 000 L2834–2836), which a
@@ -912,6 +919,7 @@ RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "WoundSuffered": _in_play, "WoundDressed": _dressed, "WoundHealed": _healed,
     "ContaminationCardReceived": _in_play, "ContaminationScanned": _scanned, "LarvaRemoved": _larva,
     "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _in_play, "IntruderPlaced": _intruder_placed,
+    "CharacterMovedByEffect": _moved_by_effect,
     "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
     "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated,
     "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _gained, "ItemCrafted": _crafted,

@@ -83,6 +83,15 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
                  "'path' for a path to or from a crossroad (mars side)"),
               _f("surcharge", "count0", SURCHARGE_DOC, False)),
              {"to_room": "slot-07", "corridor": 2}, sections.MOVE),
+    FactSpec("CharacterMovedByEffect", "seat",
+             "A card or effect moved the character (e.g. through the vents): not a Movement action — no card paid, "
+             "no action counted, no escape attack; the room entered is resolved as after a move (exploration, or a "
+             "noise roll when empty) unless `resolve` is false.",
+             (_f("to_room", "room", "the room the character was put in"),
+              _f("effect", "text", "the card or effect that moved it (e.g. 'Przewody wentylacyjne')"),
+              _f("corridor", "move_corridor", "the corridor used, if the effect names one", False),
+              _f("resolve", "bool", "the room entered is resolved as after a move (default true)", False)),
+             {"to_room": "slot-07", "effect": "vents"}, sections.MOVE),
     FactSpec("CharacterMovedCarefully", "seat",
              "Careful Move action (costs 2 cards, out of combat): as a move, but a noise marker is placed instead of a noise roll.",
              (_f("to_room", "room", "the room entered"),

@@ -149,6 +149,11 @@ def _moved(b, f, a, who):
     return _("%(who)s moves to %(room)s %(via)s%(extra)s.") % {"who": who, "room": place(a, f.data.get("to_room")), "via": via, "extra": extra}
 
 
+def _moved_by_effect(b, f, a, who):
+    return _("%(who)s is moved to %(room)s by %(effect)s.") % {"who": who, "room": place(a, f.data.get("to_room")),
+                                                             "effect": f.data.get("effect")}
+
+
 def _careful(b, f, a, who):
     return _("%(who)s moves carefully to %(room)s through corridor %(n)s, placing noise in corridor %(noise)s.") % {
         "who": who, "room": place(a, f.data.get("to_room")), "n": f.data.get("corridor"), "noise": f.data.get("noise_corridor")}
@@ -560,6 +565,7 @@ def _final_scan(b, f, a, who):
 NARRATORS: Mapping[str, Narrator] = {
     "BoardPrepared": _board, "CharacterChosen": _chosen, "SetupCompleted": _setup_done,
     "FirstPlayerPassed": _first_player, "CharacterMoved": _moved, "CharacterMovedCarefully": _careful,
+    "CharacterMovedByEffect": _moved_by_effect,
     "Passed": _passed, "RoomExplored": _explored, "NoiseRolled": _noise, "EncounterTokenDrawn": _encounter,
     "CssTokenRevealed": _css, "TimeAdvanced": _time, "NoiseMarkersCleared": _cleared, "EventCardDrawn": _event,
     "IntruderMoved": _intruder_moved, "ColonyTokenDrawn": _colony, "GameEnded": _ended,
