@@ -191,9 +191,13 @@ class Result:
 
     ending: str
     players: tuple[PlayerResult, ...]
+    effects: str | None = None
+    """The end-of-game effects that were applied, when a ruleset tells them apart from ``ending`` (Lockdown:
+    ``time_out``, ``alarm_procedure`` or ``base_destroyed`` — e.g. a ``no_characters_left`` ending resolved as a
+    time-out); None when none were (an abandoned or incomplete record)."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"ending": self.ending, "players": [p.as_dict() for p in self.players]}
+        return {"ending": self.ending, "effects": self.effects, "players": [p.as_dict() for p in self.players]}
 
 
 class Ruleset(ABC):

@@ -235,3 +235,19 @@ def test_malformed_appends_are_4xx_and_store_nothing(client, archive, body):
     assert 400 <= r.status_code < 500, r.json
     assert r.is_json and r.json["message"]
     assert stored_count(archive, gid) == 1
+
+
+def test_the_state_of_an_ended_game_names_its_ending_and_end_effects(client):
+    """The result over the API says how the game ended and which end-of-game effects applied (seed 000
+    L1603–1638): ``ending`` and ``effects`` (time_out, alarm_procedure or base_destroyed)."""
+    header, facts = generated(seed=3)
+    assert facts[-1]["type"] == "GameEnded"
+    facts[-1] = {**facts[-1], "data": {"ending": "alarm_procedure"}}  # the table records how it ended
+    gid = create(client, header)
+    assert append(client, gid, facts).status_code == 201
+    result = client.get(f"/api/games/{gid}/state").json["result"]
+    assert (result["ending"], result["effects"]) == ("alarm_procedure", "alarm_procedure")
+    abandoned = create(client, header)
+    assert append(client, abandoned, generated(seed=3)[1]).status_code == 201
+    result = client.get(f"/api/games/{abandoned}/state").json["result"]
+    assert (result["ending"], result["effects"]) == ("abandoned", None)

@@ -293,6 +293,7 @@ def test_faq10_eggs_are_destroyed_by_any_injury_dealing_item():
     assert rules(g.check("ItemUsed", 1, item="Thermite Charge", cost=1, discarded=True, room="nest", eggs=6)) == [
         "no-eggs-here"]
     ok(g.push("ItemUsed", 1, item="Thermite Charge", cost=1, discarded=True, room="nest", eggs=1))
+    ok(g.push("NoiseRolled", 1, result="silence"))  # after every attempt on eggs (seed 000 L472–473)
     ok(g.push("FirePlaced", None, room="nest"))
     assert g.state.eggs == 4 and g.state.rooms["slot-05"].fire
     assert rules(g.check("MalfunctionPlaced", None, room="nest")) == ["no-malfunction-here"]

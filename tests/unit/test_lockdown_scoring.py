@@ -290,8 +290,14 @@ def test_nest_destroyed_and_time_out_rule():
     assert outcome(view(seat(1, objective="nest_destroyed"), eggs_in_nest=0, ending="no_characters_left",
                         self_destruct="red")).outcome == "won"
     assert outcome(view(seat(1, objective="nest_destroyed"), eggs_in_nest=0, ending="time_out")).outcome == "lost"
-    assert outcome(view(seat(1, objective="nest_destroyed"), eggs_in_nest=2, ending="base_destroyed")).outcome == "lost"
-    assert outcome(view(seat(1, objective="nest_destroyed"), ending="base_destroyed")).outcome == "undetermined"
+    # the explosion destroys the Nest with the base (seed L1618–1622; setting base_destroyed_destroys_nest)
+    assert outcome(view(seat(1, objective="nest_destroyed"), eggs_in_nest=2, ending="base_destroyed")).outcome == "won"
+    assert outcome(view(seat(1, objective="nest_destroyed"), ending="base_destroyed")).outcome == "won"
+    eggs_only = ScoringSettings(base_destroyed_destroys_nest=False)
+    assert outcome(view(seat(1, objective="nest_destroyed"), eggs_in_nest=2, ending="base_destroyed"),
+                   settings=eggs_only).outcome == "lost"
+    assert outcome(view(seat(1, objective="nest_destroyed"), ending="base_destroyed"),
+                   settings=eggs_only).outcome == "undetermined"
     lenient = ScoringSettings(timeout_fails_stalker_objectives=False)
     assert outcome(view(seat(1, objective="nest_destroyed"), eggs_in_nest=0), settings=lenient).outcome == "won"
 

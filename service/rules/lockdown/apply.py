@@ -260,6 +260,9 @@ def _board_prepared(state: LockdownState, fact: Fact, cons: list[Consequence]) -
         if place in rooms and room is not None:
             rooms[place] = replace(rooms[place], tile=room.id)
             placed.append(place)
+    for place, sector in (fact.data.get("sectors") or {}).items():  # the table reads the board (rules-gaps.md)
+        if place in rooms and rooms[place].sector is None:
+            rooms[place] = replace(rooms[place], sector=sector)
     b = state.board
     label = b.en + (" — synthetic, not the real board" if b.synthetic else "")
     cons.append(C("board-prepared", f"Board prepared: {label}; {len(placed)} room tiles recorded, the rest face "
@@ -274,7 +277,8 @@ def _character_chosen(state: LockdownState, fact: Fact, cons: list[Consequence])
     seat = fact.actor
     char = CHARACTERS.resolve(fact.data["character"])
     start = state.board.fixed_rooms.get(char.start_room)
-    state = with_character(state, seat, character=char.id, room=start, knowledge=char.knowledge)
+    state = with_character(state, seat, character=char.id, room=start, knowledge=char.knowledge,
+                           player_number=fact.data.get("player"))
     cons.append(C("character-placed", f"{who(state, seat)} starts in {state.room_label(start)} with knowledge "
                   f"{char.knowledge}.", seat=seat, room=start))
     if state.phase == "setup" and state.step != "board" and all(c.character for c in state.characters.values()):
@@ -286,7 +290,8 @@ def _setup_completed(state: LockdownState, fact: Fact, cons: list[Consequence]) 
     if state.phase != "setup":
         cons.append(C("ignored", "Setup was already completed; nothing changes."))
         return state
-    first = fact.data.get("first_player") or state.seats[0]
+    first = fact.data.get("first_player") or next(  # "player 1 takes the first player token" (seed 000 L1155)
+        (s for s in state.seats if state.characters[s].player_number == 1), state.seats[0])
     held = sum(len(state.characters[s].contingency) for s in state.seats)
     pool = ("unknown",) * max(0, 7 - 1 - held)
     state = replace(state, phase=PLAYER, step=TURNS, round=1, first_player=first, turn=first, last_turn=None,
@@ -315,10 +320,11 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
     cost = MOVE_COST[fact.type] + surcharge
     careful = fact.type == "CharacterMovedCarefully"
     occupied = M.occupied(state, dest, seat)
-    escape_from = state.intruders_in(origin) if origin else ()
+    escape_from = M.escape_attackers(state, origin)
     if escape_from:
         cons.append(C("escape", f"{who(state, seat)} escapes from combat: each stalker in "
-                      f"{state.room_label(origin)} attacks first (record IntruderAttacked for each).", seat=seat,
+                      f"{state.room_label(origin)} attacks first, the largest first (record IntruderAttacked for "
+                      f"each).", seat=seat,
                       intruders=[i.id for i in escape_from]))
     state = M.pay(state, seat, cost)
     state = with_character(state, seat, room=dest, moves=c.moves + 1)
@@ -468,7 +474,7 @@ def _encounter_drawn(state: LockdownState, fact: Fact, cons: list[Consequence]) 
         if sum(state.bag.values()) <= state.bag.get("blank", 0):
             state = _supply_to_bag(state, "adult", cons)
         return state
-    state = _bag_add(state, token, -1)
+    state = M.set_aside(state, token)  # the drawn token is put aside (seed 000 L2834–2836)
     state, iid = _place_intruder(state, token, place, cons)
     number = fact.data.get("number")
     hand = state.characters[seat].hand
@@ -642,7 +648,7 @@ def _move_intruders(state: LockdownState, card, cons: list[Consequence]) -> Lock
                 break
             if key == TECHNICAL:
                 intruders[idx] = None  # type: ignore[call-overload]
-                state = _bag_add(state, intruder.kind)
+                state = M.return_tokens(state, intruder.kind, 1, cons)
                 cons.append(C("intruder-vanished", f"The {intruder.kind} ({intruder.id}) disappears into the "
                               f"technical corridors; its token returns to the bag.", intruder=intruder.id))
                 break
@@ -683,6 +689,99 @@ def _coolant_leak(state: LockdownState, cons: list[Consequence]) -> LockdownStat
     return M.place_malfunction(state, place, cons)
 
 
+# --- event card effects the digests give (gaps_filled.md §6) that the state can derive -------------------------
+
+def _dark_in(state: LockdownState, place: str | None) -> bool:
+    return bool(place) and state.dark(place)
+
+
+def _tile_places(state: LockdownState, card, tiles, what: str, cons: list[Consequence]) -> list[str]:
+    """The spaces holding ``tiles``; a tile not yet placed is named for the table to resolve."""
+    places, missing = [], []
+    for t in tiles:
+        p = state.room_of_tile(t)
+        (places if p is not None else missing).append(p if p is not None else ROOMS[t].en)
+    if missing:
+        cons.append(C("event-effect", f"{card.en}: where {', '.join(missing)} lies is not recorded — place the "
+                      f"{what} there at the table (FirePlaced / MalfunctionPlaced).", card=card.id))
+    return places
+
+
+def _kickstopper(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
+    """Kickstopper: the elevator's power token turns inactive; a malfunction in every Elevator Room."""
+    n, _on = state.power.get("elevator", (4, False))
+    state = replace(state, power=MappingProxyType({**state.power, "elevator": (n, False)}))
+    cons.append(C("event-effect", f"{card.en}: the elevator's power token turns inactive; a malfunction marker goes "
+                  f"into every Elevator Room.", card=card.id))
+    for place in _tile_places(state, card, ("elevator_room_s01", "elevator_room_s02", "elevator_room_s03"),
+                              "malfunction marker", cons):
+        state = M.place_malfunction(state, place, cons)
+        if state.ended:
+            break
+    return state
+
+
+def _thats_hot(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
+    """That's Hot: fire in the Backup Power Supply and the Power Generator."""
+    cons.append(C("event-effect", f"{card.en}: fire in the Backup Power Supply and the Power Generator.",
+                  card=card.id))
+    for place in _tile_places(state, card, ("backup_power_supply", "power_generator"), "fire marker", cons):
+        state = M.place_fire(state, place, cons)
+        if state.ended:
+            break
+    return state
+
+
+def _fire_in_the_hole(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
+    """Fire in the Hole: fire in the CSS rooms A, B and C; every character there without action cards in hand
+    takes 1 serious wound."""
+    cons.append(C("event-effect", f"{card.en}: fire in the CSS rooms A, B and C; a character there with no action "
+                  f"card in hand takes a serious wound.", card=card.id))
+    for place in _tile_places(state, card, ("css_a", "css_b", "css_c"), "fire marker", cons):
+        state = M.place_fire(state, place, cons)
+        if state.ended:
+            return state
+        for seat in state.characters_in(place):
+            if state.characters[seat].hand == 0:
+                state = M.wound(state, seat, "serious", cons)
+    return state
+
+
+def _damage(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
+    """Damage: a malfunction in every room with an adult, breeder or queen; in darkness also in every room with a
+    character."""
+    rooms = {i.room for i in state.intruders if i.kind in ("adult", "breeder", "queen") and i.room}
+    dark = {c.room for c in state.characters.values() if c.status == IN_BASE and _dark_in(state, c.room)}
+    cons.append(C("event-effect", f"{card.en}: a malfunction marker in every room with an adult, breeder or queen"
+                  + (", and (darkness) in every dark room with a character." if dark else "."), card=card.id))
+    for place in sorted(rooms | dark):
+        state = M.place_malfunction(state, place, cons)
+        if state.ended:
+            break
+    return state
+
+
+def _power_surge(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
+    """Power Surge (Przepięcie): the time token turns to its inactive side (emergency power off)."""
+    cons.append(C("event-effect", f"{card.en}: the time token turns to its inactive side (emergency power off).",
+                  card=card.id))
+    return replace(state, emergency_power=False)
+
+
+def _bulkheads_open(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
+    """Bulkheads Open: every door that is not destroyed opens (the darkness box needs the corridor map)."""
+    cons.append(C("event-effect", f"{card.en}: every closed door opens ({len(state.doors)})."
+                  + ("" if state.board.has_graph else " Darkness box: the table places the noise markers in the "
+                     "empty corridors touching a dark room with a character."), card=card.id))
+    return replace(state, doors=frozenset())
+
+
+# That's Hot is written (_thats_hot) but not derived yet: the demo game "club three players" drew it and recorded
+# no fire, and deriving it changes that game's event steps (docs/rules-gaps.md, Event cards)
+EVENT_EFFECTS = {"kickstopper": _kickstopper, "fire_in_the_hole": _fire_in_the_hole,
+                 "damage": _damage, "power_surge": _power_surge, "bulkheads_open": _bulkheads_open}
+
+
 def _event_card(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     card = resolve_card(fact.data["card"], fact.data.get("corridors"))
     cons.append(C("event-card", f"Event: {card.label} (stalkers {', '.join(card.moves)}, corridor "
@@ -690,6 +789,10 @@ def _event_card(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lo
     state = _move_intruders(state, card, cons)
     if card.id == "coolant_leak":
         state = _coolant_leak(state, cons)
+        if state.ended:
+            return state
+    elif card.id in EVENT_EFFECTS:
+        state = EVENT_EFFECTS[card.id](state, card, cons)
         if state.ended:
             return state
     else:
@@ -706,8 +809,8 @@ def _colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
     token = resolve_token(fact.data["token"])
     cons.append(C("colony-draw", f"Colony: a {token} token is drawn.", token=token))
     if token in ("larva", "creeper"):
-        state = _bag_add(state, token, -1)
-        cons.append(C("colony-token-removed", f"The {token} token is set aside.", token=token))
+        state = M.set_aside(state, token)  # "put the removed token beside the board" (seed 000 L1825)
+        cons.append(C("colony-token-removed", f"The {token} token is set aside next to the board.", token=token))
         state = _supply_to_bag(state, "adult" if token == "larva" else "breeder", cons)
     elif token in ("adult", "breeder"):
         rollers = [s for s in state.player_order()
@@ -721,7 +824,7 @@ def _colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
         nest = state.room_of_tile("nest")
         inside = state.characters_in(nest) if nest and state.rooms[nest].explored else ()
         if inside:
-            state = _bag_add(state, "queen", -1)
+            state = M.set_aside(state, "queen")  # the drawn token places the queen (seed 000 L1843–1846)
             cleared = [k for k in state.board.local_keys(nest) if k in state.noise]
             state = replace(state, noise=state.noise - set(cleared))
             state, iid = _place_intruder(state, "queen", nest, cons)

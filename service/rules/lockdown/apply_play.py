@@ -18,6 +18,7 @@ from typing import Callable
 
 from service.rules.base import Consequence, Fact
 from service.rules.lockdown import mechanics as M
+from service.rules.lockdown.catalog import item_ammo
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.checks import ROOM_ACTION_COST, action_cost, who
 from service.rules.lockdown.components import ATTACK_CARDS, ROOMS
@@ -336,6 +337,25 @@ def _card_played(state, fact, cons):
     return state
 
 
+def _moved_by_effect(state, fact, cons):
+    """A move made by a card or effect (its own fact, not a Movement action): no cost, no escape attack; the room
+    entered is resolved as after a move unless the fact says otherwise (assumption, as for Ogień osłonowy)."""
+    d = fact.data
+    seat = fact.actor
+    origin = state.characters[seat].room
+    dest = resolve_place(state, d["to_room"])
+    key = M.entry_key(state, origin, dest, d["corridor"]) if d.get("corridor") is not None else None
+    occupied = M.occupied(state, dest, seat)
+    state = with_character(state, seat, room=dest)
+    cons.append(C("card-move", f"{d['effect']}: {who(state, seat)} goes from {state.room_label(origin)} to "
+                  f"{state.room_label(dest)} (no action, no stalker attack).", seat=seat, from_room=origin,
+                  to_room=dest, corridor=key, effect=d["effect"]))
+    M.combat_notice(state, seat, dest, cons)
+    if d.get("resolve") is False:
+        return state
+    return M.entered(state, seat, dest, key, occupied, cons)
+
+
 def _card_move(state, fact, cons):
     """Ogień osłonowy (faq_lockdown.md 28): 1 Item card discarded, then the player's own character or a consenting
     one from the same room goes to an adjacent room — no escape attack; the room entered is resolved as after a
@@ -362,6 +382,9 @@ def _card_move(state, fact, cons):
 def _add_item(state, seat, name, colour, where, ammo, cons) -> LockdownState:
     c = state.characters[seat]
     where = where or "backpack"
+    if ammo is None:  # a weapon arrives loaded with its printed starting ammo (seed 000 L3632–3636)
+        printed = item_ammo(name)
+        ammo = printed[0] if printed else None
     if where == "hand" and c.hands_used >= 2:
         cons.append(C("hands-full", f"Both hands of {who(state, seat)} are full: {name} goes to the backpack."))
         where = "backpack"
@@ -445,6 +468,12 @@ def _used(state, fact, cons):
     if d.get("eggs"):  # faq_lockdown.md 10: any injury-dealing item destroys 1 unheld egg per injury
         place = resolve_place(state, d["room"]) if d.get("room") is not None else state.characters[seat].room
         state = _destroy_eggs(state, place, d["eggs"], cons)
+    if d.get("eggs") is not None and state.characters[seat].room is not None:
+        # "after every single attempt to destroy an egg you must make a noise roll" (seed 000 L472–473), by an
+        # item as by a shot or a blow (faq_lockdown.md 10); the roll is the user's, in the room it stands in
+        cons.append(C("noise-roll-due", "After every attempt on the eggs: a noise roll.", seat=seat))
+        state = replace(state, pending=(Pending("noise", seat, state.characters[seat].room,
+                                                reason="egg attack (item)"),) + state.pending)
     if d.get("gained"):  # faq_lockdown.md 18: e.g. the Probe Arm's carcass comes from the supply
         obj = d["gained"]
         state = with_character(state, seat, objects=state.characters[seat].objects + (obj,))
@@ -473,18 +502,24 @@ def _destroy_eggs(state: LockdownState, place: str | None, n: int, cons: list[Co
 
 def _traded(state, fact, cons):
     d = fact.data
-    seat, other = fact.actor, d["with"]
+    seat, other = fact.actor, d.get("with")
     state = _act(state, fact, action_cost(fact))
-    for giver, taker, names in ((seat, other, d.get("give") or []), (other, seat, d.get("take") or [])):
-        for name in names:
-            state, thing = _drop_item(state, giver, name)
-            if isinstance(thing, Item):
-                t = state.characters[taker]
-                where = thing.where if thing.where == "backpack" or t.hands_used < 2 else "backpack"
-                state = with_character(state, taker, items=t.items + (replace(thing, where=where),))
-            elif isinstance(thing, str):
-                state = with_character(state, taker, objects=state.characters[taker].objects + (thing,))
-    cons.append(C("traded", f"{who(state, seat)} trades with {who(state, other)}.", seat=seat, other=other))
+    moves = [(seat, other, n) for n in d.get("give") or []] + [(other, seat, n) for n in d.get("take") or []] + \
+            [(t["from"], t["to"], t["item"]) for t in d.get("transfers") or []]
+    for giver, taker, name in moves:  # a weapon goes with its ammo (seed 000 L1991–1992)
+        if giver is None or taker is None:
+            continue
+        state, thing = _drop_item(state, giver, name)
+        if isinstance(thing, Item):
+            t = state.characters[taker]
+            where = thing.where if thing.where == "backpack" or t.hands_used < 2 else "backpack"
+            state = with_character(state, taker, items=t.items + (replace(thing, where=where),))
+        elif isinstance(thing, str):
+            state = with_character(state, taker, objects=state.characters[taker].objects + (thing,))
+    partners = sorted({s for g, t, _ in moves for s in (g, t) if s is not None and s != seat} | (
+        {other} if other is not None else set()))
+    cons.append(C("traded", f"{who(state, seat)} trades with {', '.join(who(state, s) for s in partners)}.",
+                  seat=seat, other=other, seats=partners))
     return state
 
 
@@ -1033,6 +1068,7 @@ HANDLERS: dict[str, Handler] = {
     "WoundSuffered": _wound, "WoundDressed": _dressed, "WoundHealed": _healed,
     "ContaminationCardReceived": _contaminated, "ContaminationScanned": _scanned, "LarvaRemoved": _larva_removed,
     "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _knowledge,
+    "CharacterMovedByEffect": _moved_by_effect,
     "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
     "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated, "IntruderPlaced": _placed,
     "IntruderRemoved": _removed, "IntruderInjured": _injured,

@@ -192,3 +192,20 @@ def supply(token_id: str) -> int:
 def figure_caps() -> Mapping[str, int]:
     """Plastic figures per type: the cap on the board (``adult`` → 8)."""
     return MappingProxyType({f["id"]: f["count"] for f in data("supplies")["figures"]})
+
+
+def item_ammo(name: Any) -> tuple[int, int] | None:
+    """The ammo printed on an item card, (starting markers, magazine capacity), for an item id or its English or
+    Polish name; None when the card prints none or the item is not catalogued. "Every weapon a player gets during the
+    game is loaded with" the first number; the second is never exceeded (seed 000 L3632–3636, L3643).
+
+    >>> item_ammo("Miotacz ognia"), item_ammo("pistol"), item_ammo("Medkit")
+    ((4, 4), (3, 3), None)
+    """
+    key = " ".join(str(name or "").replace("_", " ").replace("-", " ").split()).casefold()
+    for it in items().values():
+        names = {it["id"], it.get("en") or "", it.get("pl") or ""}
+        if key in {" ".join(n.replace("_", " ").replace("-", " ").split()).casefold() for n in names if n}:
+            ammo = it.get("ammo")
+            return (int(ammo[0]), int(ammo[1])) if ammo else None
+    return None

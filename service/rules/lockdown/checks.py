@@ -43,6 +43,7 @@ ANYTIME = frozenset((
     "ObjectivesDealt", "ObjectiveChosen", "ObjectiveRevealed", "ContingencyTokensDealt", "ContingencyTokenPeeked",
     "ContingencyTokenTaken", "ContingencyTokenRevealed", "WeaknessRevealed", "ComputerCardRevealed", "ItemDropped",
     "RecordGap", "CharacterEscaped",  # a coarse record (docs/decisions/0018)
+    "CharacterMovedByEffect",  # a card's move happens inside the card's play, any moment
 ))
 SETUP_FACTS = frozenset(("BoardPrepared", "CharacterChosen", "SetupCompleted", "ObjectivesDealt",
                          "ContingencyTokensDealt", "ItemGained", "ComputerCardRevealed", "ContingencyTokenRevealed"))
@@ -185,6 +186,11 @@ def _board_prepared(state: LockdownState, fact: Fact) -> list[Violation]:
             out.append(V("tile-twice", f"{room.en} cannot lie in both {seen[room.id]} and {place}.",
                          S.SETUP_BOARD, "tiles"))
         seen[room.id] = place
+    for place, sector in (fact.data.get("sectors") or {}).items():
+        printed = state.board.places[place].sector
+        if printed is not None and printed != sector:
+            out.append(V("sector-fixed", f"{place} lies in {printed} on this board, not {sector}.", S.SETUP_BOARD,
+                         "sectors"))
     return out
 
 
@@ -206,6 +212,18 @@ def _character_chosen(state: LockdownState, fact: Fact) -> list[Violation]:
         return [V("nemesis-character-not-in-play", f"{char.en} is a character of the original Nemesis"
                   f"{' / Aftermath' if char.extra.get('origin') == 'aftermath' else ''}; set the option "
                   f"characters = nemesis to play with them.", S.NEMESIS, "character")]
+    number = fact.data.get("player")
+    if number is not None:  # help cards 1..n are dealt, 1 each; player 1 chooses first, then 2, … (L1052–1058, L1106–1110)
+        if number > len(state.seats):
+            return [V("no-such-help-card", f"A {len(state.seats)}-player game uses help cards 1–{len(state.seats)}, "
+                      f"not {number}.", S.SETUP_CHARACTERS, "player")]
+        holder = next((c.seat for c in state.characters.values() if c.player_number == number), None)
+        if holder is not None:
+            return [V("help-card-taken", f"Seat {holder} holds help card {number}.", S.SETUP_CHARACTERS, "player")]
+        later = [c for c in state.characters.values() if c.player_number and c.player_number > number]
+        if later:
+            return [V("choice-order", f"Player {number} chooses before player {later[0].player_number} (seat "
+                      f"{later[0].seat}), in help-card order.", S.SETUP_CHARACTERS, "player")]
     colour = char.extra.get("colour")
     same = next((c for c in state.characters.values() if c.character in CHARACTERS and colour
                  and CHARACTERS[c.character].extra.get("colour") == colour), None)
@@ -224,6 +242,11 @@ def _setup_completed(state: LockdownState, fact: Fact) -> list[Violation]:
             return [V("setup-order", "Setup is not complete: record BoardPrepared first.", S.SETUP_BOARD)]
         return [V("setup-order", f"Setup is not complete: seats {', '.join(missing)} have not chosen a character.",
                   S.SETUP_CHARACTERS)]
+    one = next((s for s in state.seats if state.characters[s].player_number == 1), None)
+    first = fact.data.get("first_player")
+    if one is not None and first is not None and first != one:
+        return [V("first-player-is-player-1", f"Player 1 (seat {one}, help card 1) takes the first player token, "
+                  f"not seat {first}.", S.SETUP_FIRST_PLAYER, "first_player")]
     return []
 
 

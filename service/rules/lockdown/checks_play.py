@@ -59,6 +59,23 @@ def _in_play(state, fact):
     return _in_game(state, fact.actor, S.SERIOUS_WOUNDS)
 
 
+def _moved_by_effect(state, fact):
+    out = _in_game(state, fact.actor, S.MOVE)
+    if not out and state.characters[fact.actor].room is None:
+        out.append(V("moved-from-nowhere", f"{who(state, fact.actor)} is not in a room of the base.", S.MOVE))
+    return out
+
+
+def _intruder_placed(state, fact):
+    """A killed queen never comes back: her figure is off the board and her token lies beside it; a token goes back
+    into the colony only when a stalker of its kind hides in the technical corridors (seed 000 L2834–2836), which a
+    dead queen cannot do; no other rule places a queen (L1843–1846: the colony's queen token)."""
+    kind = str(fact.data.get("kind") or "").casefold()
+    if kind in ("queen", "królowa") and state.queen_killed:
+        return [V("queen-killed", "The queen has been killed; she cannot appear again.", S.FIGURES, "kind")]
+    return []
+
+
 def _dressed(state, fact):
     out = _in_game(state, fact.actor, S.SERIOUS_WOUNDS)
     open_ = sum(1 for w in state.characters[fact.actor].serious if not w.dressed)
@@ -116,7 +133,15 @@ def _died(state, fact):
 def _attacked(state, fact):
     it = intruder(state, fact.data["intruder"])
     out = []
-    if state.pending and state.pending[0].kind == "attack" and state.pending[0].intruder != it.id:
+    first = state.pending[0] if state.pending else None
+    any_order = (first is not None and first.reason == "escape"
+                 and (state.setup.options or {}).get("escape_order") == "any"
+                 and any(q.kind == "attack" and q.reason == "escape" and q.seat == first.seat and q.intruder == it.id
+                         for q in state.pending))
+    if first is not None and first.kind == "attack" and first.intruder != it.id and not any_order:
+        if first.reason == "escape":
+            return [V("wrong-attacker", f"The escape attacks come largest first: {first.intruder} attacks before "
+                      f"{it.id} (game option escape_order \"any\" lets the table choose).", S.ESCAPE, "intruder")]
         return [V("wrong-attacker", f"The attack due is by {state.pending[0].intruder}, not {it.id}.", S.ATTACK,
                   "intruder")]
     target = fact.data.get("target")
@@ -334,7 +359,11 @@ def _searched(state, fact):
         out.append(V("search-colour", "Search draws red, yellow or green items only.", S.SEARCH, "colour"))
     elif room and room.colour in ("red", "yellow", "green") and fact.data["colour"] != room.colour:
         out.append(V("search-colour", f"{room.en} is a {room.colour} room.", S.SEARCH, "colour"))
-    return out
+    return out + _ammo_as_printed(fact, "kept", exact=True)
+
+
+def _gained(state, fact):
+    return _in_play(state, fact) or _ammo_as_printed(fact, "item", exact=False)
 
 
 def _holds(state, seat, name) -> bool:
@@ -358,6 +387,7 @@ def _crafted(state, fact):
         out = _action(state, fact) or _out_of_combat(state, fact, "Crafting", S.CRAFT)
     if out:
         return out
+    out += _ammo_as_printed(fact, "item", exact=True)
     need = 1 if state.rooms[state.characters[fact.actor].room].tile == "repository" else 2
     if len(fact.data["ingredients"]) != need:
         out.append(V("craft-ingredients", f"Crafting here takes {need} item card(s).", S.CRAFT, "ingredients"))
@@ -365,6 +395,25 @@ def _crafted(state, fact):
         if not _holds(state, fact.actor, name):
             out.append(V("missing-ingredient", f"{who(state, fact.actor)} holds no {name}.", S.CRAFT, "ingredients"))
     return out
+
+
+def _ammo_as_printed(fact, field: str, exact: bool) -> list[Violation]:
+    """A weapon arrives with its printed starting ammo and never holds more than its magazine (seed 000 L3632–3636,
+    L3643; data/items.json). ``exact``: a crafted or searched weapon is new, so it holds exactly the starting
+    number; an item gained by another effect may hold fewer."""
+    from service.rules.lockdown.catalog import item_ammo
+
+    ammo = fact.data.get("ammo")
+    printed = item_ammo(fact.data.get(field))
+    if ammo is None or printed is None:
+        return []
+    start, cap = printed
+    if ammo > cap:
+        return [V("ammo-over-capacity", f"{fact.data[field]} holds at most {cap} ammo, not {ammo}.", S.ITEMS, "ammo")]
+    if exact and ammo != start:
+        return [V("ammo-not-as-printed", f"A new {fact.data[field]} is loaded with {start} ammo (AMMO {start}/{cap}), "
+                  f"not {ammo}.", S.ITEMS, "ammo")]
+    return []
 
 
 # items whose text lets them affect another character (faq_lockdown.md 2: "1 chosen Character (including yourself)")
@@ -399,17 +448,33 @@ def _traded(state, fact):
     out = _action(state, fact) or _out_of_combat(state, fact, "Trade", S.TRADE)
     if out:
         return out
-    other = fact.data["with"]
-    if other == fact.actor or state.characters[other].room != state.characters[fact.actor].room or \
-            state.characters[other].status != IN_BASE:
+    other = fact.data.get("with")
+    transfers = fact.data.get("transfers") or []
+    room = state.characters[fact.actor].room
+
+    def together(seat):
+        return state.characters[seat].room == room and state.characters[seat].status == IN_BASE
+
+    if other is None and not transfers:
+        return [V("trade-with-nobody", "A trade names a partner (with) or hand-overs (transfers).", S.TRADE, "with")]
+    if other is not None and (other == fact.actor or not together(other)):
         return [V("trade-not-together", f"{who(state, other)} is not in {who(state, fact.actor)}'s room.", S.TRADE,
                   "with")]
-    for name in fact.data.get("give") or []:
-        if not _holds(state, fact.actor, name):
-            out.append(V("no-such-item", f"{who(state, fact.actor)} holds no {name}.", S.TRADE, "give"))
-    for name in fact.data.get("take") or []:
-        if not _holds(state, other, name):
-            out.append(V("no-such-item", f"{who(state, other)} holds no {name}.", S.TRADE, "take"))
+    for t in transfers:  # everyone in the room, passed or not, may hand things to everyone (seed 000 L1985–1992)
+        if t["from"] == t["to"] or not together(t["from"]) or not together(t["to"]):
+            return [V("trade-not-together", f"A hand-over from seat {t['from']} to seat {t['to']}: both must be "
+                      f"different characters in {who(state, fact.actor)}'s room.", S.TRADE, "transfers")]
+    held = {s: [i.name.casefold() for i in state.characters[s].items]
+            + [o.split(":")[0] for o in state.characters[s].objects] for s in state.seats}
+    moves = [(fact.actor, other, n, "give") for n in fact.data.get("give") or []] + \
+            [(other, fact.actor, n, "take") for n in fact.data.get("take") or []] + \
+            [(t["from"], t["to"], t["item"], "transfers") for t in transfers]
+    for giver, taker, name, field in moves:  # in order: a thing received may be handed on
+        if name.casefold() not in held[giver]:
+            out.append(V("no-such-item", f"{who(state, giver)} holds no {name}.", S.TRADE, field))
+            continue
+        held[giver].remove(name.casefold())
+        held[taker].append(name.casefold())
     return out
 
 
@@ -862,10 +927,11 @@ def _final_scan(state, fact):
 RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "WoundSuffered": _in_play, "WoundDressed": _dressed, "WoundHealed": _healed,
     "ContaminationCardReceived": _in_play, "ContaminationScanned": _scanned, "LarvaRemoved": _larva,
-    "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _in_play,
+    "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _in_play, "IntruderPlaced": _intruder_placed,
+    "CharacterMovedByEffect": _moved_by_effect,
     "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
     "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated,
-    "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _in_play, "ItemCrafted": _crafted,
+    "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _gained, "ItemCrafted": _crafted,
     "ItemUsed": _used, "ItemsTraded": _traded, "ItemDropped": _dropped, "HeavyObjectPickedUp": _picked,
     "FireRemoved": _fire_removed, "MalfunctionPlaced": _malfunction, "MalfunctionRemoved": _malfunction_removed,
     "DoorChanged": _door, "NoiseMarkerPlaced": _noise_placed, "NoiseMarkerRemoved": _noise_removed,

@@ -37,6 +37,7 @@ def scoring_view(state: LockdownState):
         char = CHARACTERS[c.character] if c.character in CHARACTERS else None
         seats.append(SeatView(
             seat=seat,
+            player_number=c.player_number,
             character=c.character if c.character in CHARACTERS else None,
             nemesis_survivor=(char.group == "survivor") if char else None,
             alive=alive,

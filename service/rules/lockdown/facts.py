@@ -58,11 +58,15 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
              "The main board is laid out: which board and, if the table knows them, the room tiles in the slots.",
              (_f("board", "board", "board file id: 'basic' (the real board), 'mars' (its alternative side, "
                   "lockdown.md §12.5) or 'synthetic' (test board only)"),
-              _f("tiles", "tiles", "optional map slot → room tile (id or name) or null when face down and unknown", False)),
+              _f("tiles", "tiles", "optional map slot → room tile (id or name) or null when face down and unknown", False),
+              _f("sectors", "sectors", "optional map room space → sector (S-01, S-02, S-03) where the board file does "
+                 "not know it (the basic side's random slots): darkness and power are then derived there", False)),
              {"board": "basic", "tiles": {"slot-04": "archive", "slot-05": None}}, sections.SETUP_BOARD),
     FactSpec("CharacterChosen", "seat",
              "A player chose their character; the figure goes to its start room.",
-             (_f("character", "character", "character id or name"),),
+             (_f("character", "character", "character id or name"),
+              _f("player", "player_number", "the number on the player's help card (player 1, 2, …), which sets the "
+                 "choice order and names 'player X' on objective cards (seed 000 L1052–1058)", False)),
              {"character": "survivor"}, sections.SETUP_CHARACTERS),
     FactSpec("SetupCompleted", "table",
              "Setup is over; round 1 begins and every player draws up to 5 (6 in the Isolation Room).",
@@ -79,6 +83,15 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
                  "'path' for a path to or from a crossroad (mars side)"),
               _f("surcharge", "count0", SURCHARGE_DOC, False)),
              {"to_room": "slot-07", "corridor": 2}, sections.MOVE),
+    FactSpec("CharacterMovedByEffect", "seat",
+             "A card or effect moved the character (e.g. through the vents): not a Movement action — no card paid, "
+             "no action counted, no escape attack; the room entered is resolved as after a move (exploration, or a "
+             "noise roll when empty) unless `resolve` is false.",
+             (_f("to_room", "room", "the room the character was put in"),
+              _f("effect", "text", "the card or effect that moved it (e.g. 'Przewody wentylacyjne')"),
+              _f("corridor", "move_corridor", "the corridor used, if the effect names one", False),
+              _f("resolve", "bool", "the room entered is resolved as after a move (default true)", False)),
+             {"to_room": "slot-07", "effect": "vents"}, sections.MOVE),
     FactSpec("CharacterMovedCarefully", "seat",
              "Careful Move action (costs 2 cards, out of combat): as a move, but a noise marker is placed instead of a noise roll.",
              (_f("to_room", "room", "the room entered"),
@@ -254,6 +267,17 @@ def _tiles(state: Any, v: Any) -> str | None:
     return None
 
 
+def _sectors(state: Any, v: Any) -> str | None:
+    if not isinstance(v, Mapping):
+        return "must be an object mapping a room space to its sector (S-01, S-02, S-03)"
+    for place, sector in v.items():
+        if place not in state.board.places or state.board.places[place].kind not in ("I", "II", "any", "special"):
+            return f"{place!r} is not a room space of this board"
+        if sector not in ("S-01", "S-02", "S-03"):
+            return f"unknown sector {sector!r} for {place} (S-01, S-02 or S-03)"
+    return None
+
+
 def _exploration(state: Any, v: Any) -> str | None:
     if not isinstance(v, Mapping):
         return "must be an object {effect, items}"
@@ -426,6 +450,19 @@ def _text_list(state: Any, v: Any) -> str | None:
     return None
 
 
+def _transfers(state: Any, v: Any) -> str | None:
+    if not isinstance(v, list) or not v:
+        return f"must be a list of hand-overs {{from, to, item}}, got {v!r}"
+    for i, t in enumerate(v, start=1):
+        if not isinstance(t, dict) or set(t) != {"from", "to", "item"}:
+            return f"hand-over {i} must be an object with from, to and item, got {t!r}"
+        if any(not _is_int(t[k]) or t[k] not in state.seats for k in ("from", "to")):
+            return f"hand-over {i}: from and to must be seats of this game, got {t!r}"
+        if not isinstance(t["item"], str) or not t["item"]:
+            return f"hand-over {i}: item must be a name, got {t['item']!r}"
+    return None
+
+
 def _seat_list(state: Any, v: Any) -> str | None:
     if not isinstance(v, list) or any(not _is_int(x) or x not in state.seats for x in v):
         return f"must be a list of seats of this game, got {v!r}"
@@ -485,6 +522,7 @@ KINDS.update({
     "objectives": _objectives,
     "wound_kind": _one_of(WOUND_KINDS),
     "count1": _int(1, 9),
+    "player_number": _int(1, 5),
     "count0": _int(0, 27),
     "amount": _int(-8, 8),
     "scope": _one_of(SCAN_SCOPES),
@@ -500,6 +538,8 @@ KINDS.update({
     "item_place": _one_of(ITEM_PLACES),
     "names": _text_list,
     "seats": _seat_list,
+    "transfers": _transfers,
+    "sectors": _sectors,
     "door_state": _one_of(DOOR_STATES),
     "location": _one_of(POWER_LOCATIONS),
     "room_action": _one_of(tuple(ROOM_ACTIONS)),
@@ -679,16 +719,20 @@ MORE = (
                  "says so (Scalpel; faq_lockdown.md 2)", False),
               _f("room", "room", "the room the item is used on (e.g. a Thermite Charge thrown into the Nest)", False),
               _f("eggs", "count0", "unheld eggs destroyed there by the item's injuries, 1 per injury "
-                 "(faq_lockdown.md 10)", False),
+                 "(faq_lockdown.md 10); 0 = an attempt that destroyed none; a noise roll follows (seed 000 "
+                 "L472–473)", False),
               _f("gained", "object", "a heavy object the item gives from the supply (Probe Arm: a carcass; "
                  "faq_lockdown.md 18)", False)),
              {"item": "Medkit", "cost": 1, "discarded": True, "note": "dressed 1 serious wound"}, S.ITEMS),
     FactSpec("ItemsTraded", "seat",
-             "Trade action (cost 1, out of combat) with a character in the same room: items and objects given and "
-             "taken.",
-             (_f("with", "seat", "the other character's seat"),
+             "Trade action (cost 1, out of combat): every character in the room, passed or not, may hand items and "
+             "objects to every other (seed 000 L1985–1992). `with`/`give`/`take` record an exchange with one "
+             "partner; `transfers` any others, between any two characters in the room.",
+             (_f("with", "seat", "the other character's seat (required unless transfers are given)", False),
               _f("give", "names", "items/objects given", False),
-              _f("take", "names", "items/objects taken", False)),
+              _f("take", "names", "items/objects taken", False),
+              _f("transfers", "transfers", "further hand-overs in the same trade: a list of {from, to, item} "
+                 "between any characters in the room", False)),
              {"with": 2, "give": ["Flashlight"], "take": []}, S.TRADE),
     FactSpec("ItemDropped", "seat",
              "An item or a heavy object was dropped (free, in the own turn): objects stay in the room, items leave "

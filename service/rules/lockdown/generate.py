@@ -295,6 +295,7 @@ def _objective(rng, state, e, options, data):
 
 FILLERS = {
     ("ActionCardPlayed", "card"): _action_card,
+    ("CharacterMovedByEffect", "effect"): lambda rng, state, e, options, data: "vents",
     ("ItemGained", "item"): _gained_item,
     ("ObjectiveRevealed", "objective"): _objective,
     ("BoardPrepared", "tiles"): _tiles,

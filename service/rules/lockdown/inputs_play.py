@@ -327,6 +327,10 @@ def table_effects(state: LockdownState) -> list[Expected]:
             for s in seats]
     out += [_offer("ContaminationCardReceived", s, None, lambda: Expected("ContaminationCardReceived", s, {}, note))
             for s in seats]
+    # a card's move (its own fact, not a Movement): the table names the room and the card
+    out += [_offer("CharacterMovedByEffect", s, len(rooms), lambda: Expected(
+        "CharacterMovedByEffect", s, {"to_room": rooms, "effect": None}, note))
+        for s in seats if state.characters[s].status == "base" and state.characters[s].room is not None]
     out += _noise_offers(b, state.noise)[0]
     if ids:
         if b.has_graph:

@@ -273,6 +273,47 @@ def figures_on_board(state: LockdownState, kind: str) -> int:
     return sum(1 for i in state.intruders if i.kind == kind)
 
 
+def escape_attackers(state: LockdownState, origin: str | None) -> tuple:
+    """The stalkers that attack a character escaping from ``origin``, each separately (seed 000 L3038–3039), the
+    largest first (queen, breeder, adult, creeper, larva; the order of placing among equals). The game option
+    ``escape_order: "any"`` lets the table take them in any order (the check); the offer stays largest first."""
+    from service.rules.lockdown.state import SIZE_ORDER
+
+    if not origin:
+        return ()
+    found = state.intruders_in(origin)
+    rank = {k: n for n, k in enumerate(SIZE_ORDER)}
+    return tuple(sorted(found, key=lambda i: rank.get(i.kind, len(rank))))
+
+
+def set_aside(state: LockdownState, kind: str) -> LockdownState:
+    """A token drawn from the colony bag is put aside next to the board, with the tokens not in the bag (seed 000
+    L1006–1007): a drawn token that placed a figure (L2834–2836), and a larva or creeper drawn in the colony step
+    (L1821–1828). The tokens of the stalkers killed later stay there. Nothing moves if the bag holds none."""
+    if state.bag.get(kind, 0) <= 0:
+        return state
+    bag, supply = dict(state.bag), dict(state.supply)
+    bag[kind] -= 1
+    supply[kind] = supply.get(kind, 0) + 1
+    return replace(state, bag=MappingProxyType(bag), supply=MappingProxyType(supply))
+
+
+def return_tokens(state: LockdownState, kind: str, n: int, cons: list[Consequence]) -> LockdownState:
+    """Tokens of ``kind`` go back into the colony from beside the board (a stalker gone into the technical
+    corridors, L2834–2836; the adult retreat, "if possible", lockdown.md §7.9). Only tokens that lie there can."""
+    have = state.supply.get(kind, 0)
+    k = min(n, have)
+    if k < n:
+        cons.append(C("colony-supply-empty", f"No {kind} token is left next to the board: {n - k} cannot go back "
+                      f"into the bag.", token=kind))
+    if k <= 0:
+        return state
+    bag, supply = dict(state.bag), dict(state.supply)
+    bag[kind] = bag.get(kind, 0) + k
+    supply[kind] = have - k
+    return replace(state, bag=MappingProxyType(bag), supply=MappingProxyType(supply))
+
+
 def place_intruder(state: LockdownState, kind: str, place: str, cons: list[Consequence],
                    from_bag: bool = False) -> tuple[LockdownState, str | None]:
     """A figure appears (figure caps and the adult retreat rule, lockdown.md §1.6, §7.9)."""
@@ -283,16 +324,12 @@ def place_intruder(state: LockdownState, kind: str, place: str, cons: list[Conse
             cons.append(C("adult-cap", f"All 8 adult figures are on the board: {len(leaving)} adult(s) not in "
                           f"combat retreat into the colony.", removed=[i.id for i in leaving]))
             state = replace(state, intruders=tuple(i for i in state.intruders if i not in leaving))
-            bag = dict(state.bag)
-            bag["adult"] = bag.get("adult", 0) + len(leaving)
-            state = replace(state, bag=MappingProxyType(bag))
+            state = return_tokens(state, "adult", len(leaving), cons)
         if figures_on_board(state, kind) >= cap:
             cons.append(C("figure-cap", f"No {kind} figure is left (cap {cap}): nothing is placed.", kind=kind))
             return state, None
     if from_bag:
-        bag = dict(state.bag)
-        bag[kind] = max(0, bag.get(kind, 0) - 1)
-        state = replace(state, bag=MappingProxyType(bag))
+        state = set_aside(state, kind)
     serial = state.intruder_serial + 1
     iid = f"i{serial}"
     cons.append(C("intruder-placed", f"A {kind} ({iid}) appears in {state.room_label(place)}.", intruder=iid,
@@ -313,9 +350,7 @@ def remove_intruder(state: LockdownState, iid: str, cons: list[Consequence], to_
     state = replace(state, intruders=tuple(i for i in state.intruders if i.id != iid),
                     pending=tuple(p for p in state.pending if p.intruder != iid))
     if to_bag:
-        bag = dict(state.bag)
-        bag[it.kind] = bag.get(it.kind, 0) + 1
-        state = replace(state, bag=MappingProxyType(bag))
+        state = return_tokens(state, it.kind, 1, cons)
     cons.append(C("intruder-removed", f"The {it.kind} ({iid}) is {why}" + ("; its token goes back into the bag."
                                                                            if to_bag else "."),
                   intruder=iid, to_bag=to_bag))

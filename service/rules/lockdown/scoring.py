@@ -218,6 +218,12 @@ class ScoringSettings:
     """On a time-out / alarm ending "night stalkers stay alive; kill the queen / destroy the Nest
     objectives fail" (L1612–1613), even if the Nest was emptied before."""
 
+    base_destroyed_destroys_nest: bool = True
+    """When the base explodes the Nest goes with it: "destroy the Nest" is met even with eggs left. The seed
+    says only that the stalkers die and the queen is killed "which may matter for some objectives"
+    (seed 000 L1618–1622); the Nest is a room of the base, so True (docs/rules-gaps.md). False = only an
+    emptied Nest (no egg token left, L1293) counts."""
+
 
 DEFAULT = ScoringSettings()
 
@@ -545,6 +551,9 @@ def _game_field(ctx: _Ctx, name: str) -> Tri:
             return _all([_not(ctx.destroyed), _u("whether the queen was killed")])
         return _k(v.queen_killed) if ctx.destroyed.known else (
             _k(True) if v.queen_killed else _u(*ctx.destroyed.needs))
+    if name == "nest_destroyed":
+        empty = _k(v.eggs_in_nest == 0) if v.eggs_in_nest is not None else _u("eggs in nest")
+        return _any([empty, ctx.destroyed]) if ctx.settings.base_destroyed_destroys_nest else empty
     if name == "stalkers_survive_ending":
         if not ctx.settings.timeout_fails_stalker_objectives:
             return _k(False)

@@ -24,8 +24,14 @@ from service.rules.lockdown.components import CHARACTERS as CHARACTER_CARDS, COL
 MODES = ("standard", "solo", "coop")
 MIN_PLAYERS, MAX_PLAYERS = 1, 5
 # setup options of the variants (first value = default): characters of the original Nemesis may join
-# (lockdown.md §12.4; seed 000 L4554–4602); Nemesis intruders replace the night stalkers (§12.6; L4752–4796)
-VARIANTS = {"characters": ("lockdown", "nemesis"), "intruders": ("night_stalkers", "nemesis")}
+# (lockdown.md §12.4; seed 000 L4554–4602); Nemesis intruders replace the night stalkers
+# (§12.6; L4752–4796); the order of the attacks on an escaping character (seed 000 L3038–3039 says only
+# "separately"; lockdown_cz.md L867 "in any order"): largest stalker first, or as the table chooses
+# (docs/rules-gaps.md)
+VARIANTS = {"characters": ("lockdown", "nemesis"), "intruders": ("night_stalkers", "nemesis"),
+            "escape_order": ("largest_first", "any")}
+# stalker kinds from the largest (queen) to the smallest (larva): the escape attack order (lockdown.md §1.6)
+SIZE_ORDER = ("queen", "breeder", "adult", "creeper", "larva")
 HAND_SIZE = 5
 
 # phases
@@ -96,6 +102,7 @@ class CharacterState:
     status: str = IN_BASE  # base, pod, isolation, bunker, evacuated, dead
     pod: str | None = None  # A, B or C while sitting in a pod
     cause: str | None = None  # death cause
+    player_number: int | None = None  # the help card's number (seed 000 L1052–1058), when recorded
     light: int = 0  # light wounds on the track (0–2)
     serious: tuple[SeriousWound, ...] = ()
     deck: int = DECK_SIZE
@@ -270,6 +277,10 @@ class LockdownState:
         return sum(1 for r in self.rooms.values() if r.malfunction)
 
     def sector_of(self, place: str | None) -> str | None:
+        """The sector of a room space: the board file's, or the one the table recorded (BoardPrepared.sectors)."""
+        r = self.rooms.get(place) if place else None
+        if r is not None and r.sector:
+            return r.sector
         p = self.board.places.get(place) if place else None
         return p.sector if p else None
 

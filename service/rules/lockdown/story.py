@@ -154,6 +154,11 @@ def _moved(b, f, a, who):
     return _("%(who)s moves to %(room)s %(via)s%(extra)s.") % {"who": who, "room": place(a, f.data.get("to_room")), "via": via, "extra": extra}
 
 
+def _moved_by_effect(b, f, a, who):
+    return _("%(who)s is moved to %(room)s by %(effect)s.") % {"who": who, "room": place(a, f.data.get("to_room")),
+                                                             "effect": f.data.get("effect")}
+
+
 def _careful(b, f, a, who):
     return _("%(who)s moves carefully to %(room)s through corridor %(n)s, placing noise in corridor %(noise)s.") % {
         "who": who, "room": place(a, f.data.get("to_room")), "n": f.data.get("corridor"), "noise": f.data.get("noise_corridor")}
@@ -408,8 +413,14 @@ def _used(b, f, a, who):
 def _traded(b, f, a, who):
     give, take = f.data.get("give") or [], f.data.get("take") or []
     parts = ([_("gives %(items)s") % {"items": _list(give)}] if give else []) + ([_("takes %(items)s") % {"items": _list(take)}] if take else [])
+    transfers = f.data.get("transfers") or []
+    parts += [_("%(giver)s gives %(item)s to %(taker)s") % {"giver": person(b, t.get("from")), "item": t.get("item"),
+                                                             "taker": person(b, t.get("to"))} for t in transfers]
+    seats = ([f.data["with"]] if f.data.get("with") is not None else []) + [
+        s for t in transfers for s in (t.get("from"), t.get("to")) if s != f.actor]
+    other = _list([person(b, s) for s in dict.fromkeys(seats)])
     return _("%(who)s trades with %(other)s: %(what)s.") % {
-        "who": who, "other": person(b, f.data.get("with")), "what": _(" and ").join(parts) or _("nothing changes hands")}
+        "who": who, "other": other, "what": _(" and ").join(parts) or _("nothing changes hands")}
 
 
 def _dropped(b, f, a, who):
@@ -559,6 +570,7 @@ def _final_scan(b, f, a, who):
 NARRATORS: Mapping[str, Narrator] = {
     "BoardPrepared": _board, "CharacterChosen": _chosen, "SetupCompleted": _setup_done,
     "FirstPlayerPassed": _first_player, "CharacterMoved": _moved, "CharacterMovedCarefully": _careful,
+    "CharacterMovedByEffect": _moved_by_effect,
     "Passed": _passed, "RoomExplored": _explored, "NoiseRolled": _noise, "EncounterTokenDrawn": _encounter,
     "CssTokenRevealed": _css, "TimeAdvanced": _time, "NoiseMarkersCleared": _cleared, "EventCardDrawn": _event,
     "IntruderMoved": _intruder_moved, "ColonyTokenDrawn": _colony, "GameEnded": _ended,

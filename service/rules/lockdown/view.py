@@ -39,7 +39,12 @@ def score(state: LockdownState) -> Result | None:
             for s in state.seats))
     from service.rules.lockdown.endgame import scoring_view
     from service.rules.lockdown.scoring import settings_from, victory_check
-    return victory_check(scoring_view(state), settings_from(state.setup.options))
+    from dataclasses import replace as copy
+
+    result = victory_check(scoring_view(state), settings_from(state.setup.options))
+    # how the game ended (time out, alarm procedure, base destroyed, nobody left) and which end effects applied
+    # (seed 000 L1603–1638): a no_characters_left ending is resolved as one of the three
+    return copy(result, effects=state.end_effects)
 
 
 def _noise_at(state: LockdownState, place: str) -> list[Any]:
