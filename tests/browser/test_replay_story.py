@@ -7,6 +7,7 @@ import pytest
 
 from service.rules.story import tell
 from tests.browser.test_replay import at, current_seq
+from tests.helpers import SignedInHandler
 
 pytestmark = pytest.mark.browser
 
@@ -194,7 +195,8 @@ def test_unexplored_rooms_and_tokens_stay_hidden_in_the_public_view(served, page
 
 def test_a_game_in_play_shows_only_the_public_view(served, page):
     base, _ = served
-    r = page.request.post(f"{base}/api/games", data={
+    api = {"Authorization": f"Bearer {SignedInHandler.served['token']}"}  # an API client signs with its token, not the page's cookie
+    r = page.request.post(f"{base}/api/games", headers=api, data={
         "ruleset": "lockdown", "mode": "standard", "players": [{"seat": 1, "name": "Ada"}, {"seat": 2, "name": "Bo"}],
         "options": {"board": "synthetic"}, "title": "Still playing"})
     assert r.ok, r.text()
@@ -202,7 +204,7 @@ def test_a_game_in_play_shows_only_the_public_view(served, page):
     facts = [{"type": "BoardPrepared", "data": {"board": "synthetic"}},
              {"type": "CharacterChosen", "actor": 1, "data": {"character": "hacker"}},
              {"type": "ObjectivesDealt", "actor": 1, "data": {"objectives": ["send_signal", "nest_destroyed"]}}]
-    r = page.request.post(f"{base}/api/games/{gid}/facts", data={"expected_position": 0, "facts": facts})
+    r = page.request.post(f"{base}/api/games/{gid}/facts", headers=api, data={"expected_position": 0, "facts": facts})
     assert r.ok, r.text()
     page.goto(f"{base}/games/{gid}/step/3")
     assert page.locator("#as option").all_inner_texts() == ["Public (the table)"]

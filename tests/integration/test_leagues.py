@@ -1,7 +1,7 @@
 """Leagues (decision 0020): facts in the store, the 'league' view, standings and ratings as of a date.
 
-Games are generated legal games (service/samples.py) with known verdicts: seed 5005 and 5011 have
-one winner each, 5000 no winner, 5003 an undetermined seat (never rated). Expected ratings are
+Games are generated legal games (service/samples.py) with known verdicts: seed 5044 and 5073 have
+one winner each, 5000 no winner, 5058 an undetermined seat (never rated). Expected ratings are
 computed here with openskill directly, not through service/ratings.py.
 """
 from __future__ import annotations
@@ -112,10 +112,10 @@ def test_standings_and_ratings_match_hand_counts_and_openskill(fresh_archive):
     db = fresh_archive.db
     setup_league(fresh_archive)
     games = [
-        record(fresh_archive, 5005, ["Ada", "Bo", "Cy"], "2026-02-01"),
+        record(fresh_archive, 5044, ["Ada", "Bo", "Cy"], "2026-02-01"),
         record(fresh_archive, 5000, ["Ada", "Cy", "Dee"], "2026-02-08"),
-        record(fresh_archive, 5011, ["Bo", "Ada", "Cy"], "2026-02-15"),
-        record(fresh_archive, 5003, ["Ada", "Bo", "Cy"], "2026-02-22"),  # undetermined: counted, never rated
+        record(fresh_archive, 5073, ["Bo", "Ada", "Cy"], "2026-02-15"),
+        record(fresh_archive, 5058, ["Ada", "Bo", "Cy"], "2026-02-22"),  # undetermined: counted, never rated
         record(fresh_archive, 5013, ["Ada", "Bo", "Cy"], "2026-03-01", league="Another league"),  # not this league
     ]
     rebuild_views(db, ["league"])
@@ -136,7 +136,7 @@ def test_standings_and_ratings_match_hand_counts_and_openskill(fresh_archive):
         assert rows[name]["survived"] == survived
         assert rows[name]["points"] == 3 * wins + rows[name]["survived"] + rows[name]["objectives"]
         assert rows[name]["win_rate"] == pytest.approx(wins / len(mine))
-    assert rows["Ada"]["wins"] == 1 and rows["Bo"]["wins"] == 1  # seed 5005 seat 1, seed 5011 seat 1
+    assert rows["Ada"]["wins"] == 1 and rows["Bo"]["wins"] == 1  # seed 5044 seat 1, seed 5073 seat 1
     assert lq.standings(db, CLUB, LEAGUE, SEASON)["games"] == 4
     assert_ratings(db, expected_ratings(counted))
 
@@ -144,8 +144,8 @@ def test_standings_and_ratings_match_hand_counts_and_openskill(fresh_archive):
 def test_as_of_and_a_late_game_rerates_everything_after_its_date(fresh_archive):
     db = fresh_archive.db
     setup_league(fresh_archive)
-    first = record(fresh_archive, 5005, ["Ada", "Bo", "Cy"], "2026-02-01")
-    third = record(fresh_archive, 5011, ["Bo", "Ada", "Cy"], "2026-03-01")
+    first = record(fresh_archive, 5044, ["Ada", "Bo", "Cy"], "2026-02-01")
+    third = record(fresh_archive, 5073, ["Bo", "Ada", "Cy"], "2026-03-01")
     rebuild_views(db, ["league"])
     before_late = table(db)
     assert_ratings(db, expected_ratings([first]), as_of=date(2026, 2, 20))
@@ -182,8 +182,8 @@ def test_a_late_game_on_a_busy_day_rerates_from_itself_not_its_whole_day(fresh_a
     (same row versions), everything after is rated again, and the current ratings are the last rows."""
     db = fresh_archive.db
     setup_league(fresh_archive)
-    a = record(fresh_archive, 5005, ["Ada", "Bo", "Cy"], "2026-02-01")
-    b = record(fresh_archive, 5011, ["Bo", "Ada", "Cy"], "2026-02-01")
+    a = record(fresh_archive, 5044, ["Ada", "Bo", "Cy"], "2026-02-01")
+    b = record(fresh_archive, 5073, ["Bo", "Ada", "Cy"], "2026-02-01")
     c = record(fresh_archive, 5000, ["Ada", "Cy", "Dee"], "2026-02-02")
     rebuild_views(db, ["league"])
     same_day = _rating_rows(db, [a.id, b.id])
@@ -215,8 +215,8 @@ def test_merging_two_players_joins_their_games_and_ratings(fresh_archive):
     db = fresh_archive.db
     setup_league(fresh_archive)
     games = [
-        record(fresh_archive, 5005, ["Ada", "Bo", "Cy"], "2026-02-01"),
-        record(fresh_archive, 5011, ["Bo", "Ada L.", "Cy"], "2026-02-15"),
+        record(fresh_archive, 5044, ["Ada", "Bo", "Cy"], "2026-02-01"),
+        record(fresh_archive, 5073, ["Bo", "Ada L.", "Cy"], "2026-02-15"),
     ]
     rebuild_views(db, ["league"])
     assert {"Ada", "Ada L."} <= set(table(db))
@@ -235,8 +235,8 @@ def test_moving_and_hiding_games_are_facts(fresh_archive):
     db = fresh_archive.db
     setup_league(fresh_archive)
     fresh_archive.leagues.open_season(CLUB, LEAGUE, "Cup", "cup")
-    a = record(fresh_archive, 5005, ["Ada", "Bo", "Cy"], "2026-02-01")
-    b = record(fresh_archive, 5011, ["Bo", "Ada", "Cy"], "2026-02-15")
+    a = record(fresh_archive, 5044, ["Ada", "Bo", "Cy"], "2026-02-01")
+    b = record(fresh_archive, 5073, ["Bo", "Ada", "Cy"], "2026-02-15")
     rebuild_views(db, ["league"])
     assert lq.standings(db, CLUB, LEAGUE, SEASON)["games"] == 2
     fresh_archive.leagues.hide_game(b.id, "a test game", games=fresh_archive.games)
@@ -246,7 +246,7 @@ def test_moving_and_hiding_games_are_facts(fresh_archive):
     cup = lq.standings(db, CLUB, LEAGUE, "cup")
     assert cup["games"] == 1 and {r["name"] for r in cup["standings"]} == {"Ada", "Bo", "Cy"}
     assert_ratings_in = {r["name"]: r["rating"]["mu"] for r in cup["standings"]}
-    assert assert_ratings_in["Ada"] > 25  # seat 1 of seed 5005 won
+    assert assert_ratings_in["Ada"] > 25  # seat 1 of seed 5044 won
     hidden = [g for g in lq.season_games(db, CLUB, LEAGUE, SEASON) if g["hidden"]]
     assert [g["reason"] for g in hidden] == ["a test game"]
     fresh_archive.leagues.show_game(b.id, games=fresh_archive.games)
@@ -274,12 +274,12 @@ def test_rebuild_equals_the_live_projection(fresh_archive):
     worker.start_thread()
     try:
         setup_league(fresh_archive)
-        record(fresh_archive, 5005, ["Ada", "Bo", "Cy"], "2026-02-01")
-        late = record(fresh_archive, 5011, ["Bo", "Ada L.", "Cy"], "2026-01-15")
+        record(fresh_archive, 5044, ["Ada", "Bo", "Cy"], "2026-02-01")
+        late = record(fresh_archive, 5073, ["Bo", "Ada L.", "Cy"], "2026-01-15")
         fresh_archive.leagues.add_alias("Ada", "Ada L.")
         fresh_archive.leagues.hide_game(late.id, "duplicate", games=fresh_archive.games)
         fresh_archive.leagues.show_game(late.id, games=fresh_archive.games)
-        record(fresh_archive, 5003, ["Ada", "Bo", "Cy"], "2026-02-10")
+        record(fresh_archive, 5058, ["Ada", "Bo", "Cy"], "2026-02-10")
         head = fresh_archive.games.recorder.max_notification_id()
         wait_for(lambda: all(p >= head for p in queries.tracking_positions(db).values()))
     finally:
@@ -296,7 +296,7 @@ def test_the_league_commands_append_facts_and_say_what_is_wrong(fresh_archive):
     from web.cli import main as cli
 
     db = fresh_archive.db
-    game = record(fresh_archive, 5005, ["Ada", "Bo", "Cy"], "2026-02-01", league="Old tag")
+    game = record(fresh_archive, 5044, ["Ada", "Bo", "Cy"], "2026-02-01", league="Old tag")
 
     def run(*args):
         return CliRunner().invoke(cli, ["--database-url", db.url, "league", *args])
@@ -327,7 +327,7 @@ def test_league_records_are_not_games_and_the_api_reads_the_view(fresh_archive):
     from web import create_app
 
     setup_league(fresh_archive)
-    game = record(fresh_archive, 5005, ["Ada", "Bo", "Cy"], "2026-02-01", league="Tuesday")
+    game = record(fresh_archive, 5044, ["Ada", "Bo", "Cy"], "2026-02-01", league="Tuesday")
     rebuild_views(fresh_archive.db, ["league"])
     client = create_app({"ARCHIVE": fresh_archive}).test_client()
     club_id = client.get("/api/clubs").get_json()["clubs"][0]["id"]
