@@ -292,3 +292,23 @@ def test_the_new_game_form_is_polish_including_how_it_is_recorded(client):
     english = _text(re.search(r'<form class="new-game".*?</form>', client.get("/games/new?lang=en").get_data(as_text=True),
                               re.S).group(0))
     assert "How it is recorded" in english and "Recorded after the fact (from memory" in english
+
+
+def test_the_position_strip_reads_as_polish_phrases(client, archive):
+    header, facts = generated(seed=3, players=2, max_rounds=2)
+    game = archive.games.create_game(GameHeaderSchema().load(header))
+    first_move = next(i for i, f in enumerate(facts) if f["type"] in ("CharacterMoved", "CharacterMovedCarefully"))
+    event = next(i for i, f in enumerate(facts) if f["type"] in ("TimeAdvanced", "CssTokenRevealed"))
+    _record(client, game.id, facts[:first_move])
+
+    def strip(lang):
+        page = client.get(f"/games/{game.id}/record/panel?lang={lang}").get_data(as_text=True)
+        return " ".join(_text(re.search(r'<div class="where-now">(.*?)</div>', page, re.S).group(1)).split())
+
+    assert strip("pl").startswith("Runda 1 faza graczy · tura")
+    assert strip("en").startswith("Round 1 player phase · turns")
+    step = client.get(f"/games/{game.id}/step/{first_move}?lang=pl").get_data(as_text=True)
+    assert "Faza graczy · tura" in " ".join(_text(re.search(r'<div class="where">(.*?)</div>', step, re.S).group(1)).split())
+    _record(client, game.id, facts[first_move:event])
+    assert strip("pl").startswith("Runda 1 faza wydarzeń")
+    assert "graczy · tury" not in strip("pl")
