@@ -91,6 +91,9 @@ def test_a_queued_fact_is_named_by_its_polish_title_when_taken_back(served, brow
     try:
         page.goto(base + "/games/new")
         assert "Sposób zapisu" in page.locator("form.new-game").inner_text()  # the recording choice in Polish
+        shots = os.environ.get("RECORDER_SCREENSHOTS")
+        if shots:
+            page.screenshot(path=os.path.join(shots, "new-game-pl-390.png"), full_page=True)
         page.fill("input[name=player-0]", "Zofia")
         page.fill("input[name=title]", "Kolejka po polsku")
         page.check("input[name=mode][value=solo]")
@@ -107,9 +110,8 @@ def test_a_queued_fact_is_named_by_its_polish_title_when_taken_back(served, brow
         page.click("#undo")
         told = page.locator("#undo").inner_text()
         assert told == "Stuknij ponownie, aby wycofać z kolejki: Wybór postaci", told
-        if os.environ.get("RECORDER_SCREENSHOTS"):
-            page.screenshot(path=os.path.join(os.environ["RECORDER_SCREENSHOTS"], "recorder-pl-queued-390.png"),
-                            full_page=True)
+        if shots:
+            page.screenshot(path=os.path.join(shots, "recorder-pl-queued-390.png"), full_page=True)
         page.click("#undo")
         page.wait_for_selector("#queue", state="hidden")
     finally:
