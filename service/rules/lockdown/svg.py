@@ -36,7 +36,7 @@ from service.rules.lockdown.board import AREA_PREFIX, CROSSROAD, TECHNICAL, Boar
 from service import i18n
 from service.i18n import N_, _
 from service.rules.lockdown.components import CHARACTERS, ROOMS, board as load_board
-from service.rules.lockdown.names import local
+from service.rules.lockdown.names import local, shown
 from service.rules.lockdown.state import DEAD, IN_BASE, LockdownState, who
 
 # --- geometry (viewBox units; the picture scales to any width) -------------------------
@@ -642,13 +642,13 @@ def _character_token(state: LockdownState, seat: int, x: float, y: float, r: flo
     light = colour in ("purple", "blue", "red") or colour is None
     tip = [who(state, seat)]
     if c.light or c.serious:
-        tip.append(f"{c.light} light, {len(c.serious)} serious wound(s)")
+        tip.append(_("%(light)s light, %(serious)s serious wound(s)") % {"light": c.light, "serious": len(c.serious)})
     if c.slime:
-        tip.append("slimed")
+        tip.append(_("slimed"))
     if c.objects:
-        tip.append("carries " + ", ".join(o.split(":")[0] for o in c.objects))
+        tip.append(_("carries %(objects)s") % {"objects": ", ".join(o.split(":")[0] for o in c.objects)})
     if state.acting() == seat:
-        tip.append("to act")
+        tip.append(_("to act"))
     extra = ""
     if c.slime:
         extra += f'<circle class="slime" cx="{_n(x)}" cy="{_n(y)}" r="{_n(r + 4)}"/>'
@@ -665,7 +665,9 @@ def _intruder_token(state: LockdownState, i: Any, x: float, y: float, hl: bool) 
     r = TOKEN_R + 1
     pips = "".join(f'<circle class="pip" cx="{_n(x - r + 6 + k * 8)}" cy="{_n(y - r + 2)}" r="3.5"/>'
                    for k in range(min(i.injuries, 4)))
-    tip = f"{i.kind.title()} ({i.id})" + (f", {i.injuries} injur{'y' if i.injuries == 1 else 'ies'}" if i.injuries else "")
+    tip = f"{shown('intruder', i.kind, i.kind.title())} ({i.id})"
+    if i.injuries:
+        tip += ", " + _("injuries: %(n)s") % {"n": i.injuries}
     return (f'<g class="figure intruder{_hl(hl)}" data-intruder="{_e(i.id)}" data-kind="{_e(i.kind)}">'
             f'<title>{_e(tip)}</title><path class="tok" fill="{fill}" '
             f'd="M{_n(x)},{_n(y - r)}L{_n(x + r)},{_n(y)}L{_n(x)},{_n(y + r)}L{_n(x - r)},{_n(y)}z"/>'
@@ -838,7 +840,9 @@ def _elevator(state: LockdownState, sector: str | None, x: float, y: float, hl: 
     """An elevator room's corner: the elevator's power, and the elevator itself when it stands here."""
     on = state.powered(ELEVATOR)
     here = sector is not None and state.elevator == sector
-    tip = f"Elevator: {'powered' if on else 'no power'}" + ("; the elevator is here" if here else "")
+    tip = _("Elevator: powered") if on else _("Elevator: no power")
+    if here:
+        tip += "; " + _("the elevator is here")
     cx, cy = x + CW - 16, y + 16
     out = f'<g class="elevator{_hl(hl)}"><title>{_e(tip)}</title><circle class="{"pw-on" if on else "pw-off"}" ' \
           f'cx="{_n(cx)}" cy="{_n(cy)}" r="6"/>'
@@ -970,7 +974,27 @@ def _legend(state: LockdownState, lay: Layout) -> tuple[str, float]:
     return "".join(out), y + M
 
 
-@lru_cache(maxsize=None)
 def _honesty_lines(board_id: str, columns: int) -> tuple[str, ...]:
+    return _honesty_lines_in(i18n.current(), board_id, columns)
+
+
+@lru_cache(maxsize=None)
+def _honesty_lines_in(lang: str, board_id: str, columns: int) -> tuple[str, ...]:
+    """The legend's lines on what is schematic or unknown, in ``lang`` (the cache keys on it)."""
     lay = layout(board_id, columns)
-    return tuple(_e(ln) for text in lay.honesty for ln in wrap(text, int((lay.width - 2 * M) / 7.4)))
+    texts = lay.honesty if lang == i18n.DEFAULT else _honesty_told(load_board(board_id))
+    return tuple(_e(ln) for text in texts for ln in wrap(text, int((lay.width - 2 * M) / 7.4)))
+
+
+def _honesty_told(b: Board) -> tuple[str, ...]:
+    """:func:`_honesty` in the language in force."""
+    if b.synthetic:
+        return (_("SYNTHETIC TEST BOARD: its sectors and corridors (thin lines) are invented for tests; it is not the "
+                  "real board. Schematic: room spaces as cards in a grid per sector; corridor numbers sit at fixed card "
+                  "edges (1 top, 2 right, 3 bottom, 4 left), not where a board prints them."),)
+    unknown = (_("printed room numbers, the sectors of most spaces, buildings and the paths between crossroads")
+               if b.surface else _("printed room numbers, the sectors of the 16 room spaces and the corridors"))
+    return (_("Schematic, not the printed board: room spaces are cards in a grid in our own order; %(unknown)s are "
+              "not known (docs/rules-gaps.md). A corridor number sits at a fixed card edge (1 top, 2 right, 3 bottom, "
+              "4 left) and is drawn only once something lies in it. Dashed lines: corridors learned from recorded "
+              "moves (decision 0005), not printed data.") % {"unknown": unknown},)
