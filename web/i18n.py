@@ -42,6 +42,18 @@ WORDS = (
 )
 
 
+# a position's phase as the strip names it: "Round 1 · player phase · turns", "Runda 1 · faza graczy · tura"
+PHASES = {"setup": i18n.N_("setup"), "player": i18n.N_("player phase"), "event": i18n.N_("event phase"),
+          "ended": i18n.N_("ended")}
+
+
+def phase_words(phase) -> str:
+    """``{{ position.phase|phase }}``: the phase in the language in force, as a phrase that reads alone."""
+    if phase in (None, ""):
+        return ""
+    return i18n.gettext(PHASES.get(str(phase), str(phase)))
+
+
 def po_path(code: str) -> Path:
     return TRANSLATIONS / code / "LC_MESSAGES" / f"{DOMAIN}.po"
 
@@ -100,6 +112,7 @@ def install(app: Flask) -> None:
 
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.filters["t"] = lambda value: i18n.gettext(str(value)) if value not in (None, "") else value
+    app.jinja_env.filters["phase"] = phase_words
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda s: i18n.gettext(s), ngettext=lambda s, p, n: i18n.ngettext(s, p, n), newstyle=True)
 

@@ -751,7 +751,18 @@ def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
 @record.get("/games/<game_id>/record")
 def recorder(game_id: str):
     ctx = _panel_context(game_id, _fix_arg())
-    return render_template("record.html", rule_texts=_rule_texts(ctx["game"].ruleset_name), **ctx)
+    return render_template("record.html", rule_texts=_rule_texts(ctx["game"].ruleset_name),
+                           fact_titles=_fact_titles(ctx["game"].ruleset_name), **ctx)
+
+
+def _fact_titles(ruleset_name: str) -> dict[str, str]:
+    """Every fact type with its title in the page's language (``Move``, ``Ruch``), for record.js to name a fact
+    it holds (a queued one) as the buttons do, not by its type id."""
+    ruleset = RULESETS.get(ruleset_name)
+    if ruleset is None:
+        return {}
+    return {t: title for t in _fact_kinds(ruleset_name)
+            if (title := ruleset.display_name("fact", t, i18n.current()))}
 
 
 def _rule_texts(ruleset_name: str) -> dict[str, str]:

@@ -3,6 +3,7 @@ its Polish name, a refusal is told in Polish, and the fact is stored with the ca
 from __future__ import annotations
 
 import json
+import os
 import re
 import urllib.request
 import uuid
@@ -81,3 +82,37 @@ def test_an_action_card_is_found_by_its_polish_name_refused_in_polish_and_stored
     assert facts[-1]["type"] == "ActionCardPlayed" and facts[-1]["data"]["card"] == "Clean Up"  # the notation's name
     recent = page.locator("#recent li").first.inner_text()
     assert "Zagranie karty akcji" in recent and "Gruntowne sprzątanie" in recent, recent
+
+
+def test_a_queued_fact_is_named_by_its_polish_title_when_taken_back(served, browser):
+    base, _ = served
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="pl-PL")
+    page = context.new_page()
+    try:
+        page.goto(base + "/games/new")
+        assert "Sposób zapisu" in page.locator("form.new-game").inner_text()  # the recording choice in Polish
+        shots = os.environ.get("RECORDER_SCREENSHOTS")
+        if shots:
+            page.screenshot(path=os.path.join(shots, "new-game-pl-390.png"), full_page=True)
+        page.fill("input[name=player-0]", "Zofia")
+        page.fill("input[name=title]", "Kolejka po polsku")
+        page.check("input[name=mode][value=solo]")
+        page.click("text=Utwórz i zacznij zapis")
+        page.wait_for_url(re.compile(r"/games/[0-9a-f-]{36}/record$"))
+        page.click("form.fact-form:not([hidden]) .confirm")  # the board: the only next step
+        page.wait_for_selector('#panel[data-position="1"]')
+        assert "faza" not in page.locator(".where-now").inner_text()  # setup: "przygotowanie"
+        context.set_offline(True)
+        page.wait_for_selector('form.fact-form:not([hidden])[data-type="CharacterChosen"]')  # the only next step
+        page.click("form.fact-form:not([hidden]) fieldset[data-field=character] button.value >> nth=0")
+        page.wait_for_selector("#net[data-state=offline]")
+        assert "Wybór postaci (miejsce 1)" in page.locator("#queue").inner_text()
+        page.click("#undo")
+        told = page.locator("#undo").inner_text()
+        assert told == "Stuknij ponownie, aby wycofać z kolejki: Wybór postaci", told
+        if shots:
+            page.screenshot(path=os.path.join(shots, "recorder-pl-queued-390.png"), full_page=True)
+        page.click("#undo")
+        page.wait_for_selector("#queue", state="hidden")
+    finally:
+        context.close()

@@ -230,3 +230,85 @@ def test_listed_items_and_colours_are_named_as_printed_in_polish_and_stay_englis
     label = Labels("lockdown", state, {1: "Ann"})
     assert (label("text", "Flashlight"), label("colour", "red")) == ("Flashlight", "red")
     assert label.procedure("time", "time token 1 space right") == "time token 1 space right"
+
+
+def _consequence_codes() -> dict[str, set[str]]:
+    """Every consequence code the rules build (``C("code", text, **data)``) with the data keys all its calls pass."""
+    import ast
+    from pathlib import Path
+
+    codes: dict[str, set[str]] = {}
+    for path in Path("service/rules/lockdown").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "C" and node.args \
+                    and isinstance(node.args[0], ast.Constant):
+                keys = {k.arg for k in node.keywords}
+                codes[node.args[0].value] = codes.get(node.args[0].value, keys) & keys
+    return codes
+
+
+def test_every_consequence_code_has_a_polish_sentence_whose_particulars_it_carries():
+    codes = _consequence_codes()
+    assert len(codes) > 150 and "event-phase" in codes
+    missing = sorted(c for c in codes if not LOCKDOWN.display_name("consequence", c, "pl"))
+    assert not missing, f"consequence codes without a Polish sentence in data/recorder_words.json: {missing}"
+    assert all(LOCKDOWN.display_name("consequence", c, "en") is None for c in codes)  # English: the rules' text
+    needs = {"who": "seat", "room": "room", "to_room": "to_room", "round": "round"}
+    for code, keys in codes.items():  # a sentence names only what every consequence of its code carries
+        for name in re.findall(r"%\((\w+)\)s", LOCKDOWN.display_name("consequence", code, "pl")):
+            assert name in needs and needs[name] in keys, (code, name, keys)
+
+
+def test_the_rules_consequences_are_told_in_polish_in_the_replay_and_stay_english_in_the_api(client, archive):
+    from service import i18n
+    from web.i18n import translations
+    from web.replays import replay_of
+
+    header, facts = generated(seed=3, players=2, max_rounds=2)
+    game = archive.games.create_game(GameHeaderSchema().load(header))
+    _record(client, game.id, facts)
+    folded = replay_of(archive.games, game.id, corrected=True)
+    with i18n.language("en"):
+        english = {d for e in folded.story.entries for d in e.details}
+    with i18n.language("pl", translations("pl")):
+        polish = [(e.seq, d) for e in folded.story.entries for d in e.details]
+    assert "Everyone has passed: the event phase begins." in english
+    assert polish and not [d for _seq, d in polish if d in english]
+    assert any("(nieodkryte)" in d for _s, d in polish) and not any("unexplored" in d for _s, d in polish)
+    seq = next(s for s, d in polish if d == "Wszyscy spasowali: zaczyna się faza wydarzeń.")
+    assert any(d.startswith("Zaczyna się runda 1") for _s, d in polish)
+    page = client.get(f"/games/{game.id}/step/{seq}?lang=pl").get_data(as_text=True)
+    told = _text(re.search(r'<ul class="consequences">(.*?)</ul>', page, re.S).group(1))
+    assert "Wszyscy spasowali: zaczyna się faza wydarzeń." in told and "Everyone has passed" not in told
+    api = client.get(f"/api/games/{game.id}/state?step={seq}", headers={"Accept-Language": "pl"}).get_json()
+    assert "Everyone has passed: the event phase begins." in [c["text"] for c in api["consequences"]]
+
+
+def test_the_new_game_form_is_polish_including_how_it_is_recorded(client):
+    page = client.get("/games/new?lang=pl").get_data(as_text=True)
+    form = _text(re.search(r'<form class="new-game".*?</form>', page, re.S).group(0))
+    assert "Sposób zapisu" in form and "Zapisana po fakcie" in form
+    assert "How it is recorded" not in form and "Recorded after the fact" not in form
+    english = _text(re.search(r'<form class="new-game".*?</form>', client.get("/games/new?lang=en").get_data(as_text=True),
+                              re.S).group(0))
+    assert "How it is recorded" in english and "Recorded after the fact (from memory" in english
+
+
+def test_the_position_strip_reads_as_polish_phrases(client, archive):
+    header, facts = generated(seed=3, players=2, max_rounds=2)
+    game = archive.games.create_game(GameHeaderSchema().load(header))
+    first_move = next(i for i, f in enumerate(facts) if f["type"] in ("CharacterMoved", "CharacterMovedCarefully"))
+    event = next(i for i, f in enumerate(facts) if f["type"] in ("TimeAdvanced", "CssTokenRevealed"))
+    _record(client, game.id, facts[:first_move])
+
+    def strip(lang):
+        page = client.get(f"/games/{game.id}/record/panel?lang={lang}").get_data(as_text=True)
+        return " ".join(_text(re.search(r'<div class="where-now">(.*?)</div>', page, re.S).group(1)).split())
+
+    assert strip("pl").startswith("Runda 1 faza graczy · tura")
+    assert strip("en").startswith("Round 1 player phase · turns")
+    step = client.get(f"/games/{game.id}/step/{first_move}?lang=pl").get_data(as_text=True)
+    assert "Faza graczy · tura" in " ".join(_text(re.search(r'<div class="where">(.*?)</div>', step, re.S).group(1)).split())
+    _record(client, game.id, facts[first_move:event])
+    assert strip("pl").startswith("Runda 1 faza wydarzeń")
+    assert "graczy · tury" not in strip("pl")

@@ -230,12 +230,28 @@ def test_a_board_drawn_in_polish_first_is_still_english_for_the_next_english_rea
     from service.rules.base import Seat, Setup
 
     lockdown = get_ruleset("lockdown")
-    svg._card_top_in.cache_clear()
+    for cached in (svg._card_top_in, svg._port_in, svg._track_spaces_in, svg._honesty_lines_in):
+        cached.cache_clear()
+    from service.rules.lockdown.components import board
+
     state = lockdown.initial_state(Setup(players=(Seat(1, "A"), Seat(2, "B")), mode="standard", options={}))
+    graph = board("synthetic")  # the printed boards declare no corridors: the test board's ports have tooltips
+    place = next(p for p in svg.layout("synthetic").cards if graph.numbers_of(p))
+    port = graph.numbers_of(place)[0]
     with i18n.language("pl", translations("pl")):
-        assert "zakryty" in lockdown.draw(state)
-    english = lockdown.draw(state)
+        polish = lockdown.draw(state) + svg._port("synthetic", svg.WIDE, place, port)
+    assert "zakryty" in polish
+    # the tooltips too (decision 0028): time track, corridors, room cards
+    assert "<title>Pole czasu 15</title>" in polish and "Tor czasu:" in polish and "<title>Korytarz " in polish
+    assert "w ciemności" in polish or "sektor S-0" in polish
+    assert "Schemat, nie drukowana plansza" in polish and "Winda: bez zasilania" in polish
+    for english_word in ("Time space", "<title>Corridor ", "Time track:", "in darkness", "CSS token under",
+                         "Schematic, not the printed board", "Elevator: "):
+        assert english_word not in polish, english_word
+    english = lockdown.draw(state) + svg._port("synthetic", svg.WIDE, place, port)
     assert "face down" in english and "zakryty" not in english
+    assert "<title>Time space 15</title>" in english and "<title>Corridor " in english and "Pole czasu" not in english
+    assert "Schematic, not the printed board" in english and "Schemat, nie" not in english
 
 
 def test_every_fact_type_has_a_title_in_both_languages():

@@ -23,6 +23,9 @@
   function t(text, n) { return (TEXTS[text] || text).replace("{n}", n); }
   // the rules' refusals in the page's language, by violation code (the API answers in English; decision 0023)
   const RULES = JSON.parse(root.dataset.rules || "{}");
+  const TITLES = JSON.parse(root.dataset.titles || "{}");  // fact type -> its title in the page's language
+  // queued lines read as the notation in English, by their titles elsewhere (decision 0023)
+  const NOTATION = (document.documentElement.lang || "en") === "en";
   let sending = false;
   let undoArmed = 0;
   let noAutoAt = -1;     // the position where the recorder took back (or the rules refused) a fact: ask, don't auto-record
@@ -67,7 +70,7 @@
 
   function describe(fact) {
     const data = Object.entries(fact.data || {}).map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v)).join(" · ");
-    return fact.type + (fact.actor != null ? " (seat " + fact.actor + ")" : "") + (data ? " — " + data : "");
+    return ((!NOTATION && TITLES[fact.type]) || fact.type) + (fact.actor != null ? " (" + t("seat {n}", fact.actor) + ")" : "") + (data ? " — " + data : "");
   }
 
   function showQueue(q) {
@@ -196,7 +199,7 @@
     live.querySelectorAll("form.fact-form[data-sent]").forEach((f) => { delete f.dataset.sent; });
     message.classList.remove("auto");
     const target = form ? form.querySelector(".form-error") : message;
-    target.textContent = t("Not recorded — {n}", (form && form.dataset.label) || entry.fact.type) + ": " + text;
+    target.textContent = t("Not recorded — {n}", (form && form.dataset.label) || TITLES[entry.fact.type] || entry.fact.type) + ": " + text;
     target.hidden = false;
     if (!form) { message.hidden = false; }
   }
@@ -428,7 +431,7 @@
     if (Date.now() - undoArmed > 4000) {  // a first tap arms it: an undo is a fact too
       undoArmed = Date.now();
       if (b) {
-        b.textContent = local ? t("Tap again to take back the queued {n}", local.fact.type)
+        b.textContent = local ? t("Tap again to take back the queued {n}", TITLES[local.fact.type] || local.fact.type)
           : t("Tap again to void {n}", "#" + b.dataset.seq + " (" + b.dataset.line + ")");
         b.classList.add("armed");
       }

@@ -60,6 +60,7 @@ def table() -> Mapping[str, Mapping[str, tuple[str, str]]]:
     out["fact_note"] = {k: ("", pl) for k, pl in words["notes"].items()}
     out["violation"] = {k: ("", pl) for k, pl in words["violations"].items()}
     out["procedure_step"] = {k: ("", pl) for k, pl in words["procedure"].items()}
+    out["consequence"] = {k: ("", pl) for k, pl in words["consequences"].items()}  # decision 0028
     for kind, block in load("names_pl")["kinds"].items():
         known = out.setdefault(kind, {})
         for key, pl in block["names"].items():
@@ -88,7 +89,8 @@ def display_name(kind: str, value: Any, locale: str = "en") -> str | None:
     """The printed name of component ``value`` (an id or any known name) in ``locale``; None if unknown.
 
     Polish falls back to English where the seeds print no Polish name. For the recorder's prose kinds
-    (``field_doc``, ``fact_note``, ``violation``, ``procedure_step``) there is only Polish: in English, and for
+    (``field_doc``, ``fact_note``, ``violation``, ``procedure_step``,
+    ``consequence``) there is only Polish: in English, and for
     an unknown code, the answer is None and the caller shows the rules' own text.
     """
     if KIND_ALIASES.get(kind, kind) in ("objective", "objectives") and isinstance(value, str) and ":" in value:

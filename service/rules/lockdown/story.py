@@ -18,7 +18,7 @@ from service.rules.base import Consequence, Fact, Moment
 from service.rules.lockdown.components import ACTION_CARDS, ATTACK_CARDS, CHARACTERS, EVENT_CARDS, ROOMS
 from service.rules.lockdown.facts import FACTS, resolve_place
 from service.rules.lockdown.unknowns import unknown_fields
-from service.rules.lockdown.names import local, shown
+from service.rules.lockdown.names import display_name, local, shown
 from service.rules.lockdown.state import DEAD, EVACUATED, IN_BUNKER, LOCKED_IN, LockdownState
 
 # --- names -------------------------------------------------------------------------------------------------------
@@ -641,8 +641,40 @@ _SEAT = re.compile(r"\bseat (\d+) \(([^,()]+)(?:, ([^()]+))?\)")
 _BARE_SEAT = re.compile(r"\bseat (\d+)\b")
 
 
+def _room_named(state: LockdownState, space: Any) -> str | None:
+    """A room space as a consequence names it: the room's printed name once known, else the space, unexplored."""
+    if not space:
+        return None
+    r = state.rooms.get(space)
+    if r is not None and r.tile and (r.explored or r.kind == "special"):
+        return local(ROOMS[r.tile])
+    return _("%(space)s (unexplored)") % {"space": space} if r is not None else str(space)
+
+
+def _local_consequence(state: LockdownState, consequence: Consequence) -> str | None:
+    """The consequence in the language in force from its code's sentence (decision 0028), its seat, rooms and
+    round filled in from its data; None in English (the rules' own text, with every particular) or when the
+    sentence needs a particular this consequence does not carry."""
+    lang = current_language()
+    sentence = display_name("consequence", consequence.type, lang) if lang != "en" else None
+    if not sentence:
+        return None
+    data = consequence.data
+    values = {"who": person(state, data["seat"]) if data.get("seat") is not None else None,
+              "room": _room_named(state, data.get("room")), "to_room": _room_named(state, data.get("to_room")),
+              "round": data.get("round")}
+    try:
+        return sentence % {k: v for k, v in values.items() if v is not None}
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def tell_consequence(state: LockdownState, consequence: Consequence) -> str:
-    """A derived consequence as a sub-line: ``seat 3 (Greta, Sentry)`` becomes ``Greta (Sentry)``."""
+    """A derived consequence as a sub-line: ``seat 3 (Greta, Sentry)`` becomes ``Greta (Sentry)``; in Polish,
+    its code's sentence."""
+    told = _local_consequence(state, consequence)
+    if told:
+        return told[0].upper() + told[1:]
     text = _SEAT.sub(lambda m: f"{m.group(2)} ({m.group(3)})" if m.group(3) else m.group(2), consequence.text)
     text = _BARE_SEAT.sub(lambda m: player(state, int(m.group(1))), text)
     return text[0].upper() + text[1:] if text else text

@@ -36,7 +36,7 @@ from service.rules.lockdown.board import AREA_PREFIX, CROSSROAD, TECHNICAL, Boar
 from service import i18n
 from service.i18n import N_, _
 from service.rules.lockdown.components import CHARACTERS, ROOMS, board as load_board
-from service.rules.lockdown.names import local
+from service.rules.lockdown.names import local, shown
 from service.rules.lockdown.state import DEAD, IN_BASE, LockdownState, who
 
 # --- geometry (viewBox units; the picture scales to any width) -------------------------
@@ -449,9 +449,14 @@ def _header(state: LockdownState, W: float) -> str:
 TRACK_Y = 66
 
 
-@lru_cache(maxsize=None)
 def _track_spaces(board_id: str, W: float) -> str:
-    """The time track's printed spaces and power-threshold flags (the same in every state)."""
+    return _track_spaces_in(i18n.current(), board_id, W)
+
+
+@lru_cache(maxsize=None)
+def _track_spaces_in(lang: str, board_id: str, W: float) -> str:
+    """The time track's printed spaces and power-threshold flags (the same in every state; tooltips in ``lang``,
+    which the cache keys on)."""
     b = load_board(board_id)
     spaces = b.time_spaces
     y = TRACK_Y
@@ -465,13 +470,13 @@ def _track_spaces(board_id: str, W: float) -> str:
         x = M + i * step + 3
         label = f"{space:02d}" if isinstance(space, int) else str(space)
         cls = "final" if i == len(spaces) - 1 else ("white" if space in white else "")
-        tip = [f"Time space {label}"]
+        tip = [_("Time space %(space)s") % {"space": label}]
         if space == b.isolation_opens_at:
-            tip.append("the Isolation Room opens here")
+            tip.append(_("the Isolation Room opens here"))
         if space in red:
-            tip.append("red power threshold (drops only while backup power is inactive)")
+            tip.append(_("red power threshold (drops only while backup power is inactive)"))
         if space in blue:
-            tip.append("blue power threshold (power always drops)")
+            tip.append(_("blue power threshold (power always drops)"))
         out.append(f'<g><title>{_e("; ".join(tip))}</title><rect class="space {cls}" x="{_n(x)}" y="{y}" '
                    f'width="{_n(w)}" height="34" rx="5"/><text class="space-n" x="{_n(x + w / 2)}" y="{y + 17}">'
                    f'{label}</text></g>')
@@ -488,19 +493,20 @@ def _time_track(state: LockdownState, ch: Changes, W: float) -> str:
     step = (W - 2 * M) / len(spaces)
     w = step - 6
     now = min(state.time, len(spaces) - 1)
-    out = ['<g class="track"><title>Time track: the time token moves one space per round; '
-           'red/blue flags are power thresholds, teal tokens below are CSS tokens</title>', _track_spaces(b.id, W)]
+    out = ['<g class="track"><title>' + _e(_("Time track: the time token moves one space per round; red/blue flags "
+                                              "are power thresholds, teal tokens below are CSS tokens")) + '</title>',
+           _track_spaces(b.id, W)]
     for i, space in enumerate(spaces):
         if space in state.css_at:
             x = M + i * step + 3
             label = b.time_label(i)
-            out.append(f'<g class="{_hl(ch.tokens).strip()}"><title>CSS token under space {label}</title>'
+            out.append(f'<g class="{_hl(ch.tokens).strip()}"><title>{_e(_("CSS token under space %(space)s") % {"space": label})}</title>'
                        f'<rect class="css" x="{_n(x + w / 2 - 11)}" y="{y + 40}" width="22" height="12" rx="3"/></g>')
     tx = M + now * step + 3 + w / 2
     colour = "#4d9be6" if state.emergency_power else "#e05a4f"
-    side = "blue side: backup power active" if state.emergency_power else "red side: backup power inactive"
+    side = _("blue side: backup power active") if state.emergency_power else _("red side: backup power inactive")
     out.append(f'<circle class="time{_hl(ch.time)}" cx="{_n(tx)}" cy="{y + 17}" r="14" fill="{colour}" '
-               f'fill-opacity=".9"><title>Time token on {state.time_label} ({side})</title></circle>'
+               f'fill-opacity=".9"><title>{_e(_("Time token on %(space)s (%(side)s)") % {"space": state.time_label, "side": side})}</title></circle>'
                f'<text class="space-n" x="{_n(tx)}" y="{y + 17}">{state.time_label}</text>')
     if state.self_destruct:
         colour_sd, at = state.self_destruct
@@ -636,13 +642,13 @@ def _character_token(state: LockdownState, seat: int, x: float, y: float, r: flo
     light = colour in ("purple", "blue", "red") or colour is None
     tip = [who(state, seat)]
     if c.light or c.serious:
-        tip.append(f"{c.light} light, {len(c.serious)} serious wound(s)")
+        tip.append(_("%(light)s light, %(serious)s serious wound(s)") % {"light": c.light, "serious": len(c.serious)})
     if c.slime:
-        tip.append("slimed")
+        tip.append(_("slimed"))
     if c.objects:
-        tip.append("carries " + ", ".join(o.split(":")[0] for o in c.objects))
+        tip.append(_("carries %(objects)s") % {"objects": ", ".join(o.split(":")[0] for o in c.objects)})
     if state.acting() == seat:
-        tip.append("to act")
+        tip.append(_("to act"))
     extra = ""
     if c.slime:
         extra += f'<circle class="slime" cx="{_n(x)}" cy="{_n(y)}" r="{_n(r + 4)}"/>'
@@ -659,7 +665,9 @@ def _intruder_token(state: LockdownState, i: Any, x: float, y: float, hl: bool) 
     r = TOKEN_R + 1
     pips = "".join(f'<circle class="pip" cx="{_n(x - r + 6 + k * 8)}" cy="{_n(y - r + 2)}" r="3.5"/>'
                    for k in range(min(i.injuries, 4)))
-    tip = f"{i.kind.title()} ({i.id})" + (f", {i.injuries} injur{'y' if i.injuries == 1 else 'ies'}" if i.injuries else "")
+    tip = f"{shown('intruder', i.kind, i.kind.title())} ({i.id})"
+    if i.injuries:
+        tip += ", " + _("injuries: %(n)s") % {"n": i.injuries}
     return (f'<g class="figure intruder{_hl(hl)}" data-intruder="{_e(i.id)}" data-kind="{_e(i.kind)}">'
             f'<title>{_e(tip)}</title><path class="tok" fill="{fill}" '
             f'd="M{_n(x)},{_n(y - r)}L{_n(x + r)},{_n(y)}L{_n(x)},{_n(y + r)}L{_n(x - r)},{_n(y)}z"/>'
@@ -695,16 +703,27 @@ def _marks(state: LockdownState, ch: Changes) -> dict[str, dict[int, list[tuple[
     return out
 
 
-@lru_cache(maxsize=None)
 def _port(board_id: str, columns: int, place: str, n: int) -> str:
+    return _port_in(i18n.current(), board_id, columns, place, n)
+
+
+@lru_cache(maxsize=None)
+def _port_in(lang: str, board_id: str, columns: int, place: str, n: int) -> str:
+    """A corridor's port with its tooltip in ``lang`` (the cache keys on it)."""
     b, (x, y) = load_board(board_id), layout(board_id, columns).cards[place]
     px, py = x + PORT_XY[n][0], y + PORT_XY[n][1]
     tech = " tech" if b.technical.get(place) == n else ""
-    tip = f"Corridor {n}" + (" (technical corridor entrance)" if tech else "")
+    other = None
     if b.has_graph:
         key = b.corridor_key(place, n)
         other = b.other_end(key, place) if key else None
-        tip += f" to {other}" if other else ""
+    if other:  # a room printed on the board by its name; a slot by its space
+        where = local(ROOMS[other]) if other in ROOMS else other
+        tip = _("Corridor %(n)s to %(room)s") % {"n": n, "room": where}
+    else:
+        tip = _("Corridor %(n)s") % {"n": n}
+    if tech:
+        tip += " " + _("(technical corridor entrance)")
     return (f'<g class="port"><title>{_e(tip)}</title><circle class="port{tech}" cx="{_n(px)}" '
             f'cy="{_n(py)}" r="{PORT_R}"/><text class="pn" x="{_n(px)}" y="{_n(py)}">{n}</text></g>')
 
@@ -730,20 +749,22 @@ def _ports(state: LockdownState, columns: int, place: str, x: float, y: float, c
             broken, closed = key in state.destroyed_doors, key in state.doors
             if broken or closed:
                 dw, dh = DOOR_WH[n]
-                tip = f"{'Destroyed door' if broken else 'Closed door'} in corridor {n} of {state.room_label(place, name=local)}"
+                tip = (_("Destroyed door in corridor %(n)s of %(room)s") if broken else
+                       _("Closed door in corridor %(n)s of %(room)s")) % {"n": n, "room": state.room_label(place, name=local)}
                 out.append(f'<rect class="door{" broken" if broken else ""}{_hl(key in ch.doors)}" '
                            f'x="{_n(px - dw / 2)}" y="{_n(py - dh / 2)}" width="{dw}" height="{dh}" rx="2">'
                            f'<title>{_e(tip)}</title></rect>')
         if noise is None:
             out.append(_port(b.id, columns, place, n))
         elif noise in state.noise:
-            tip = f"Noise marker in corridor {n} of {state.room_label(place, name=local)}" + (f" ({noise})" if known else "")
+            tip = _("Noise marker in corridor %(n)s of %(room)s") % {"n": n, "room": state.room_label(place, name=local)} \
+                + (f" ({noise})" if known else "")
             out.append(f'<g class="noise-marker" data-corridor="{_e(noise)}"><title>{_e(tip)}</title>'
                        f'<circle class="noise{_hl(noise in ch.noise_new)}" cx="{_n(px)}" cy="{_n(py)}" r="{NOISE_R}"/>'
                        f'<text class="pn nn" x="{_n(px)}" y="{_n(py)}">{n}</text></g>')
         else:
             out.append(f'<circle class="gone" cx="{_n(px)}" cy="{_n(py)}" r="{NOISE_R}">'
-                       f'<title>Noise marker removed from corridor {n}</title></circle>')
+                       f'<title>{_e(_("Noise marker removed from corridor %(n)s") % {"n": n})}</title></circle>')
     return "".join(out)
 
 
@@ -819,7 +840,9 @@ def _elevator(state: LockdownState, sector: str | None, x: float, y: float, hl: 
     """An elevator room's corner: the elevator's power, and the elevator itself when it stands here."""
     on = state.powered(ELEVATOR)
     here = sector is not None and state.elevator == sector
-    tip = f"Elevator: {'powered' if on else 'no power'}" + ("; the elevator is here" if here else "")
+    tip = _("Elevator: powered") if on else _("Elevator: no power")
+    if here:
+        tip += "; " + _("the elevator is here")
     cx, cy = x + CW - 16, y + 16
     out = f'<g class="elevator{_hl(hl)}"><title>{_e(tip)}</title><circle class="{"pw-on" if on else "pw-off"}" ' \
           f'cx="{_n(cx)}" cy="{_n(cy)}" r="6"/>'
@@ -844,26 +867,26 @@ def _card_top_in(lang: str, board_id: str, columns: int, place: str, kind: str, 
     sector = load_board(board_id).places[place].sector
     tip = [label]
     if sector:
-        tip.append(f"sector {sector}")
+        tip.append(_("sector %(sector)s") % {"sector": sector})
     if items is not None and face_up:
-        tip.append(f"{items} item(s) left to search")
+        tip.append(_("%(n)s item(s) left to search") % {"n": items})
     if fire:
-        tip.append("fire")
+        tip.append(_("fire"))
     if malfunction:
-        tip.append("malfunction")
+        tip.append(_("malfunction"))
     if dark:
-        tip.append("in darkness")
+        tip.append(_("in darkness"))
     out = [f'<g class="room{_hl(hl)}" data-place="{place}" data-explored="{"true" if face_up else "false"}">'
            f'<title>{_e("; ".join(tip))}</title>', _card_face(board_id, columns, place, kind, tile, face_up)]
     mx = x + CW - 14
     if fire:
-        out.append(f'<path class="fire" transform="translate({_n(mx)},{_n(y + 16)})" d="{FLAME}"><title>Fire</title></path>')
+        out.append(f'<path class="fire" transform="translate({_n(mx)},{_n(y + 16)})" d="{FLAME}"><title>{_e(_("Fire"))}</title></path>')
         mx -= 20
     if malfunction:
-        out.append(f'<path class="malf" transform="translate({_n(mx)},{_n(y + 16)})" d="{BOLT}"><title>Malfunction</title></path>')
+        out.append(f'<path class="malf" transform="translate({_n(mx)},{_n(y + 16)})" d="{BOLT}"><title>{_e(_("Malfunction"))}</title></path>')
         mx -= 20
     if items is not None and face_up:
-        out.append(f'<g><title>Item counter: {items}</title><rect class="items" x="{_n(mx - 10)}" y="{_n(y + 6)}" '
+        out.append(f'<g><title>{_e(_("Item counter: %(n)s") % {"n": items})}</title><rect class="items" x="{_n(mx - 10)}" y="{_n(y + 6)}" '
                    f'width="20" height="20" rx="4"/><text class="pn count" x="{_n(mx)}" y="{_n(y + 16)}">{items}</text></g>')
     return "".join(out)
 
@@ -951,7 +974,27 @@ def _legend(state: LockdownState, lay: Layout) -> tuple[str, float]:
     return "".join(out), y + M
 
 
-@lru_cache(maxsize=None)
 def _honesty_lines(board_id: str, columns: int) -> tuple[str, ...]:
+    return _honesty_lines_in(i18n.current(), board_id, columns)
+
+
+@lru_cache(maxsize=None)
+def _honesty_lines_in(lang: str, board_id: str, columns: int) -> tuple[str, ...]:
+    """The legend's lines on what is schematic or unknown, in ``lang`` (the cache keys on it)."""
     lay = layout(board_id, columns)
-    return tuple(_e(ln) for text in lay.honesty for ln in wrap(text, int((lay.width - 2 * M) / 7.4)))
+    texts = lay.honesty if lang == i18n.DEFAULT else _honesty_told(load_board(board_id))
+    return tuple(_e(ln) for text in texts for ln in wrap(text, int((lay.width - 2 * M) / 7.4)))
+
+
+def _honesty_told(b: Board) -> tuple[str, ...]:
+    """:func:`_honesty` in the language in force."""
+    if b.synthetic:
+        return (_("SYNTHETIC TEST BOARD: its sectors and corridors (thin lines) are invented for tests; it is not the "
+                  "real board. Schematic: room spaces as cards in a grid per sector; corridor numbers sit at fixed card "
+                  "edges (1 top, 2 right, 3 bottom, 4 left), not where a board prints them."),)
+    unknown = (_("printed room numbers, the sectors of most spaces, buildings and the paths between crossroads")
+               if b.surface else _("printed room numbers, the sectors of the 16 room spaces and the corridors"))
+    return (_("Schematic, not the printed board: room spaces are cards in a grid in our own order; %(unknown)s are "
+              "not known (docs/rules-gaps.md). A corridor number sits at a fixed card edge (1 top, 2 right, 3 bottom, "
+              "4 left) and is drawn only once something lies in it. Dashed lines: corridors learned from recorded "
+              "moves (decision 0005), not printed data.") % {"unknown": unknown},)
