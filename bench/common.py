@@ -159,3 +159,61 @@ def load_note() -> str:
     return (f"**The machine was shared and loaded** while measuring: load average {one:.2f} (1 min) / {five:.2f} "
             f"(5 min) on {cores} cores, i.e. other jobs wanted {max(one, five) / cores:.1f}× the CPUs; absolute "
             f"times are inflated by that, the ratios against step 1 (same run) less so.")
+
+
+# -- signing in: writes need an account (decision 0024) -------------------------------------------------------
+
+BENCH_ADMIN = "bench-admin"
+_TOKENS: dict[str, str] = {}  # base URL -> API token its requests carry
+_made: dict[str, tuple[str, str]] = {}  # database URL -> (session secret, API token)
+
+
+def bench_admin(db: Database) -> tuple[str, str]:
+    """A site admin of this scratch database: (a session secret for a browser's cookie, an API token)."""
+    if db.url not in _made:
+        from service.accounts import Accounts
+
+        accounts = Accounts(db)
+        accounts.create(BENCH_ADMIN, None, site_admin=True)
+        _made[db.url] = (accounts.open_session(BENCH_ADMIN), accounts.issue_token(BENCH_ADMIN, "benchmarks")[1])
+    return _made[db.url]
+
+
+def send_token(base: str, token: str) -> None:
+    """From now on every urllib and requests call of this process to ``base`` carries ``token``."""
+    import urllib.request
+
+    import requests
+
+    if not _TOKENS:
+        class Signed(urllib.request.BaseHandler):
+            handler_order = 100
+
+            def http_request(self, req):
+                token = _token_for(req.full_url)
+                if token and not req.has_header("Authorization"):
+                    req.add_unredirected_header("Authorization", f"Bearer {token}")
+                return req
+
+        urllib.request.install_opener(urllib.request.build_opener(Signed()))
+        plain = requests.Session.request
+
+        def request(self, method, url, *args, **kwargs):
+            token = _token_for(str(url))
+            if token:
+                kwargs["headers"] = {"Authorization": f"Bearer {token}", **(kwargs.get("headers") or {})}
+            return plain(self, method, url, *args, **kwargs)
+
+        requests.Session.request = request
+    _TOKENS[base.rstrip("/")] = token
+
+
+def _token_for(url: str) -> str | None:
+    return next((t for base, t in _TOKENS.items() if url.startswith(base + "/") or url == base), None)
+
+
+def session_cookie(base: str, secret: str) -> dict:
+    """The browser cookie of a signed-in session on ``base`` (Playwright's add_cookies)."""
+    from web.auth import SESSION_COOKIE
+
+    return {"name": SESSION_COOKIE, "value": secret, "url": base, "httpOnly": True, "sameSite": "Lax"}

@@ -11,7 +11,7 @@ import threading
 import time
 import uuid
 
-from common import RAW_TABLE, generated, log, parser, percentile, scratch_database, table
+from common import RAW_TABLE, bench_admin, generated, log, parser, percentile, scratch_database, send_token, table
 
 
 def raw_insert_latencies(db, n: int) -> list[float]:
@@ -51,6 +51,7 @@ def api_append_latencies(db, n: int, warmup: int) -> list[tuple[int, float]]:
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{srv.server_port}/api"
+    send_token(base, bench_admin(db)[1])  # writes need an account (decision 0024); the token's check is part of an append
     out: list[tuple[int, float]] = []
     try:
         with requests.Session() as http:

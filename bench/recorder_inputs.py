@@ -26,7 +26,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from common import log, median, parser, percentile, scratch_database, table
+from common import bench_admin, log, median, parser, percentile, scratch_database, send_token, session_cookie, table
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -108,6 +108,8 @@ def main() -> None:
         server = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_port}"
+        session, token = bench_admin(db)  # recording needs signing in (decision 0024)
+        send_token(base, token)
         results = []
         try:
             with sync_playwright() as pw:
@@ -115,6 +117,7 @@ def main() -> None:
                 browser = pw.chromium.launch(executable_path=exe, args=[] if args.headed else CHROMIUM_ARGS,
                                              headless=not args.headed)
                 context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+                context.add_cookies([session_cookie(base, session)])
                 for path in paths:
                     log(f"recording {path.name} ...")
                     r = record_game(context, base, path)

@@ -35,7 +35,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from common import generated, games_totalling, log, notation, parser, scratch_on, server_version, table
+from common import (bench_admin, generated, games_totalling, log, notation, parser, scratch_on, send_token, server_version,
+                    table)
 
 from service.db import Database  # noqa: E402  (common puts the project on sys.path)
 
@@ -261,6 +262,8 @@ class Proc:
         self.starts = 0
 
     def start(self) -> "Proc":
+        if self.args[:1] == ["serve"] and "--port" in self.args:  # its writers sign with a token (decision 0024)
+            send_token(f"http://{LOOPBACK}:{self.args[self.args.index('--port') + 1]}", bench_admin(self.db)[1])
         env = dict(os.environ, DATABASE_URL=self.db.url, PYTHONUNBUFFERED="1")
         with open(self.log, "a", encoding="utf-8") as out:
             out.write(f"\n--- start {self.starts + 1} at {time.time():.3f}\n")
