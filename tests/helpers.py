@@ -7,7 +7,7 @@ import urllib.request
 from service.samples import generated  # noqa: F401  (re-exported for the tests)
 
 
-def wait_for(predicate, timeout: float = 15.0, interval: float = 0.05):
+def wait_for(predicate, timeout: float = 60.0, interval: float = 0.05):
     """Poll until ``predicate()`` is truthy (read models are eventually consistent)."""
     deadline = time.monotonic() + timeout
     while True:
