@@ -210,3 +210,45 @@ def players(db: Database) -> list[dict[str, Any]]:
 
 def _iso(value) -> str | None:
     return value.isoformat() if value is not None else None
+
+
+# -- where a game counts, for the rights gate (web/auth.py; decision 0024) ----------------------------------
+
+
+def _view(conn, name: str) -> sql.Identifier:
+    return sql.Identifier(f"{active_prefix(conn, 'league')}_{name}")
+
+
+def league_named(db: Database, key: str) -> tuple[UUID, UUID] | None:
+    """(club id, league id) of the first-opened league whose name key is ``key`` (decision 0020's rule)."""
+    with reading(db) as conn:
+        row = conn.execute(sql.SQL("SELECT club_id, league_id FROM {} WHERE name_key = %s ORDER BY opened LIMIT 1")
+                           .format(_view(conn, "leagues")), (key,)).fetchone()
+    return (row["club_id"], row["league_id"]) if row else None
+
+
+def club_ids(db: Database) -> list[UUID]:
+    """Every club that has opened a league."""
+    with reading(db) as conn:
+        return [r["club_id"] for r in conn.execute(
+            sql.SQL("SELECT DISTINCT club_id FROM {}").format(_view(conn, "leagues"))).fetchall()]
+
+
+def holds_role(db: Database, player_id: UUID, roles: list[str]) -> bool:
+    """Does the player hold one of ``roles`` in any club?"""
+    with reading(db) as conn:
+        return conn.execute(sql.SQL("SELECT 1 FROM {} WHERE player_id = %s AND role = ANY(%s) LIMIT 1")
+                            .format(_view(conn, "roles")), (player_id, roles)).fetchone() is not None
+
+
+def games_counting_in(db: Database, league_ids: list[UUID]) -> list[UUID]:
+    """Games that count in one of these leagues: placed in one of their seasons, or unplaced and naming one."""
+    with reading(db) as conn:
+        rows = conn.execute(sql.SQL(
+            "SELECT g.game_id FROM {games} g LEFT JOIN {seasons} s ON s.season_id = g.season_id"
+            " LEFT JOIN {placements} p ON p.game_id = g.game_id"
+            " WHERE s.league_id = ANY(%(ids)s) OR (g.season_id IS NULL AND NOT coalesce(p.placed, false)"
+            "  AND g.league_key IN (SELECT l.name_key FROM {leagues} l WHERE l.league_id = ANY(%(ids)s)))"
+        ).format(**{t: _view(conn, t) for t in ("games", "seasons", "placements", "leagues")}),
+            {"ids": league_ids}).fetchall()
+    return [r["game_id"] for r in rows]

@@ -23,9 +23,9 @@ from typing import Any
 from uuid import UUID
 
 from flask import Flask, current_app, g, redirect, request, url_for
-from psycopg import sql
 from werkzeug.exceptions import Forbidden, NotFound, Unauthorized
 
+from projections import league_queries as lq
 from service import hygiene
 from service.accounts import WRITE_ROLES, Account
 from service.errors import ArchiveError
@@ -107,17 +107,13 @@ def _load_account() -> Account | None:
 # -- where a game counts, and who may do what there --------------------------------------------------------
 
 
-def _league_view_rows(query: str, args) -> list[dict[str, Any]]:
-    from psycopg.rows import dict_row
+def _db():
+    return current_app.config["ARCHIVE"].db
 
-    from projections.generations import active_prefix
 
-    db = current_app.config["ARCHIVE"].db
-    with db.connect(row_factory=dict_row) as conn:
-        prefix = active_prefix(conn, "league")
-        tables = ("leagues", "roles", "games", "seasons", "placements")
-        return conn.execute(sql.SQL(query).format(**{t: sql.Identifier(f"{prefix}_{t}") for t in tables}),
-                            args).fetchall()
+def _clubs():
+    """Every club aggregate that has opened a league."""
+    return [club for club in map(_club, lq.club_ids(_db())) if club is not None]
 
 
 def _club(club_id: UUID):
@@ -137,9 +133,7 @@ def league_of_header(league: Any) -> tuple[UUID, UUID] | None:
         hygiene.check_text(league, "league", hygiene.MAX_LEAGUE)
     except ArchiveError:
         return None  # the route refuses it, naming the field
-    rows = _league_view_rows("SELECT club_id, league_id FROM {leagues} WHERE name_key = %s ORDER BY opened LIMIT 1",
-                             (name_key(league),))
-    return (rows[0]["club_id"], rows[0]["league_id"]) if rows else None
+    return lq.league_named(_db(), name_key(league))
 
 
 def league_of_game(game) -> tuple[UUID, UUID] | None:
@@ -148,9 +142,8 @@ def league_of_game(game) -> tuple[UUID, UUID] | None:
     if placement.placed:
         if placement.season_id is None:
             return None
-        for club_row in _league_view_rows("SELECT DISTINCT club_id FROM {leagues}", ()):
-            club = _club(club_row["club_id"])
-            if club is not None and placement.season_id in club.seasons:
+        for club in _clubs():
+            if placement.season_id in club.seasons:
                 return club.id, club.seasons[placement.season_id]["league_id"]
         return None
     return league_of_header(game.league)
@@ -161,8 +154,7 @@ def records_somewhere(account: Account) -> bool:
         return True
     if account.player_id is None:
         return False
-    return bool(_league_view_rows("SELECT 1 FROM {roles} WHERE player_id = %s AND role = ANY(%s) LIMIT 1",
-                                  (account.player_id, list(WRITE_ROLES))))
+    return lq.holds_role(_db(), account.player_id, list(WRITE_ROLES))
 
 
 def can_write_league(account: Account | None, where: tuple[UUID, UUID] | None) -> bool:
@@ -187,10 +179,8 @@ def members_only_leagues() -> frozenset[UUID]:
     now = time.monotonic()
     if now - cache["at"] > MEMBERS_ONLY_TTL:
         ids = set()
-        for row in _league_view_rows("SELECT DISTINCT club_id FROM {leagues}", ()):
-            club = _club(row["club_id"])
-            if club is not None:
-                ids.update(lid for lid, league in club.leagues.items() if league.get("members_only"))
+        for club in _clubs():
+            ids.update(lid for lid, league in club.leagues.items() if league.get("members_only"))
         cache.update(at=now, ids=frozenset(ids))
     return cache["ids"]
 
@@ -225,10 +215,7 @@ def hidden_leagues() -> set[UUID]:
     hidden: set[UUID] = set()
     if _accounts() is None or not members_only_leagues():
         return hidden
-    for row in _league_view_rows("SELECT DISTINCT club_id FROM {leagues}", ()):
-        club = _club(row["club_id"])
-        if club is None:
-            continue
+    for club in _clubs():
         for lid, league in club.leagues.items():
             if league.get("members_only") and not can_read_league(current, (club.id, lid)):
                 hidden.add(lid)
@@ -240,13 +227,7 @@ def hidden_games() -> list[UUID]:
     hidden = hidden_leagues()
     if not hidden:
         return []
-    rows = _league_view_rows(
-        "SELECT g.game_id FROM {games} g LEFT JOIN {seasons} s ON s.season_id = g.season_id"
-        " LEFT JOIN {placements} p ON p.game_id = g.game_id"
-        " WHERE s.league_id = ANY(%(ids)s) OR (g.season_id IS NULL AND NOT coalesce(p.placed, false)"
-        "  AND g.league_key IN (SELECT l.name_key FROM {leagues} l WHERE l.league_id = ANY(%(ids)s)))",
-        {"ids": list(hidden)})
-    return [r["game_id"] for r in rows]
+    return lq.games_counting_in(_db(), list(hidden))
 
 
 def visible_clubs(clubs: list[dict[str, Any]]) -> list[dict[str, Any]]:
