@@ -90,7 +90,7 @@ def main(argv=None) -> None:
 
     from projections import league_queries as lq
     from projections.generations import active_prefix
-    from projections.readpool import reading
+    from service.readpool import reading
     from projections.runner import rebuild_views
     from service.context import Archive
 

@@ -147,7 +147,7 @@ def read_cases(db, client, big: bool) -> dict:
     from projections import league_queries as lq
     from projections import queries
     from projections.generations import active_prefix
-    from projections.readpool import reading
+    from service.readpool import reading
 
     with db.connect() as conn:
         some = conn.execute(f"SELECT game_id FROM {active_prefix(conn, 'gameindex')}_games LIMIT 1").fetchone()[0]

@@ -13,7 +13,7 @@ from uuid import UUID
 from psycopg import sql
 from projections.generations import active_prefix
 from projections.league import Resolver
-from projections.readpool import reading
+from service.readpool import reading
 from service.db import Database
 from service.league import DEFAULT_POINTS
 from service.ratings import THE_GAME, ordinal, points

@@ -8,7 +8,7 @@ from psycopg import sql
 from psycopg.rows import tuple_row
 
 from projections.generations import active_prefix
-from projections.readpool import reading
+from service.readpool import reading
 from service.db import Database
 
 

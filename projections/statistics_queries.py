@@ -16,7 +16,7 @@ from psycopg.rows import dict_row
 from projections.generations import active_prefix
 from projections.league import Resolver, implicit_player
 from projections.league_queries import NotFound, season as find_season
-from projections.readpool import reading
+from service.readpool import reading
 from service.db import Database
 from service.ratings import ordinal
 

@@ -28,6 +28,7 @@ from service import hygiene
 from service.db import Database
 from service.errors import ArchiveError, InvalidInput
 from service.league import name_key
+from service.readpool import reading
 
 MIN_PASSWORD = 10
 SESSION_DAYS = 30
@@ -203,9 +204,7 @@ class Accounts:
     def _lookup(self, query: str, secret: str, via: str) -> Account | None:
         if not secret or len(secret) > 100:
             return None
-        from projections.readpool import reading  # every request asks: borrow from the archive's read pool
-
-        with reading(self.db) as conn:
+        with reading(self.db) as conn:  # every request asks: borrow from the archive's read pool
             row = conn.execute(query, {"h": _digest(secret)}).fetchone()
         if row is None:
             return None

@@ -10,6 +10,7 @@ from service.accounts import Accounts
 from service.archive import Games
 from service.league_book import LeagueBook
 from service.db import Database, bundled_majors, embedded_server, ensure_database, pg_version_of, resolve_data_dir
+from service.readpool import close_pool, open_pool
 from service.recorder import fail_fast_env
 from service.roles import app_database
 from service.schema import ensure_schema
@@ -21,18 +22,14 @@ class Archive:
     """The database and the Games application over it (failing within seconds when the database is gone)."""
 
     def __init__(self, db: Database, read_connections: int | None = None) -> None:
-        from projections.readpool import open_pool
-
         self.db = db
         self.games = Games(env=db.eventsourcing_env(AGGREGATE_CACHE_MAXSIZE="200", **fail_fast_env()))
         self.leagues = LeagueBook(env=db.eventsourcing_env(**fail_fast_env()))  # same store (decision 0020)
         self.accounts = Accounts(db)  # plain tables, not events (decision 0024)
-        # read-model queries borrow from one pool (projections/readpool.py; decision 0026)
+        # read-model queries borrow from one pool (service/readpool.py; decision 0026)
         self.reads = open_pool(db, read_connections)
 
     def close(self) -> None:
-        from projections.readpool import close_pool
-
         close_pool(self.db)
         self.leagues.close()
         self.games.close()

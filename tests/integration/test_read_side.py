@@ -18,7 +18,7 @@ from psycopg import sql
 from projections import league_queries as lq
 from projections import queries
 from projections.generations import active_prefix
-from projections.readpool import APPLICATION_NAME, close_pool, open_pool, pool_of
+from service.readpool import APPLICATION_NAME, close_pool, open_pool, pool_of
 from projections.runner import rebuild_views
 from service.context import Archive
 from service.roles import app_database

@@ -6,8 +6,8 @@ when it opens and closes it when it closes; every read-model query takes its con
 :func:`reading`, which borrows from that pool. Code that runs without an open archive (a CLI
 command, a test reading a view directly) still works: it gets a connection of its own.
 
-The pool holds at most ``size`` connections (``NEMESIS_READ_CONNECTIONS``, default 4; ``serve
---read-connections``), opened on demand and checked before each use, so a database restart costs
+The pool holds at most ``size`` connections (``NEMESIS_READ_CONNECTIONS``, default 4),
+opened on demand and checked before each use, so a database restart costs
 no failed page; a borrower waits at most a few seconds for one, then gets the database error.
 """
 from __future__ import annotations
