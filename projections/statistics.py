@@ -88,7 +88,7 @@ class Tally:
                                      "killer": attacker.kind if attacker else None}
                 self._room(room)[2] += 1
         removed = {c.data.get("intruder") for c in consequences
-                   if c.type == "intruder-removed" and " is killed" in c.text} | {
+                   if c.type == "intruder-removed" and c.data.get("killed")} | {
             c.data.get("intruder") for c in consequences if c.type == "larva-killed"}
         for iid in sorted(filter(None, removed)):
             it = next((i for i in before.intruders if i.id == iid), None)

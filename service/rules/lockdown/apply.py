@@ -906,7 +906,7 @@ def _vent_out(state: LockdownState, cons: list[Consequence]) -> LockdownState:
         return state
     state = replace(state, ventilation=None)
     for it in state.intruders_in(place):
-        state = M.remove_intruder(state, it.id, cons, why="killed by the vent-out")
+        state = M.remove_intruder(state, it.id, cons, why="killed by the vent-out", killed=True)
     for seat in state.characters_in(place):
         state = M.die(state, seat, "vent_out", cons)
         if state.ended:

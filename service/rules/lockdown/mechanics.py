@@ -343,7 +343,7 @@ def place_intruder(state: LockdownState, kind: str, place: str, cons: list[Conse
 
 
 def remove_intruder(state: LockdownState, iid: str, cons: list[Consequence], to_bag: bool = False,
-                    why: str = "removed") -> LockdownState:
+                    why: str = "removed", killed: bool = False) -> LockdownState:
     it = intruder(state, iid)
     if it is None:
         return state
@@ -353,7 +353,7 @@ def remove_intruder(state: LockdownState, iid: str, cons: list[Consequence], to_
         state = return_tokens(state, it.kind, 1, cons)
     cons.append(C("intruder-removed", f"The {it.kind} ({iid}) is {why}" + ("; its token goes back into the bag."
                                                                            if to_bag else "."),
-                  intruder=iid, to_bag=to_bag))
+                  intruder=iid, to_bag=to_bag, **({"killed": True} if killed else {})))
     return state
 
 
@@ -361,7 +361,7 @@ def kill(state: LockdownState, iid: str, cons: list[Consequence]) -> LockdownSta
     it = intruder(state, iid)
     if it is None:
         return state
-    state = remove_intruder(state, iid, cons, why="killed")
+    state = remove_intruder(state, iid, cons, why="killed", killed=True)
     if it.kind != "larva":
         state = add_objects(state, it.room, ("carcass",))
         state = replace(state, carcasses=state.carcasses + 1)
