@@ -61,6 +61,8 @@ class Timed:
         kind = ("append" if method == "POST" and path.endswith("/facts") else
                 "panel" if path.endswith("/record/panel") else
                 "preview" if path.endswith("/record/preview") else
+                # a table effect's form fetched on its tap; the driver's own reading of the forms is not an input
+                "form" if "/record/form/" in path and not environ.get("HTTP_X_RECORDER_DRIVER") else
                 "page" if path.endswith("/record") else
                 "baseline" if method == "GET" and path.startswith("/api/games/") and path.count("/") == 3 else None)
         if kind:
@@ -209,14 +211,15 @@ def report(results: list[dict], times: dict[str, list[float]]) -> None:
     t_rows = []
     base50 = percentile(times["baseline"], 50) if times.get("baseline") else None
     names = {"append": "append a fact (`POST /api/games/<id>/facts`)", "panel": "the next panel (`GET …/record/panel`)",
-             "preview": "a preview after queued facts (`POST …/record/preview`)", "page": "the recording page (`GET …/record`)",
+             "preview": "a preview after queued facts (`POST …/record/preview`)",
+             "form": "a table effect's form, on its tap (`…/record/form/<i>`)", "page": "the recording page (`GET …/record`)",
              "baseline": "baseline: read one game as JSON (`GET /api/games/<id>`)"}
-    for kind in ("append", "panel", "preview", "page", "baseline"):
+    for kind in ("append", "panel", "preview", "form", "page", "baseline"):
         v = times.get(kind, [])
         if v:
             t_rows.append([names[kind], len(v), round(percentile(v, 50), 1), round(percentile(v, 90), 1),
                            round(max(v), 1), f"{percentile(v, 50) / base50:.1f}×" if base50 else ""])
-    every = [x for k in ("append", "panel", "preview") for x in times.get(k, [])]
+    every = [x for k in ("append", "panel", "preview", "form") for x in times.get(k, [])]
     if every:
         t_rows.append(["**every recorder request**", len(every), round(percentile(every, 50), 1),
                        round(percentile(every, 90), 1), round(max(every), 1),

@@ -35,7 +35,7 @@ from service.league import name_key
 SESSION_COOKIE = "nemesis_session"
 SESSION_MAX_AGE = 30 * 24 * 3600
 
-WRITE_GAME = frozenset({"api.append_facts", "record.recorder", "record.panel", "record.preview"})
+WRITE_GAME = frozenset({"api.append_facts", "record.recorder", "record.panel", "record.preview", "record.offer_form"})
 NEW_GAME = frozenset({"api.create_game", "record.new_game", "record.create_game", "record.import_game"})
 READ_GAME = frozenset({
     "api.get_game", "api.get_facts", "api.get_state", "api.export_game",
@@ -293,6 +293,7 @@ def guard():
             game = _game_or_none((request.view_args or {}).get("game_id", ""))
             if game is None:
                 return None
+            g.guarded_game = game  # the route may use the game as read here, not read it again
             where = league_of_game(game)
             if not can_read_league(account, where):
                 raise NotFound(_("no game %(id)s") % {"id": game.id})

@@ -11,7 +11,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
 from markupsafe import Markup
 from marshmallow import ValidationError
 
@@ -19,7 +19,7 @@ from projections import queries
 from service import hygiene
 from service import i18n
 from service.i18n import N_, _
-from service.errors import ArchiveError, InvalidInput
+from service.errors import ArchiveError, InvalidInput, StalePosition
 from service.notation import NotationError, import_parsed, parse
 from service.rules.registry import RULESETS
 from service.schemas import GameHeaderSchema, flatten_errors
@@ -338,10 +338,15 @@ PLACE_KINDS = {"room"}  # field kinds whose value is a place on the board pictur
 
 
 def _field(name: str, legal: Any, spec: Any, label=None, default: Any = NO_DEFAULT, ranked: list[str] | None = None,
-           type_: str = "", unknowns: frozenset[str] = frozenset(), actor: Any = None) -> dict[str, Any]:
-    field = _field_of(name, legal, spec, label, default, ranked, type_, unknowns)
+           type_: str = "", unknowns: frozenset[str] = frozenset(), actor: Any = None,
+           light: bool = False) -> dict[str, Any]:
+    """A field of an offer's form. ``light``: only what the offer's button needs (its input, the values' JSON and
+    what is chosen), no names, hints or suggestions — for an offer whose form is fetched when it is opened."""
+    field = _field_of(name, legal, spec, label, default, ranked, type_, unknowns, light)
     field["kind"] = getattr(spec, "kind", "text")
     field["place"] = field["kind"] in PLACE_KINDS
+    if light:
+        return field
     # named in the page's language (decision 0023): the ruleset's field names and hints, not the notation's ids
     field["label"] = label.field(name) if hasattr(label, "field") else name.replace("_", " ")
     if hasattr(label, "field_doc"):
@@ -355,7 +360,7 @@ def _field(name: str, legal: Any, spec: Any, label=None, default: Any = NO_DEFAU
 
 
 def _field_of(name: str, legal: Any, spec: Any, label, default: Any, ranked: list[str] | None, type_: str,
-              unknowns: frozenset[str]) -> dict[str, Any]:
+              unknowns: frozenset[str], light: bool = False) -> dict[str, Any]:
     kind = getattr(spec, "kind", "text")
     required = getattr(spec, "required", True)
     doc = getattr(spec, "doc", "")
@@ -370,16 +375,19 @@ def _field_of(name: str, legal: Any, spec: Any, label, default: Any, ranked: lis
         else:
             parse = ("int" if kind in INT_KINDS else "list" if kind in LIST_KINDS or kind.endswith("_list")
                      else "json" if kind in ("tiles",) else "scalar")
-            seen = [json.loads(v) for v in (ranked or [])][:6] if habitual and parse in ("scalar", "int") else []
+            seen = [json.loads(v) for v in (ranked or [])][:6] if habitual and parse in ("scalar", "int") and not light else []
             return {"name": name, "input": "free", "parse": parse, "required": required, "doc": doc, "kind": kind,
                     "unknown": unknown,
                     "seen": [{"json": json.dumps(v, ensure_ascii=False), "label": label(kind, v) if label else _label(v)}
                              for v in seen]}
-    show = (lambda v: label(kind, v)) if label else _label
-    alias = (lambda v: label.aliases(kind, v)) if hasattr(label, "aliases") else (lambda v: "")
-    values = [{"json": json.dumps(v, ensure_ascii=False), "label": show(v), "aliases": alias(v)} for v in legal]
+    if light:  # the button's shape only: the form (with every value's name) is drawn when it is opened
+        values = [{"json": json.dumps(v, ensure_ascii=False)} for v in legal]
+    else:
+        show = (lambda v: label(kind, v)) if label else _label
+        alias = (lambda v: label.aliases(kind, v)) if hasattr(label, "aliases") else (lambda v: "")
+        values = [{"json": json.dumps(v, ensure_ascii=False), "label": show(v), "aliases": alias(v)} for v in legal]
     ruleset = getattr(label, "ruleset", None)
-    if ruleset is not None:  # what a chosen value decides by itself (an event card's printed corridors)
+    if ruleset is not None and not light:  # what a chosen value decides by itself (an event card's printed corridors)
         for v, raw in zip(values, legal):
             implied = ruleset.implied(kind, raw)
             if implied:
@@ -409,7 +417,10 @@ def _field_of(name: str, legal: Any, spec: Any, label, default: Any, ranked: lis
 
 
 def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = None,
-            lenient: bool = False, coarse=()) -> list[dict[str, Any]]:
+            lenient: bool = False, coarse=(), lazy: bool = False, opened: int | None = None) -> list[dict[str, Any]]:
+    """The offers as buttons and forms. ``lazy``: the table effects' forms (most of a panel: ~90 offers at every
+    step of a 4-player game) are not drawn with the panel but fetched when one is opened (``/record/form/<i>``,
+    decision 0034); ``opened``: the one offer whose form is wanted in full."""
     kinds = _fact_kinds(ruleset_name)
     ruleset = RULESETS.get(ruleset_name)
     unknowns = ruleset.unknown_kinds() if lenient and ruleset is not None else frozenset()
@@ -417,9 +428,12 @@ def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = Non
     for i, e in enumerate(list(expected) + list(coarse)):
         specs = kinds.get(e.type, {})
         defaults = getattr(e, "default", {}) or {}
+        is_coarse = i >= len(expected)
+        effect = not is_coarse and (e.note.startswith("table effect") or e.type == "GameEnded")
+        light = lazy and effect and i != opened
         fields = [_tiles_field(name, specs.get(name), label) if _is_tile_map(name, legal, specs.get(name), label) else
                   _field(name, legal, specs.get(name), label, defaults.get(name, NO_DEFAULT),
-                         habits.ranked(e.type, e.actor, name) if habits else None, e.type, unknowns, e.actor)
+                         habits.ranked(e.type, e.actor, name) if habits else None, e.type, unknowns, e.actor, light)
                   for name, legal in e.options.items()]
         # one button is the whole fact when nothing is left to choose or type
         direct = all(f["input"] == "fixed" or (f["input"] in ("free", "tiles") and not f["required"]) for f in fields)
@@ -432,18 +446,35 @@ def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = Non
         # one tap on a value records the fact: no list to tick several of, no typing required
         quick = all(f["input"] in ("fixed", "choice") or (f["input"] in ("free", "tiles") and not f["required"])
                     for f in fields)
-        is_coarse = i >= len(expected)
         # the places this offer names (a fixed room, or its room choices): a tap on the board finds it
         places = [v["json"] for f in fields if f.get("place")
                   for v in ([f["value"]] if f["input"] == "fixed" else f.get("choices", []))]
-        out.append({"index": i, "type": e.type, "label": label.fact(e.type) if hasattr(label, "fact") else e.type,
+        fact = json.dumps({"type": e.type, "actor": e.actor, "data": data}, ensure_ascii=False) \
+            if (direct or chosen) and (data := _preset(fields)) is not None else None
+        out.append({"index": i, "type": e.type, "fact": fact, "label": label.fact(e.type) if hasattr(label, "fact") else e.type,
                     "actor": e.actor, "note": label.note(e.type, e.note) if hasattr(label, "note") else e.note,
                     "fields": fields, "direct": direct or chosen,
                     "edit": chosen and not direct, "derived": derived, "quick": quick,
-                    "effect": not is_coarse and (e.note.startswith("table effect") or e.type == "GameEnded"),
+                    "effect": effect, "lazy": light,
                     "coarse": is_coarse, "title": COARSE_TITLES.get(e.type) if is_coarse else None,
                     "places": "[" + ",".join(places) + "]"})
     return out
+
+
+def _preset(fields: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The data a direct offer's button records: the fixed values and the ones chosen for the recorder (what
+    record.js would collect from its untouched form); None when a list has nothing chosen."""
+    data: dict[str, Any] = {}
+    for f in fields:
+        if f["input"] == "fixed":
+            data[f["name"]] = json.loads(f["value"]["json"])
+        elif f["input"] == "choice":
+            if not f["chosen"]:
+                return None
+            data[f["name"]] = json.loads(f["choices"][f["chosen"][0]]["json"])
+        elif f["input"] == "multi":
+            data[f["name"]] = [json.loads(f["choices"][i]["json"]) for i in f["chosen"]]
+    return data
 
 
 COARSE_TITLES = {"RecordGap": N_("Skip ahead: rounds not recorded"), "CharacterEscaped": N_("Escaped"),
@@ -542,19 +573,28 @@ def _note_target(recorded) -> int | None:
     return None
 
 
-def _panel_context(game_id: str, fix: int | None = None, queued: list | None = None,
-                   expected: Any = None) -> dict[str, Any]:
-    game, rp = replay_of(_archive().games, _game_id(game_id), corrected=True)
-    ruleset = rp.ruleset
+def _standing(game_id: str, queued: list | None = None, expected: Any = None):
+    """(game, replay, state, names, staged): the game as stored, and the state after the facts queued on the
+    device (not stored yet; checked as an append would), if any."""
+    gid = _game_id(game_id)
+    read = g.get("guarded_game")  # the rights gate read it already (web/auth.py)
+    game, rp = replay_of(_archive().games, gid, corrected=True, game=read if read is not None and read.id == gid else None)
     state = rp.head.state
     names = {p["seat"]: p["name"] for p in game.players}
-    preview: list[str] = []
+    staged: list = []
     if queued and isinstance(expected, int) and 0 <= expected < game.position:
         queued = queued[game.position - expected:]  # the first ones were stored meanwhile (their answer in flight)
-    if queued:  # facts queued on the device, not stored yet: the offers after them (checked as an append would)
+    if queued:  # facts queued on the device, not stored yet: the offers after them
         staged = game._stage(queued)
         state = staged[-1][3]
-        preview = [_fact_line(f, names, Labels(game.ruleset_name, state, names)) for f, *_ in staged]
+    return game, rp, state, names, staged
+
+
+def _panel_context(game_id: str, fix: int | None = None, queued: list | None = None,
+                   expected: Any = None) -> dict[str, Any]:
+    game, rp, state, names, staged = _standing(game_id, queued, expected)
+    ruleset = rp.ruleset
+    preview = [_fact_line(f, names, Labels(game.ruleset_name, state, names)) for f, *_ in staged]
     voided = _voided(game.recorded)
     labels = Labels(game.ruleset_name, state, names)
     recent = [{"seq": r.fact.seq, "line": _fact_line(r.fact, names, labels), "voided": r.fact.seq in voided,
@@ -586,7 +626,7 @@ def _panel_context(game_id: str, fix: int | None = None, queued: list | None = N
         return {**ctx, **_fix_context(game, rp, fix, names)}
     offers = _offers(game.ruleset_name, ruleset.next_inputs(state), labels,
                      Habits(game.recorded), lenient=not game.strict,
-                     coarse=() if game.strict else ruleset.coarse_inputs(state))
+                     coarse=() if game.strict else ruleset.coarse_inputs(state), lazy=True)
     main = [o for o in offers if not o["effect"] and not o["coarse"]]
     ctx["offers"] = offers
     ctx["groups"] = _groups(game.ruleset_name, ruleset.effect_groups(state),
@@ -805,17 +845,46 @@ def panel(game_id: str):
     return render_template("_record_panel.html", **_panel_context(game_id, _fix_arg()))
 
 
+def _queued_body(what: str) -> tuple[list, Any]:
+    """The facts queued on the device (``{"facts": [...], "expected_position": n}``, 1 to 50 facts)."""
+    body = request.get_json(silent=True)
+    facts = body.get("facts") if isinstance(body, dict) else None
+    if not isinstance(facts, list) or not 1 <= len(facts) <= 50:
+        raise InvalidInput(f"{what} needs a JSON body {{\"facts\": [...]}} with 1 to 50 facts", field="facts")
+    return facts, body.get("expected_position")
+
+
 @record.post("/games/<game_id>/record/preview")
 def preview(game_id: str):
     """The panel after facts queued on the device but not stored yet (``{"facts": [...]}``, up to 50): the
     recorder can go on while they are sent. Nothing is stored; a queued fact the rules refuse is a 422
     naming it, as the append would answer."""
-    body = request.get_json(silent=True)
-    facts = body.get("facts") if isinstance(body, dict) else None
-    if not isinstance(facts, list) or not 1 <= len(facts) <= 50:
-        raise InvalidInput("preview needs a JSON body {\"facts\": [...]} with 1 to 50 facts", field="facts")
-    expected = body.get("expected_position")
+    facts, expected = _queued_body("preview")
     return render_template("_record_panel.html", **_panel_context(game_id, queued=facts, expected=expected))
+
+
+@record.route("/games/<game_id>/record/form/<int:index>", methods=["GET", "POST"])
+def offer_form(game_id: str, index: int):
+    """One offer's form, drawn when it is opened (a table effect's: the panel draws only their buttons, decision
+    0034). ``?type=&actor=`` name the offer the page shows; when the game has moved on and offer ``index`` is
+    another one now, the answer is a 409 and the page fetches the panel again. A POST carries the facts queued
+    on the device, as the preview does: the form is the one after them."""
+    queued, expected = _queued_body("a form after queued facts") if request.method == "POST" else (None, None)
+    game, rp, state, names, _staged = _standing(game_id, queued, expected)
+    ruleset = rp.ruleset
+    expected_inputs = ruleset.next_inputs(state)
+    coarse = () if game.strict else ruleset.coarse_inputs(state)
+    everything = list(expected_inputs) + list(coarse)
+    wanted_type, wanted_actor = request.args.get("type"), request.args.get("actor", "")
+    offer = everything[index] if index < len(everything) else None
+    if offer is None or (wanted_type and (offer.type != wanted_type
+                                          or ("" if offer.actor is None else str(offer.actor)) != wanted_actor)):
+        raise StalePosition(f"game {game.id}: offer {index} is not {wanted_type or 'there'} any more "
+                            f"(the game is at fact {game.position}): fetch the panel again", field="index")
+    labels = Labels(game.ruleset_name, state, names)
+    offers = _offers(game.ruleset_name, expected_inputs, labels, Habits(game.recorded), lenient=not game.strict,
+                     coarse=coarse, lazy=True, opened=index)
+    return render_template("_record_form.html", o=offers[index], names=names, fix=None, max_note=hygiene.MAX_NOTE)
 
 
 __all__ = ["record", "ArchiveError"]

@@ -89,11 +89,33 @@ PLAN = """(fact) => {
     out.push({ offer: form.dataset.offer, steps: kept, exact: exact, open: !form.hidden,
                direct: !!(offer && offer.classList.contains("direct")),
                edit: !!document.querySelector('#live button.offer-edit[data-offer="' + form.dataset.offer + '"]'),
-               effect: !!(offer && offer.closest("details.effects")), quick: form.dataset.quick === "yes" });
+               effect: !!(offer && offer.closest("details.effects")), quick: form.dataset.quick === "yes",
+               lazy: !!(offer && offer.dataset.lazy === "yes") });
   });
   out.sort((a, b) => (b.exact - a.exact) || (b.open - a.open) || (a.steps.length - b.steps.length));
   return out;
 }"""
+
+
+# In the page: the forms of the table effects that could be ``fact`` (same type and actor), which the panel does not
+# draw (record.js fetches one when its button is tapped, decision 0034), fetched from the same address and put in
+# the page for PLAN to read — the driver reading the buttons' names as a person would; they are taken out after.
+PRELOAD = """async (fact) => {
+  const box = document.getElementById("lazy-forms");
+  const url = document.getElementById("recorder").dataset.panelUrl.split("?")[0].replace(/\\/panel$/, "/form/");
+  const actor = fact.actor === null || fact.actor === undefined ? "" : String(fact.actor);
+  const buttons = Array.from(document.querySelectorAll('#live button.offer[data-lazy="yes"]'))
+    .filter((b) => b.dataset.type === fact.type && b.dataset.actor === actor
+      && !box.querySelector('form.fact-form[data-offer="' + b.dataset.offer + '"]'));
+  for (const b of buttons) {
+    const r = await fetch(url + b.dataset.offer + "?type=" + encodeURIComponent(b.dataset.type) + "&actor=" + actor,
+                          { headers: { "X-Recorder-Driver": "plan" } });
+    if (!r.ok) throw new Error("form " + b.dataset.offer + ": " + r.status);
+    box.insertAdjacentHTML("beforeend", await r.text());
+    box.lastElementChild.dataset.preloaded = "yes";
+  }
+}"""
+UNLOAD = """() => document.querySelectorAll('#lazy-forms form[data-preloaded="yes"]').forEach((f) => f.remove())"""
 
 
 # In the page: the one-tap group of table effects whose facts are the next ones (the longest), or null.
@@ -214,7 +236,7 @@ class Driver:
         if not found:
             return False
         if found["size"] == 1:
-            plans = self.page.evaluate(PLAN, {"type": fact["type"], "actor": fact.get("actor"), "data": fact["data"]})
+            plans = self._plans(fact)
             if plans and plans[0]["direct"] and not plans[0]["steps"]:
                 return False  # the offer's own button is one tap too
         if not self.page.locator("details.effects").evaluate("d => d.open"):
@@ -223,8 +245,18 @@ class Driver:
         self.grouped.update(range(seq + 1, seq + found["size"]))
         return True
 
+    def _plans(self, fact: dict[str, Any]) -> list[dict[str, Any]]:
+        """The ways the page offers to record ``fact``, best first (the table effects' forms read, then put back
+        as the panel had them: not drawn until tapped)."""
+        wanted = {"type": fact["type"], "actor": fact.get("actor"), "data": fact["data"]}
+        self.page.evaluate(PRELOAD, wanted)
+        try:
+            return self.page.evaluate(PLAN, wanted)
+        finally:
+            self.page.evaluate(UNLOAD)
+
     def _record(self, fact: dict[str, Any]) -> None:
-        plans = self.page.evaluate(PLAN, {"type": fact["type"], "actor": fact.get("actor"), "data": fact["data"]})
+        plans = self._plans(fact)
         if not plans:
             raise NotOffered(f"{fact['type']} (actor {fact.get('actor')}) {json.dumps(fact['data'])}: no form offers it")
         plan = plans[0]
@@ -242,6 +274,8 @@ class Driver:
                 self.click(f'#live button.offer-edit[data-offer="{plan["offer"]}"]')
             else:
                 self.click(f'#live button.offer[data-offer="{plan["offer"]}"]')
+            if plan["lazy"]:  # its form is fetched, then opened
+                self.page.wait_for_selector(f"{form}:not([hidden])", timeout=self.timeout)
         # free fields first, lists next, the single choices last: the tap that completes a quick form records it
         order = {"type": 0, "select": 0, "seen": 1, "toggle": 2, "choose": 3}
         # (a list already preselected is changed before one still empty: that last tap completes the form)

@@ -183,6 +183,7 @@ def test_tapping_a_room_on_the_board_picks_the_place(served, page, tmp_path):
     # a form with a room field: the tap chooses the room, the list stays as the fallback
     page.click("details.effects summary")
     page.click('details.effects button.offer[data-type="FirePlaced"]')
+    page.wait_for_selector(OPEN)  # a table effect's form is fetched on the tap (decision 0034)
     assert page.locator("#board-box .board-hint").is_visible()
     legal = [json.loads(v) for v in page.locator(f"{OPEN} fieldset[data-field=room] button.value").evaluate_all(
         "bs => bs.map(b => b.dataset.value)")]

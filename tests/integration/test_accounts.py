@@ -76,6 +76,7 @@ def test_a_recorder_of_league_a_cannot_write_to_league_b(world):
     a, app, games, tokens = world
     alice = client_as(app, tokens["Alice"])
     assert _append(alice, games["B"]).status_code == 403
+    assert alice.get(f"/games/{games['B']}/record/form/0").status_code == 403  # nor open its recorder's forms
     assert alice.post("/api/games", json=_header("League B")).status_code == 403
     assert a.games.get_game(games["B"]).position == 0
     assert _append(alice, games["A"]).status_code == 201
@@ -118,6 +119,7 @@ def test_recording_pages_need_signing_in(world):
     r = nobody.post("/games/new", data={"csrf_token": token, "ruleset": "lockdown", "player-1": "Ada", "seat-1": "1"})
     assert r.status_code == 401
     assert nobody.get(f"/games/{games['A']}/record/panel").status_code == 303
+    assert nobody.get(f"/games/{games['A']}/record/form/0").status_code == 303  # a table effect's form, too
     assert nobody.get("/").status_code == 200 and nobody.get(f"/games/{games['A']}/step/0").status_code == 200
 
 

@@ -126,3 +126,70 @@ def test_a_legal_value_spelled_unknown_is_not_the_lenient_unknown_button(client,
     buttons = re.findall(r'<button type="button" class="([^"]*)"[^>]*data-value="([^"]*)"', form)
     token = [cls for cls, value in buttons if _json.loads(value.replace("&#34;", '"').replace("&quot;", '"')) == "unknown"]
     assert token and not any("unknown" in cls.split() for cls in token), buttons
+
+
+def _demo_at(client, name: str, upto: int) -> tuple[str, list]:
+    from service.demo import HERE as DEMO_DIR
+    from tests.browser.recorder_driver import read_notation
+
+    header, facts = read_notation(DEMO_DIR / name)
+    body = {k: header[k] for k in ("ruleset", "mode", "strict", "players", "options", "played_on", "title")}
+    gid = client.post("/api/games", json=body).get_json()["id"]
+    assert client.post(f"/api/games/{gid}/facts", json={"facts": facts[:upto], "expected_position": 0}).status_code == 201
+    return gid, facts
+
+
+def test_table_effect_forms_are_drawn_when_opened_and_equal_the_full_form(client, archive, monkeypatch):
+    """Decision 0034: the panel draws the table effects' buttons only; ``/record/form/<i>`` draws one form, the same
+    the panel drew before (every value named), for the game as stored or after the facts queued on the device; an
+    offer the game has moved past is a 409, never another offer's form."""
+    from web import record
+
+    gid, facts = _demo_at(client, "friday-four-players.jsonl", 60)
+    panel = client.get(f"/games/{gid}/record/panel").get_data(as_text=True)
+    lazy = re.findall(r'class="offer[^"]*" data-offer="(\d+)" data-type="(\w+)"\s+data-actor="(\d*)" data-lazy="yes"', panel)
+    assert len(lazy) > 50  # a 4-player game's table effects
+    drawn = set(re.findall(r'<form class="fact-form" data-offer="(\d+)"', panel))
+    assert not drawn & {i for i, _, _ in lazy}  # none of their forms comes with the panel
+    # the form, alone, as the panel drew it before: rendered again with nothing lazy, the same markup
+    index, type_, actor = next((i, t, a) for i, t, a in lazy if t == "WoundSuffered")
+    alone = client.get(f"/games/{gid}/record/form/{index}?type={type_}&actor={actor}")
+    assert alone.status_code == 200
+    form = alone.get_data(as_text=True).strip()
+    assert form.startswith(f'<form class="fact-form" data-offer="{index}" data-type="WoundSuffered"')
+    real_offers = record._offers
+    monkeypatch.setattr(record, "_offers", lambda *a, **k: real_offers(*a, **{**k, "lazy": False}))
+    eager = client.get(f"/games/{gid}/record/panel").get_data(as_text=True)
+    assert form in eager
+    monkeypatch.undo()
+    # the game moved on: offer <index> is something else now (or nothing): 409, the page fetches the panel again
+    stale = client.get(f"/games/{gid}/record/form/{index}?type=GameEnded&actor=")
+    assert stale.status_code == 409 and "fetch the panel again" in stale.get_data(as_text=True)
+    assert client.get(f"/games/{gid}/record/form/9999?type={type_}&actor={actor}").status_code == 409
+    # after facts queued on the device: the form of the position after them (a POST, as the preview)
+    queued = {"facts": facts[60:62], "expected_position": 60}
+    after = client.post(f"/games/{gid}/record/preview", json=queued).get_data(as_text=True)
+    index2, type2, actor2 = re.findall(
+        r'class="offer[^"]*" data-offer="(\d+)" data-type="(\w+)"\s+data-actor="(\d*)" data-lazy="yes"', after)[0]
+    posted = client.post(f"/games/{gid}/record/form/{index2}?type={type2}&actor={actor2}", json=queued)
+    assert posted.status_code == 200 and f'data-offer="{index2}" data-type="{type2}"' in posted.get_data(as_text=True)
+    assert client.post(f"/games/{gid}/record/form/{index2}", json={"facts": []}).status_code == 400
+    assert archive.games.get_game(uuid.UUID(gid)).position == 60  # nothing stored by a form or a preview
+
+
+def test_a_direct_table_effect_button_carries_the_fact_it_records(client, archive):
+    """A table effect whose values are all decided (fixed, or chosen for the recorder) records with one tap and no
+    form fetched: its button carries the fact, equal to what its form would send untouched."""
+    import html
+    import json as _json
+
+    gid, _facts = _demo_at(client, "friday-four-players.jsonl", 60)
+    panel = client.get(f"/games/{gid}/record/panel").get_data(as_text=True)
+    carried = re.findall(r'data-offer="(\d+)" data-type="(\w+)"\s+data-actor="(\d*)" data-lazy="yes" data-fact="([^"]+)"', panel)
+    assert carried
+    for index, type_, actor, fact in carried[:5]:
+        fact = _json.loads(html.unescape(fact))
+        assert fact["type"] == type_ and fact["actor"] == (int(actor) if actor else None)
+        stored = client.post(f"/api/games/{gid}/facts", json={"facts": [fact]})
+        assert stored.status_code == 201, stored.get_json()
+        client.post(f"/api/games/{gid}/facts", json={"facts": [{"type": "FactVoided", "data": {"seqs": [stored.get_json()["position"]]}}]})

@@ -205,20 +205,52 @@
   }
 
   // -- the live panel -------------------------------------------------------------------------
+  let shownBody = null;  // the queued facts the panel shown was previewed after (null: the stored game's panel)
   async function fetchPanel() {
     // facts still queued here: the server previews the offers after them (nothing is stored by a preview)
     const q = load().filter((e) => e.state !== "review");
     if (q.length && !q.some((e, i) => i && e.state === "review")) {
+      const body = JSON.stringify({ facts: q.slice(0, 50).flatMap(factsOf), expected_position: q[0].expected_position });
       try {
         const r = await fetch(PANEL_URL.replace(/\/panel$/, "/preview"), {
           method: "POST", headers: { "Content-Type": "application/json", "Accept": "text/html", "X-CSRF-Token": csrfToken() },
-          body: JSON.stringify({ facts: q.slice(0, 50).flatMap(factsOf), expected_position: q[0].expected_position }),
+          body: body,
         });
-        if (r.ok) return await r.text();
+        if (r.ok) return { html: await r.text(), body: body };
       } catch (e) { return null; }
     }
     const r = await fetch(PANEL_URL, { headers: { "Accept": "text/html" } });
-    return r.ok ? await r.text() : null;
+    return r.ok ? { html: await r.text(), body: null } : null;
+  }
+
+  // A table effect's form is fetched when it is opened (the panel draws only their buttons, decision 0034): the
+  // form of the same position as the panel shown (after the same queued facts). null: the game moved on.
+  async function loadForm(btn) {
+    const index = btn.dataset.offer;
+    const url = PANEL_URL.split("?")[0].replace(/\/panel$/, "/form/") + index + "?type=" + encodeURIComponent(btn.dataset.type)
+      + "&actor=" + encodeURIComponent(btn.dataset.actor);
+    const shown = refreshes;
+    inflight++;
+    root.dataset.idle = "no";
+    let html = null;
+    try {
+      const r = await fetch(url, shownBody == null ? { headers: { "Accept": "text/html" } } : {
+        method: "POST", body: shownBody,
+        headers: { "Content-Type": "application/json", "Accept": "text/html", "X-CSRF-Token": csrfToken() },
+      });
+      if (r.ok) html = await r.text();
+      else if (r.status === 409) { message.textContent = t("The game moved on: here is what may come next now."); message.hidden = false; }
+    } catch (e) { html = null; }
+    inflight--;
+    if (html == null || shown !== refreshes) { if (html == null) refresh(); else settle(); return null; }
+    const box = document.getElementById("lazy-forms");
+    const old = box.querySelector('form.fact-form[data-offer="' + index + '"]');
+    if (old) old.remove();
+    box.insertAdjacentHTML("beforeend", html);
+    const form = box.querySelector('form.fact-form[data-offer="' + index + '"]');
+    form.addEventListener("submit", (e) => { e.preventDefault(); submit(form); });
+    settle();
+    return form;
   }
 
   // data-idle="yes": nothing queued, nothing in flight, the panel is the latest (tests and the bench wait for it)
@@ -230,11 +262,14 @@
     const mine = ++refreshes;
     inflight++;
     root.dataset.idle = "no";
+    let got;
     try {
-      html = await fetchPanel();
-    } catch (e) { html = null; }
+      got = await fetchPanel();
+    } catch (e) { got = null; }
     inflight--;
-    if (html == null || mine !== refreshes) { settle(); return; }
+    if (got == null || mine !== refreshes) { settle(); return; }
+    html = got.html;
+    shownBody = got.body;
     live.innerHTML = html;
     if (otherSince != null) {
       live.querySelectorAll("#recent li[data-seq]").forEach((li) => {
@@ -255,6 +290,11 @@
   function openOffer(index, edit) {
     const form = live.querySelector('form.fact-form[data-offer="' + index + '"]');
     const btn = live.querySelector('button.offer[data-offer="' + index + '"]');
+    if (btn && btn.classList.contains("direct") && !edit && btn.dataset.fact) { enqueue(JSON.parse(btn.dataset.fact)); return; }
+    if (!form && btn && btn.dataset.lazy === "yes") {  // a table effect's form: fetched, then opened
+      loadForm(btn).then((f) => { if (f) openOffer(index, edit); });
+      return;
+    }
     if (btn && btn.classList.contains("direct") && !edit) { submit(form); return; }
     live.querySelectorAll("form.fact-form").forEach((f) => { f.hidden = f !== form; });
     // opened afresh: the values the server preselected (not what an earlier, queued fact of this form picked)
