@@ -381,7 +381,7 @@ def _field_of(name: str, legal: Any, spec: Any, label, default: Any, ranked: lis
                     "seen": [{"json": json.dumps(v, ensure_ascii=False), "label": label(kind, v) if label else _label(v)}
                              for v in seen]}
     if light:  # the button's shape only: the form (with every value's name) is drawn when it is opened
-        values = [{"json": json.dumps(v, ensure_ascii=False)} for v in legal]
+        values = [{"raw": v} for v in legal]
     else:
         show = (lambda v: label(kind, v)) if label else _label
         alias = (lambda v: label.aliases(kind, v)) if hasattr(label, "aliases") else (lambda v: "")
@@ -395,9 +395,10 @@ def _field_of(name: str, legal: Any, spec: Any, label, default: Any, ranked: lis
     multi = (kind in LIST_KINDS or kind.endswith("_list")) and not any(isinstance(v, list) for v in legal)
     if len(values) == 1 and not multi:
         return {"name": name, "input": "fixed", "value": values[0], "required": required, "doc": doc}
-    keys = [json.dumps(v, ensure_ascii=False, sort_keys=True) for v in legal]
-    chosen: list[int] = []
     ruled = default is not NO_DEFAULT
+    # the values compared by their canonical JSON (only when a default or a habit is to be found among them)
+    keys = [json.dumps(v, ensure_ascii=False, sort_keys=True) for v in legal] if ruled or (ranked and not multi) else []
+    chosen: list[int] = []
     if ruled:  # the rules' own default (e.g. the markers the clean-up removes)
         wanted = {json.dumps(v, ensure_ascii=False, sort_keys=True) for v in (default if multi else [default])}
         chosen = [i for i, k in enumerate(keys) if k in wanted]
@@ -447,8 +448,8 @@ def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = Non
         quick = all(f["input"] in ("fixed", "choice") or (f["input"] in ("free", "tiles") and not f["required"])
                     for f in fields)
         # the places this offer names (a fixed room, or its room choices): a tap on the board finds it
-        places = [v["json"] for f in fields if f.get("place")
-                  for v in ([f["value"]] if f["input"] == "fixed" else f.get("choices", []))]
+        places = [] if light else [v["json"] for f in fields if f.get("place")
+                                   for v in ([f["value"]] if f["input"] == "fixed" else f.get("choices", []))]
         fact = json.dumps({"type": e.type, "actor": e.actor, "data": data}, ensure_ascii=False) \
             if (direct or chosen) and (data := _preset(fields)) is not None else None
         out.append({"index": i, "type": e.type, "fact": fact, "label": label.fact(e.type) if hasattr(label, "fact") else e.type,
@@ -461,19 +462,35 @@ def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = Non
     return out
 
 
+def _caption(offer: dict[str, Any], names: dict[int, str]) -> None:
+    """An offer button's two lines (``shown``: what it records; ``line``: who, and the rules' note), written here
+    once rather than by the template for each of a panel's ~90 buttons."""
+    offer["shown"] = _(offer["title"]) if offer.get("title") else (offer.get("label") or offer["type"])
+    actor, note = offer["actor"], offer.get("note") or ""
+    who = ""
+    if actor is not None and names.get(actor, "?") not in note:
+        who = names.get(actor) or _("seat %(n)s") % {"n": actor}
+    if len(note) > 90:  # as Jinja's truncate(90): whole words, "..."
+        note = note[:87].rsplit(" ", 1)[0] + "..."
+    offer["line"] = f"{who} · {note}" if who else note
+
+
 def _preset(fields: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The data a direct offer's button records: the fixed values and the ones chosen for the recorder (what
     record.js would collect from its untouched form); None when a list has nothing chosen."""
+    def value(v: dict[str, Any]) -> Any:
+        return v["raw"] if "raw" in v else json.loads(v["json"])  # a light field keeps the rules' own value
+
     data: dict[str, Any] = {}
     for f in fields:
         if f["input"] == "fixed":
-            data[f["name"]] = json.loads(f["value"]["json"])
+            data[f["name"]] = value(f["value"])
         elif f["input"] == "choice":
             if not f["chosen"]:
                 return None
-            data[f["name"]] = json.loads(f["choices"][f["chosen"][0]]["json"])
+            data[f["name"]] = value(f["choices"][f["chosen"][0]])
         elif f["input"] == "multi":
-            data[f["name"]] = [json.loads(f["choices"][i]["json"]) for i in f["chosen"]]
+            data[f["name"]] = [value(f["choices"][i]) for i in f["chosen"]]
     return data
 
 
@@ -627,6 +644,8 @@ def _panel_context(game_id: str, fix: int | None = None, queued: list | None = N
     offers = _offers(game.ruleset_name, ruleset.next_inputs(state), labels,
                      Habits(game.recorded), lenient=not game.strict,
                      coarse=() if game.strict else ruleset.coarse_inputs(state), lazy=True)
+    for o in offers:
+        _caption(o, names)
     main = [o for o in offers if not o["effect"] and not o["coarse"]]
     ctx["offers"] = offers
     ctx["groups"] = _groups(game.ruleset_name, ruleset.effect_groups(state),
@@ -778,6 +797,7 @@ def _fix_context(game, rp, seq: int, names: dict[int, str]) -> dict[str, Any]:
     for o in offers:
         # a fix is confirmed in its form, never sent by an offer's tap alone nor by the tap that completes a form
         o["direct"] = o["edit"] = o["quick"] = False
+        _caption(o, names)
     return {
         "offers": offers,
         "drawing": _drawing(rp, before),
