@@ -43,6 +43,7 @@ READ_GAME = frozenset({
 })
 READ_LEAGUE = frozenset({
     "league.season_page", "league.player_page", "league_api.api_standings", "league_api.api_ratings",
+    "league.season_ratings_svg", "league.season_ratings_csv",
     "stats.league_index", "stats.league_section_page", "stats.league_table_csv", "stats.league_table_svg",
     "stats_api.api_league_section", "stats.preview_page", "stats_api.api_preview",
 })

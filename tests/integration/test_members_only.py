@@ -158,3 +158,19 @@ def test_the_new_game_form_suggests_no_name_from_members_only_games(secret):
     _a, readers, _hidden, _shown = secret
     page = readers["other club"].get("/games/new").get_data(as_text=True)
     assert 'value="Ada"' in page and 'value="Zed"' not in page
+
+
+def test_the_seasons_rating_chart_and_csv_follow_the_season_pages_rights(secret):
+    a, readers, hidden, shown = secret
+    page = readers["nobody"].get("/leagues/club-b/open/all").get_data(as_text=True)
+    assert 'src="/leagues/club-b/open/all/ratings.svg' in page and 'href="/leagues/club-b/open/all/ratings.csv' in page
+    rows = readers["nobody"].get("/leagues/club-b/open/all/ratings.csv").get_data(as_text=True).splitlines()
+    assert rows[0].startswith("game_id,played_on,player_id,name") and len(rows) == 3  # Ada and Bo after one game
+    assert all(r.startswith(str(shown)) for r in rows[1:])
+    chart = readers["nobody"].get("/leagues/club-b/open/all/ratings.svg")
+    assert chart.mimetype == "image/svg+xml" and "Ada" in chart.get_data(as_text=True)
+    for path in ("/leagues/club-a/secret/all/ratings.svg", "/leagues/club-a/secret/all/ratings.csv"):
+        for who in OUTSIDERS:
+            assert readers[who].get(path).status_code == 404, (who, path)
+        assert readers["member"].get(path).status_code == 200, path
+    assert str(hidden) in readers["member"].get("/leagues/club-a/secret/all/ratings.csv").get_data(as_text=True)
