@@ -115,8 +115,9 @@ def preview(db: Database, club: str, league: str, season_slug: str, game_id: str
             changes = []
             for _season, _gid, _on, _at, pid, name, _outcome, _mb, _sb, mu, sigma, _n in by_game.get(g["game_id"], []):
                 old = was.get((g["game_id"], pid))
-                changes.append({"player_id": str(pid), "name": name, "rating": ordinal(mu, sigma),
-                                "rating_before": ordinal(old["mu"], old["sigma"]) if old else None})
+                now, then = ordinal(mu, sigma), ordinal(old["mu"], old["sigma"]) if old else None
+                changes.append({"player_id": str(pid), "name": name, "rating": now, "rating_before": then,
+                                "moves": then is None or round(now, 1) != round(then, 1)})  # as the page shows it
             if changes:
                 rerated.append({"game_id": str(g["game_id"]), "title": titles.get(g["game_id"]),
                                 "played_on": g["played_on"].isoformat(), "ratings": changes})
