@@ -1,4 +1,5 @@
-# Two commands for a fresh clone: `make demo` serves the demo games, `make test` runs every test.
+# Two commands for a fresh clone: `make demo` serves the demo games (`make demo DEMO_ARGS="--port 5731"` for
+# another port), `make test` runs every test.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -21,7 +22,7 @@ browser:
 	  else sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; fi; }
 
 demo: $(STAMP)
-	$(BIN)/nemesis-archive serve --demo
+	$(BIN)/nemesis-archive serve --demo $(DEMO_ARGS)
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)

@@ -324,18 +324,9 @@ class LeagueView(GameView):
         cut = sql.SQL("" if since is None else " AND (played_on, created_at, game_id) >= (%s, %s, %s)")
         args = (season_id,) if since is None else (season_id, *since)
         curs.execute(sql.SQL("DELETE FROM {} WHERE season_id = %s").format(t("ratings")) + cut, args)
-        ratings, rated = {}, {}
-        if since is not None:
-            curs.execute(sql.SQL(
-                "SELECT p.player_id, r.mu, r.sigma, r.rated FROM {current} p CROSS JOIN LATERAL ("
-                " SELECT mu, sigma, rated FROM {ratings} r WHERE r.season_id = p.season_id AND r.player_id = p.player_id"
-                " AND (r.played_on, r.created_at, r.game_id) < (%s, %s, %s)"
-                " ORDER BY r.played_on DESC, r.created_at DESC, r.game_id DESC LIMIT 1) r WHERE p.season_id = %s").format(
-                current=t("current"), ratings=t("ratings")), (*since, season_id))
-            for r in curs.fetchall():
-                ratings[r["player_id"]], rated[r["player_id"]] = (r["mu"], r["sigma"]), r["rated"]
+        ratings, rated = ratings_before(curs, t, season_id, since) if since is not None else ({}, {})
         if league is not None:
-            games = self._rated_games(curs, season_id, since, args)
+            games = rated_games(curs, t, season_id, since)
             # COPY: a season re-rated from its start writes a row per seat of every game. The games are
             # rated while the COPY is open, so the session is busy, never "idle in transaction" for the
             # seconds a whole season takes on a loaded machine (the store's idle timeout is 5 s).
@@ -348,21 +339,6 @@ class LeagueView(GameView):
             with curs.copy(sql.SQL("COPY {} (season_id, player_id, mu, sigma, rated) FROM STDIN").format(t("current"))) as copy:
                 for pid, (mu, sigma) in ratings.items():
                     copy.write_row((season_id, pid, mu, sigma, rated[pid]))
-
-    def _rated_games(self, curs, season_id, since, args) -> list[dict]:
-        """The season's decided, shown games from ``since`` on, in rating order (date, created, id)."""
-        t = self.table
-        curs.execute(
-            sql.SQL("SELECT g.game_id, g.played_on, g.created_at, g.mode,"
-                    " array_agg(s.name_key ORDER BY s.seat) AS keys, array_agg(s.name ORDER BY s.seat) AS names,"
-                    " array_agg(s.outcome ORDER BY s.seat) AS outcomes"
-                    " FROM {} g JOIN {} s ON s.game_id = g.game_id"
-                    " WHERE g.season_id = %s AND NOT g.hidden AND g.decided"
-                    + ("" if since is None else " AND (g.played_on, g.created_at, g.game_id) >= (%s, %s, %s)")
-                    + " GROUP BY g.game_id ORDER BY g.played_on, g.created_at, g.game_id").format(t("games"), t("seats")),
-            args,
-        )
-        return curs.fetchall()
 
     @staticmethod
     def _rate_games(games, season_id, rate_solo, resolver, ratings, rated):
@@ -386,3 +362,33 @@ class LeagueView(GameView):
                 yield (season_id, g["game_id"], g["played_on"], g["created_at"], pid, names[pid], outcomes.get(pid),
                        before[0], before[1], mu, sigma, rated[pid])
                 ratings[pid] = (mu, sigma)
+
+
+def ratings_before(curs, t, season_id: UUID, since: tuple) -> tuple[dict, dict]:
+    """Each player's (μ, σ) and rated-games count just before the game keyed ``since`` = (played_on,
+    created_at, game_id): one index probe per player of the season's ``current`` rows. ``t``: table names."""
+    curs.execute(sql.SQL(
+        "SELECT p.player_id, r.mu, r.sigma, r.rated FROM {current} p CROSS JOIN LATERAL ("
+        " SELECT mu, sigma, rated FROM {ratings} r WHERE r.season_id = p.season_id AND r.player_id = p.player_id"
+        " AND (r.played_on, r.created_at, r.game_id) < (%s, %s, %s)"
+        " ORDER BY r.played_on DESC, r.created_at DESC, r.game_id DESC LIMIT 1) r WHERE p.season_id = %s").format(
+        current=t("current"), ratings=t("ratings")), (*since, season_id))
+    ratings, rated = {}, {}
+    for r in curs.fetchall():
+        ratings[r["player_id"]], rated[r["player_id"]] = (r["mu"], r["sigma"]), r["rated"]
+    return ratings, rated
+
+
+def rated_games(curs, t, season_id: UUID, since: tuple | None) -> list[dict]:
+    """The season's decided, shown games from ``since`` on (None: all), in rating order (date, created, id)."""
+    curs.execute(
+        sql.SQL("SELECT g.game_id, g.played_on, g.created_at, g.mode,"
+                " array_agg(s.name_key ORDER BY s.seat) AS keys, array_agg(s.name ORDER BY s.seat) AS names,"
+                " array_agg(s.outcome ORDER BY s.seat) AS outcomes"
+                " FROM {} g JOIN {} s ON s.game_id = g.game_id"
+                " WHERE g.season_id = %s AND NOT g.hidden AND g.decided"
+                + ("" if since is None else " AND (g.played_on, g.created_at, g.game_id) >= (%s, %s, %s)")
+                + " GROUP BY g.game_id ORDER BY g.played_on, g.created_at, g.game_id").format(t("games"), t("seats")),
+        (season_id,) if since is None else (season_id, *since),
+    )
+    return curs.fetchall()

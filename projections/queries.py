@@ -91,22 +91,42 @@ def game_state(db: Database, game_id) -> dict[str, Any] | None:
         ).fetchone()
 
 
-def player_table(db: Database, player: str | None = None) -> list[dict[str, Any]]:
+def player_table(db: Database, player: str | None = None, exclude: list | None = None) -> list[dict[str, Any]]:
     """Per player across games: played, finished, won, lost, undetermined, incomplete.
 
     A game whose record is incomplete (a coarse record that stops before the end, decision 0018)
     counts as played and as ``incomplete``, never as finished, won, lost or undetermined: its
     known deaths and escapes stay in its own result, but a win rate counts complete games only.
     Read from the per-player table the ``playerresults`` view keeps (decision 0026).
+
+    ``exclude``: game ids whose seats must not count (a members-only league's, for those outside it:
+    decision 0033). Their share is taken off the kept counts (the same share the view adds per seat),
+    and a player left with no game is not listed, so neither a count nor a name from them shows.
     """
     with reading(db) as conn:
+        players = _t(conn, "playerresults", "players")
+        one = sql.SQL("WHERE p.player_key = %s" if player else "")
+        args: list[Any] = [player.casefold()] if player else []
+        if not exclude:
+            query = sql.SQL(
+                "SELECT p.player, p.player_key, p.played, p.finished, p.won, p.lost, p.undetermined, p.incomplete"
+                " FROM {} p {} ORDER BY p.won DESC, p.played DESC, p.player_key").format(players, one)
+            return conn.execute(query, args).fetchall()
         query = sql.SQL(
-            "SELECT player, player_key, played, finished, won, lost, undetermined, incomplete"
-            " FROM {} {} ORDER BY won DESC, played DESC, player_key"
-        ).format(
-            _t(conn, "playerresults", "players"), sql.SQL("WHERE player_key = %s" if player else "")
-        )
-        return conn.execute(query, [player.casefold()] if player else []).fetchall()
+            "SELECT * FROM (SELECT p.player, p.player_key, p.played - coalesce(h.played, 0) AS played,"
+            " p.finished - coalesce(h.finished, 0) AS finished, p.won - coalesce(h.won, 0) AS won,"
+            " p.lost - coalesce(h.lost, 0) AS lost, p.undetermined - coalesce(h.undetermined, 0) AS undetermined,"
+            " p.incomplete - coalesce(h.incomplete, 0) AS incomplete FROM {players} p LEFT JOIN ("
+            "  SELECT r.player_key, count(*) AS played,"
+            "  count(*) FILTER (WHERE r.finished AND NOT r.incomplete) AS finished,"
+            "  count(*) FILTER (WHERE r.outcome = 'won' AND NOT r.incomplete) AS won,"
+            "  count(*) FILTER (WHERE r.outcome = 'lost' AND NOT r.incomplete) AS lost,"
+            "  count(*) FILTER (WHERE r.finished AND NOT r.incomplete AND r.outcome = 'undetermined') AS undetermined,"
+            "  count(*) FILTER (WHERE r.incomplete) AS incomplete"
+            "  FROM {results} r WHERE r.game_id = ANY(%s) GROUP BY r.player_key) h ON h.player_key = p.player_key {one}"
+            ") x WHERE x.played > 0 ORDER BY x.won DESC, x.played DESC, x.player_key"
+        ).format(players=players, results=_t(conn, "playerresults", "results"), one=one)
+        return conn.execute(query, [list(exclude), *args]).fetchall()
 
 
 def tracking_positions(db: Database) -> dict[str, int]:
@@ -127,7 +147,7 @@ def _corridor_value(text: str):
     return int(text) if text.isdigit() else text
 
 
-def corridor_proposals(db: Database, board: str) -> dict[str, Any]:
+def corridor_proposals(db: Database, board: str, exclude: list | None = None) -> dict[str, Any]:
     """Corridors of ``board`` learned from recorded moves, across games, with their conflicts.
 
     A proposal is "from place A the figure entered place B through corridor n" (n as printed at
@@ -135,7 +155,7 @@ def corridor_proposals(db: Database, board: str) -> dict[str, Any]:
     was entered from different places: with one corridor per number and room, at most one is
     right (unless that corridor forks on the physical board). Corridor numbers belong to the room
     entered, so "from A through n" leading to different rooms is no conflict. Paths are unnumbered
-    and never conflict.
+    and never conflict. ``exclude``: game ids whose moves must not count (decision 0033).
     """
     with reading(db) as conn:
         rows = conn.execute(
@@ -143,10 +163,10 @@ def corridor_proposals(db: Database, board: str) -> dict[str, Any]:
                 "SELECT from_place, to_place, corridor, count(DISTINCT game_id) AS games, sum(moves)::int AS moves,"
                 " sum(character_moves)::int AS character_moves, sum(intruder_moves)::int AS intruder_moves,"
                 " min(first_seen) AS first_seen, max(last_seen) AS last_seen"
-                " FROM {} WHERE board = %s GROUP BY from_place, to_place, corridor"
+                " FROM {} WHERE board = %s AND NOT (game_id = ANY(%s)) GROUP BY from_place, to_place, corridor"
                 " ORDER BY from_place, corridor, moves DESC, to_place"
             ).format(_t(conn, "corridors", "observations")),
-            (board,),
+            (board, list(exclude or [])),
         ).fetchall()
     proposals = []
     for r in rows:

@@ -32,13 +32,16 @@ SECTIONS = {
 
 @dataclass(frozen=True)
 class Scope:
-    """Which games count: a league (club and league slugs) or everything; a season of it; mode; players."""
+    """Which games count: a league (club and league slugs) or everything; a season of it; mode; players.
+
+    ``exclude``: games that must not count for this reader (a members-only league's: decision 0033)."""
 
     club: str | None = None
     league: str | None = None
     season: str | None = None
     mode: str | None = None
     players: int | None = None
+    exclude: tuple[UUID, ...] = ()
 
 
 class _T:
@@ -67,6 +70,9 @@ def _where(conn, t: _T, scope: Scope, alias: str = "x", finished: bool = True) -
     if scope.players:
         parts.append(sql.SQL("{}.players = %s").format(a))
         args.append(scope.players)
+    if scope.exclude:
+        parts.append(sql.SQL("NOT ({}.game_id = ANY(%s))").format(a))
+        args.append(list(scope.exclude))
     if scope.league:
         if scope.season:
             s = find_season(conn, scope.club, scope.league, scope.season)
@@ -203,11 +209,15 @@ def _table(conn, t: _T, key: str, scope: Scope, where, args, gwhere, gargs) -> l
 # -- a player's profile ---------------------------------------------------------------------------------
 
 
-def profile(db: Database, player_id: str) -> dict[str, Any]:
+def profile(db: Database, player_id: str, exclude: list | None = None,
+            hidden_leagues: list | None = None) -> dict[str, Any]:
     """A player's games, characters, ratings over time (every season) and nemesis, across the archive.
 
     ``player_id``: a registered player's id, or the id the league view gives an unregistered name.
+    ``exclude`` (games) and ``hidden_leagues`` (their seasons' ratings) are left out for a reader outside
+    a members-only league (decision 0033): a name known only from such games is not found.
     """
+    exclude, hidden_leagues = list(exclude or []), list(hidden_leagues or [])
     try:
         pid = UUID(player_id)
     except ValueError:
@@ -220,12 +230,15 @@ def profile(db: Database, player_id: str) -> dict[str, Any]:
         keys = [k for k, p in resolver.names.items() if resolver.root(p) == pid]
         name = resolver.players[pid][0] if pid in resolver.players else None
         if not keys:  # an unregistered name: find it by its derived id among the seat names
-            rows = conn.execute(sql.SQL("SELECT DISTINCT name_key, name FROM {}").format(t("seats"))).fetchall()
+            rows = conn.execute(sql.SQL("SELECT DISTINCT name_key, name FROM {} WHERE NOT (game_id = ANY(%s))").format(
+                t("seats")), (exclude,)).fetchall()
             found = [r for r in rows if implicit_player(r["name_key"]) == pid and r["name_key"] not in resolver.names]
             keys, name = [r["name_key"] for r in found], (found[0]["name"] if found else None)
         if not keys:
             raise NotFound(f"no player {player_id}")
         hidden = sql.SQL("NOT EXISTS (SELECT 1 FROM {} h WHERE h.game_id = x.game_id AND h.hidden)").format(t.lg("games"))
+        if exclude:
+            hidden = hidden + sql.SQL(" AND NOT (x.game_id = ANY({}))").format(sql.Literal(exclude))
         games = conn.execute(sql.SQL(
             "SELECT x.game_id, x.seat, x.name, x.mode, x.players, x.played_on, x.finished, x.character, x.objective,"
             " x.outcome, x.survived, x.route, x.death_cause, x.death_round, x.killer, x.kills, x.wounds,"
@@ -245,8 +258,8 @@ def profile(db: Database, player_id: str) -> dict[str, Any]:
         ratings = conn.execute(sql.SQL(
             "SELECT r.season_id, s.name AS season, l.name AS league, r.game_id, r.played_on, r.mu, r.sigma"
             " FROM {r} r JOIN {s} s ON s.season_id = r.season_id JOIN {l} l ON l.league_id = s.league_id"
-            " WHERE r.player_id = %s ORDER BY l.name, s.starts_on NULLS FIRST, s.opened, r.played_on, r.created_at,"
-            " r.game_id").format(r=t.lg("ratings"), s=t.lg("seasons"), l=t.lg("leagues")), (pid,)).fetchall()
+            " WHERE r.player_id = %s AND NOT (l.league_id = ANY(%s)) ORDER BY l.name, s.starts_on NULLS FIRST, s.opened, r.played_on, r.created_at,"
+            " r.game_id").format(r=t.lg("ratings"), s=t.lg("seasons"), l=t.lg("leagues")), (pid, hidden_leagues)).fetchall()
     seasons: dict[Any, dict[str, Any]] = {}
     for r in ratings:
         s = seasons.setdefault(r["season_id"], {"season_id": str(r["season_id"]), "league": r["league"],

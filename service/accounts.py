@@ -31,6 +31,7 @@ from service.league import name_key
 from service.readpool import reading
 
 MIN_PASSWORD = 10
+MAX_PASSWORD = 1000  # the sign-in form reads no more than this
 SESSION_DAYS = 30
 WRITE_ROLES = frozenset({"admin", "recorder"})
 _hasher = PasswordHasher()
@@ -108,6 +109,27 @@ class Accounts:
             conn.execute("UPDATE accounts SET password_hash = %s WHERE account_id = %s", (_hasher.hash(password), row["account_id"]))
             conn.execute("DELETE FROM account_sessions WHERE account_id = %s", (row["account_id"],))
 
+    def change_password(self, account_id: UUID, old: str, new: str, keep_session: str | None = None) -> None:
+        """The account's own change (the account page): the current password is asked first. Every other
+        sign-in session of the account ends; ``keep_session`` (the one making the change) stays."""
+        with self.db.connect(row_factory=dict_row) as conn:
+            row = conn.execute("SELECT password_hash FROM accounts WHERE account_id = %s AND disabled_at IS NULL",
+                               (account_id,)).fetchone()
+        try:
+            if row is None or row["password_hash"] is None:
+                raise VerifyMismatchError
+            _hasher.verify(row["password_hash"], old)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            raise InvalidInput("the current password is not right", field="old_password") from None
+        if len(new) < MIN_PASSWORD:
+            raise InvalidInput(f"the new password must have at least {MIN_PASSWORD} characters", field="new_password")
+        if len(new) > MAX_PASSWORD:
+            raise InvalidInput(f"the new password must have at most {MAX_PASSWORD} characters", field="new_password")
+        with self.db.connect() as conn:
+            conn.execute("UPDATE accounts SET password_hash = %s WHERE account_id = %s", (_hasher.hash(new), account_id))
+            conn.execute("DELETE FROM account_sessions WHERE account_id = %s AND token_hash <> %s",
+                         (account_id, _digest(keep_session) if keep_session else ""))
+
     def link_player(self, username: str, player_id: UUID) -> None:
         row = self.find(username)
         with self.db.connect() as conn:
@@ -183,10 +205,11 @@ class Accounts:
                          (token_id, _digest(secret), row["account_id"], label))
         return token_id, secret
 
-    def revoke_token(self, token_id: UUID) -> bool:
+    def revoke_token(self, token_id: UUID, account_id: UUID | None = None) -> bool:
+        """Revoke a token (``account_id``: only if it is that account's own, as the account page asks)."""
         with self.db.connect() as conn:
-            return conn.execute("UPDATE api_tokens SET revoked_at = now() WHERE token_id = %s AND revoked_at IS NULL",
-                                (token_id,)).rowcount == 1
+            return conn.execute("UPDATE api_tokens SET revoked_at = now() WHERE token_id = %s AND revoked_at IS NULL"
+                                " AND (%s::uuid IS NULL OR account_id = %s)", (token_id, account_id, account_id)).rowcount == 1
 
     def tokens(self, username: str) -> list[dict[str, Any]]:
         row = self.find(username)

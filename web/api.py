@@ -195,7 +195,9 @@ def export_game(game_id: str):
 
 @api.get("/players")
 def players():
-    return jsonify({"players": queries.player_table(archive().db, request.args.get("player"))})
+    from web.auth import hidden_games
+
+    return jsonify({"players": queries.player_table(archive().db, request.args.get("player"), exclude=hidden_games())})
 
 
 def board_corridors(board: str) -> dict[str, Any]:
@@ -207,8 +209,10 @@ def board_corridors(board: str) -> dict[str, Any]:
 
     if board not in BOARDS:
         raise NotFound(f"unknown board {board!r}; known boards: {', '.join(BOARDS)}")
+    from web.auth import hidden_games
+
     b = load_board(board)
-    found = queries.corridor_proposals(archive().db, board)
+    found = queries.corridor_proposals(archive().db, board, exclude=hidden_games())
     ranked = sorted(found["proposals"], key=lambda p: (-p["moves"], -p["games"]))
     return {
         "board": board,

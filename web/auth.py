@@ -41,7 +41,13 @@ READ_GAME = frozenset({
     "api.get_game", "api.get_facts", "api.get_state", "api.export_game",
     "replay.game", "replay.game_step", "replay.game_step_panel", "replay.game_step_board", "replay.game_step_details",
 })
-READ_LEAGUE = frozenset({"league.season_page", "league.player_page", "league_api.api_standings", "league_api.api_ratings"})
+READ_LEAGUE = frozenset({
+    "league.season_page", "league.player_page", "league_api.api_standings", "league_api.api_ratings",
+    "league.season_ratings_svg", "league.season_ratings_csv",
+    "stats.league_index", "stats.league_section_page", "stats.league_table_csv", "stats.league_table_svg",
+    "stats_api.api_league_section", "stats.preview_page", "stats_api.api_preview",
+})
+PREVIEW = frozenset({"stats.preview_page", "stats_api.api_preview"})  # name a game too: it must be readable
 
 
 class SignInNeeded(Unauthorized):
@@ -212,22 +218,25 @@ def can_read(game) -> bool:
 
 def hidden_leagues() -> set[UUID]:
     """Members-only leagues the asker may not see (empty for most archives: then nothing else is asked)."""
+    if "hidden_leagues" in g:
+        return g.hidden_leagues
     hidden: set[UUID] = set()
-    if _accounts() is None or not members_only_leagues():
-        return hidden
-    for club in _clubs():
-        for lid, league in club.leagues.items():
-            if league.get("members_only") and not can_read_league(current, (club.id, lid)):
-                hidden.add(lid)
+    if _accounts() is not None and members_only_leagues():
+        for club in _clubs():
+            for lid, league in club.leagues.items():
+                if league.get("members_only") and not can_read_league(current, (club.id, lid)):
+                    hidden.add(lid)
+    g.hidden_leagues = hidden
     return hidden
 
 
 def hidden_games() -> list[UUID]:
-    """Games counting in a league the asker may not see: lists leave them out (their pages answer 404)."""
-    hidden = hidden_leagues()
-    if not hidden:
-        return []
-    return lq.games_counting_in(_db(), list(hidden))
+    """Games counting in a league the asker may not see (decisions 0024, 0033): lists leave them out, counts
+    and statistics do not count them, their pages answer 404. Asked once per request."""
+    if "hidden_games" not in g:
+        hidden = hidden_leagues()
+        g.hidden_games = lq.games_counting_in(_db(), list(hidden)) if hidden else []
+    return g.hidden_games
 
 
 def visible_clubs(clubs: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -317,6 +326,10 @@ def guard():
             for lid, league in club.leagues.items():
                 if league["slug"] == args.get("league_slug") and not can_read_league(current, (club.id, lid)):
                     raise NotFound(_("no league %(league)s") % {"league": args.get("league_slug")})
+        if endpoint in PREVIEW:  # a public season's preview of a members-only league's game shows that game
+            game = _game_or_none(args.get("game_id", ""))
+            if game is not None and not can_read(game):
+                raise NotFound(_("no game %(id)s") % {"id": game.id})
     return None
 
 

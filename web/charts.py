@@ -63,11 +63,20 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
 
 
+# Lines need as many colours as a club has players, told apart on white and by colour-blind readers: the
+# Okabe-Ito palette (its yellow, unreadable on white, replaced by grey), then pygal's own.
+LINE_STYLE = Style(**{**STYLE.to_dict(), "colors": ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+                                                     "#000000", "#999999", *STYLE.colors)})
+
+
 def lines(title: str, series: Sequence[tuple[str, Sequence[float]]], labels: Sequence[str]) -> str:
-    """One line per series over the same x labels (a rating after each game)."""
-    chart = pygal.Line(**_config(title=title, height=320, show_legend=len(series) > 1, legend_at_bottom=True,
+    """One line per series over the same x labels (a rating after each game); dots only while they are few."""
+    legend_rows = (len(series) + 2) // 3 if len(series) > 1 else 0
+    chart = pygal.Line(**_config(style=LINE_STYLE, title=title, height=300 + 30 * legend_rows, margin_bottom=6 + 22 * legend_rows,
+                                 show_legend=len(series) > 1, legend_at_bottom=True, legend_at_bottom_columns=3,
                                  print_values=False, x_label_rotation=40, show_minor_x_labels=False,
-                                 x_labels_major_count=6, value_formatter=lambda v: f"{v:.1f}", dots_size=4))
+                                 x_labels_major_count=6, value_formatter=lambda v: f"{v:.1f}",
+                                 show_dots=len(labels) <= 12, dots_size=4, stroke_style={"width": 2.5}))
     chart.x_labels = list(labels)
     for name, values in series:
         chart.add(name, list(values))

@@ -132,6 +132,8 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | N
         app = create_app({"ARCHIVE": archive, "WORKER": w, "TRUSTED_HOSTS": hosts, "WRITE_LIMIT": write_limit})
         server = DevelopmentServer(app, host, port) if dev else ProductionServer(app, host, port, threads, trusted_proxy)
         worker_thread = w.start_thread() if w else None  # supervised: a dead worker thread is replaced
+        if demo and w:
+            _wait_for_views(archive)
 
         def interrupt(*_):
             raise KeyboardInterrupt
@@ -523,6 +525,34 @@ def _load_demo(archive) -> None:
     ada = archive.leagues.registry().find("Ada")
     click.echo("statistics: win rate by character at /statistics, death causes at /statistics/deaths"
                + (f", Ada's profile at /statistics/players/{ada}" if ada else ""))
+
+
+def _wait_for_views(archive, timeout: float = 900.0) -> None:
+    """Let the worker count the demo into the views the printed URLs show (games, standings, statistics) before
+    serving, so they show standings, charts and profiles at once rather than "no season" for the minute or two a
+    first start takes. The learned corridors (slowest, and on no printed page) fill in while serving."""
+    import time
+
+    from projections import queries
+
+    head = archive.games.recorder.max_notification_id() or 0
+    start = time.monotonic()
+    said = 0.0
+    while time.monotonic() - start < timeout:
+        positions = queries.tracking_positions(archive.db)
+        behind = {v: head - p for v, p in positions.items() if p < head and v != "corridors"}
+        if not behind:
+            if time.monotonic() - start > 1:
+                click.echo(f"views up to date after {time.monotonic() - start:.0f} s")
+            return
+        if time.monotonic() - said >= 10:
+            slowest = max(behind, key=behind.get)
+            click.echo(f"counting the games into the views (the first start only): {behind[slowest]} events to go"
+                       f" ({slowest})")
+            said = time.monotonic()
+        time.sleep(0.5)
+    click.secho("the views are still catching up: pages fill in as they do (/admin/status shows how far)",
+                fg="yellow", err=True)
 
 
 @main.command()

@@ -72,7 +72,8 @@ def season_page(club: str, league_slug: str, season: str):
         table = lq.standings(_db(), *args, as_of=as_of)
     except lq.NotFound as e:
         raise NotFound(str(e)) from None
-    return render_template("league.html", t=table, games=lq.season_games(_db(), *args, limit=SEASON_GAMES_SHOWN),
+    rated = any(r["rating"] for r in table["standings"])
+    return render_template("league.html", t=table, rated=rated, games=lq.season_games(_db(), *args, limit=SEASON_GAMES_SHOWN),
                            shown=SEASON_GAMES_SHOWN, error=error,
                            as_of=request.args.get("as_of", "") if error else (as_of.isoformat() if as_of else ""))
 
@@ -97,6 +98,65 @@ def player_page(club: str, league_slug: str, season: str, player_id: str):
         raise NotFound(f"player {player_id} has no games in this season")
     return render_template("league_player.html", t=table, h=history, row=row,
                            name=row["name"] if row else history["history"][-1]["name"])
+
+
+def _season_ratings(club: str, league_slug: str, season: str) -> tuple[list[str], list[tuple[str, list]], dict]:
+    """The season's ratings after each game day (as of ``?as_of=``): the dates, one series per player (their
+    latest μ − 3σ on or before each date, None before their first rated game), and the history itself."""
+    args = _season_args(club, league_slug, season)
+    try:
+        history = lq.rating_history(_db(), *args, as_of=_as_of())
+    except lq.NotFound as e:
+        raise NotFound(str(e)) from None
+    from service.ratings import THE_GAME
+
+    rows = [h for h in history["history"] if h["player_id"] != str(THE_GAME)]
+    dates = sorted({h["played_on"] for h in rows})
+    by_player: dict[str, dict[str, float]] = {}
+    names: dict[str, str] = {}
+    for h in rows:  # in game order: the last row of a day is the rating at its end
+        by_player.setdefault(h["player_id"], {})[h["played_on"]] = h["ordinal"]
+        names.setdefault(h["player_id"], h["name"])
+    series = []
+    for pid, points in by_player.items():
+        last, values = None, []
+        for d in dates:
+            last = points.get(d, last)
+            values.append(last)
+        series.append((names[pid], values))
+    series.sort(key=lambda s: -(s[1][-1] if s[1] and s[1][-1] is not None else -1e9))  # the legend in table order
+    return dates, series, history
+
+
+@league.get("/leagues/<club>/<league_slug>/<season>/ratings.svg")
+def season_ratings_svg(club: str, league_slug: str, season: str):
+    from service.i18n import _
+    from web import charts
+
+    dates, series, _history = _season_ratings(club, league_slug, season)
+    if not dates:
+        raise NotFound("no rated games in this season")
+    return charts.response(charts.lines(_("Rating (μ − 3σ) after each game day"), series, dates))
+
+
+@league.get("/leagues/<club>/<league_slug>/<season>/ratings.csv")
+def season_ratings_csv(club: str, league_slug: str, season: str):
+    import csv
+    import io
+
+    from flask import Response
+
+    _dates, _series, history = _season_ratings(club, league_slug, season)
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["game_id", "played_on", "player_id", "name", "outcome", "mu_before", "sigma_before", "mu", "sigma",
+                "ordinal"])
+    for h in history["history"]:
+        w.writerow([h[k] for k in ("game_id", "played_on", "player_id", "name", "outcome", "mu_before", "sigma_before",
+                                   "mu", "sigma", "ordinal")])
+    response = Response(out.getvalue(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="ratings-{season}.csv"'
+    return response
 
 
 # -- JSON API ---------------------------------------------------------------------------------------

@@ -246,7 +246,24 @@ class PreviewRow(Schema):
     points_before = fields.Integer(required=True, allow_none=True)
     rating = fields.Float(required=True, allow_none=True, metadata={"description": "μ − 3σ"})
     rating_before = fields.Float(required=True, allow_none=True)
+    mu = fields.Float(required=True, allow_none=True, metadata={"description": "μ after the game and every later one"})
+    sigma = fields.Float(required=True, allow_none=True)
     in_game = fields.Boolean(required=True)
+
+
+class RerateRow(Schema):
+    player_id = fields.String(required=True)
+    name = fields.String(required=True)
+    rating = fields.Float(required=True, metadata={"description": "μ − 3σ after this game, were the pending game counted"})
+    rating_before = fields.Float(required=True, allow_none=True, metadata={"description": "μ − 3σ after this game now"})
+    moves = fields.Boolean(required=True, metadata={"description": "the rating changes (to one decimal)"})
+
+
+class Rerated(Schema):
+    game_id = fields.String(required=True)
+    title = fields.String(required=True, allow_none=True)
+    played_on = fields.String(required=True)
+    ratings = fields.List(fields.Nested(RerateRow), required=True)
 
 
 class PreviewSchema(Schema):
@@ -260,6 +277,9 @@ class PreviewSchema(Schema):
     seats = fields.List(fields.Dict(), required=True, metadata={"description": "each seat's result as previewed and why "
                                                                  "(verdict, chosen, as it stands)"})
     standings = fields.List(fields.Nested(PreviewRow), required=True)
+    rerated = fields.List(fields.Nested(Rerated), required=True, metadata={
+        "description": "the season's later rated games, rated again after the pending one (the first 100)"})
+    rerated_total = fields.Integer(required=True, metadata={"description": "how many later games would be rated again"})
     defaults = fields.Dict(required=True)
 
 
@@ -269,8 +289,8 @@ def add_preview_path(s, ok, errors) -> None:
     s.path(path="/api/clubs/{club}/leagues/{league}/seasons/{season}/preview/{game_id}", operations={"get": {
         "summary": "What a pending game would change in a season's standings and ratings",
         "description": "A game in progress (each seat as it stands: dead loses, alive wins; or `seatN=won|lost`), hidden, "
-        "or counted elsewhere, added to the season's current table in memory and rated as its latest game. Nothing "
-        "is written.",
+        "or counted elsewhere, added to the season's current table in memory and rated where its date puts it, every "
+        "later game of the season rated again after it (decision 0033). Nothing is written.",
         "parameters": [*({"name": n, "in": "path", "required": True, "schema": slug} for n in ("club", "league", "season")),
                        {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"}}],
         "responses": {"200": ok("preview", "Preview"), **errors("400", "404")}}})

@@ -105,7 +105,9 @@ def _field_errors(messages: dict, rows: dict[int, int], options: dict) -> dict[s
 
 
 def _new_game_page(values, errors, status=200, import_error=None):
-    players = [p["player"] for p in queries.player_table(_archive().db)]
+    from web.auth import hidden_games
+
+    players = [p["player"] for p in queries.player_table(_archive().db, exclude=hidden_games())]
     return render_template("new_game.html", values=values, errors=errors, known_players=players, rulesets=RULESETS,
                            modes=MODES, option_choices=OPTION_CHOICES, max_seats=MAX_SEATS,
                            import_error=import_error), status

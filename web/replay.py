@@ -42,7 +42,9 @@ def games():
 
 @replay.get("/players")
 def players():
-    return render_template("players.html", players=queries.player_table(_archive().db))
+    from web.auth import hidden_games
+
+    return render_template("players.html", players=queries.player_table(_archive().db, exclude=hidden_games()))
 
 
 @replay.get("/boards/<board>/corridors")
@@ -144,11 +146,13 @@ def _board(rp, index: int, narrow: bool = False, learned=None, styled: bool = Tr
 
 def _learned():
     """Corridors learned from recorded moves, by board (read model ``corridors``), looked up once per request."""
+    from web.auth import hidden_games
+
     db, found = _archive().db, {}
 
     def lookup(board: str):
         if board not in found:
-            found[board] = queries.corridor_proposals(db, board)["proposals"]
+            found[board] = queries.corridor_proposals(db, board, exclude=hidden_games())["proposals"]
         return found[board]
     return lookup
 

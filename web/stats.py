@@ -123,7 +123,9 @@ def _scope(club: str | None = None, league: str | None = None) -> sq.Scope:
         _slug(season, "season")
     if club is not None:
         _slug(club, "club"), _slug(league, "league")
-    return sq.Scope(club, league, season, mode, players)
+    from web.auth import hidden_games
+
+    return sq.Scope(club, league, season, mode, players, tuple(hidden_games()))
 
 
 def _section(name: str, scope: sq.Scope) -> dict[str, Any]:
@@ -259,8 +261,10 @@ def league_table_svg(club: str, league_slug: str, section: str, table: str):
 
 
 def _profile(player_id: str) -> dict[str, Any]:
+    from web.auth import hidden_games, hidden_leagues
+
     try:
-        return sq.profile(_db(), player_id)
+        return sq.profile(_db(), player_id, exclude=hidden_games(), hidden_leagues=list(hidden_leagues()))
     except sq.NotFound as e:
         raise NotFound(str(e)) from None
 

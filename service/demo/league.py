@@ -16,7 +16,7 @@ from service.samples import generated
 CLUB, LEAGUE, SEASON = "Demo club", "Demo league", "Autumn 2026"
 CLUB_SLUG, LEAGUE_SLUG, SEASON_SLUG = "demo-club", "demo-league", "autumn-2026"
 MEMBERS = ("Ada", "Bartek", "Chiara", "Dmitri", "Ewa", "Filip", "Greta", "Hugo")
-GENERATED = 16  # club nights, generated and recorded on the first start only (about half a second each)
+GENERATED = 32  # club nights, generated and recorded on the first start only (about half a second each)
 FIRST_NIGHT = date(2026, 9, 4)
 
 

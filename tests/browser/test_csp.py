@@ -17,7 +17,7 @@ def test_every_page_renders_and_steps_under_the_policy(served, page):
     base, games = served
     refused = refusals(page)
     game = games["Friday night, four players"]
-    for path in ["/", "/players", "/boards/basic/corridors", f"/games/{game.id}/step/0"]:
+    for path in ["/", "/players", "/boards/basic/corridors", "/account", f"/games/{game.id}/step/0"]:
         response = page.goto(base + path)
         assert response.status == 200 and "script-src 'self'" in response.headers["content-security-policy"]
     # the stylesheet applied and the replay script ran (it steps without reloading)

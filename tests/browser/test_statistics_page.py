@@ -106,3 +106,25 @@ def test_a_players_profile_with_rating_chart_at_390px(browser, stats_served):
         assert refused == []
     finally:
         context.close()
+
+
+def test_the_seasons_rating_chart_at_390px(browser, stats_served):
+    """The season page charts everyone's rating over time beside its standings, and the as-of picker redraws it."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    refused = _refusals(page)
+    try:
+        page.goto(f"{stats_served}/leagues/demo-club/demo-league/autumn-2026")
+        chart = _chart_fits(page, "#season-ratings figure.chart img")
+        assert chart["loaded"] and 300 <= chart["width"] <= 390 and chart["right"] <= 390
+        svg = page.request.get(f"{stats_served}/leagues/demo-club/demo-league/autumn-2026/ratings.svg")
+        names = page.locator("table.standings td.who a").all_inner_texts()
+        assert svg.ok and names and all(n in svg.text() for n in names)  # one line per player in the table
+        page.fill("#as_of", "2026-09-10")
+        page.click("form.as-of button")
+        page.wait_for_url("**as_of=2026-09-10")
+        assert "as_of=2026-09-10" in page.locator("#season-ratings img").get_attribute("src")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert refused == []
+    finally:
+        context.close()

@@ -251,3 +251,22 @@ def test_serve_binds_to_localhost_by_default():
 
     host = next(p for p in serve.params if p.name == "host")
     assert host.default == "127.0.0.1"
+
+
+def test_the_demo_serves_only_once_its_views_are_counted(fresh_archive, capsys):
+    """serve --demo waits for the worker (decision 0033); without one it says the pages will fill in later."""
+    from projections import queries
+    from projections.runner import Worker
+    from web.cli import _wait_for_views
+
+    fresh_archive.games.create_game(_header())
+    _wait_for_views(fresh_archive, timeout=0.5)  # no worker: it gives up and says so
+    assert "still catching up" in capsys.readouterr().err
+    worker = Worker(fresh_archive.db, poll=0.2)
+    worker.start_thread()
+    try:
+        _wait_for_views(fresh_archive)
+        head = fresh_archive.games.recorder.max_notification_id()
+        assert all(p >= head for v, p in queries.tracking_positions(fresh_archive.db).items() if v != "corridors")
+    finally:
+        worker.stop()

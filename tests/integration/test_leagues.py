@@ -42,11 +42,11 @@ def verdicts(game):
     return [(p["name"], by_seat[p["seat"]]) for p in game.players]
 
 
-def expected_ratings(games, identity=name_key):
+def expected_ratings(games, identity=name_key, in_date_order=True):
     """openskill directly: semi-co-op, winners first, the rest tied below; undecided games skipped."""
     model = PlackettLuce()
     ratings = {}
-    for game in sorted(games, key=lambda g: (g.played_on, g.created_on)):
+    for game in sorted(games, key=lambda g: (g.played_on, g.created_on)) if in_date_order else games:
         seats = verdicts(game)
         if any(o not in ("won", "lost") for _, o in seats):
             continue
@@ -351,3 +351,34 @@ def test_league_records_are_not_games_and_the_api_reads_the_view(fresh_archive):
             assert client.get(f"{path}lang={lang}").status_code == 200, (lang, path)
     polish = client.get(f"/leagues/{CLUB}/{LEAGUE}/{SEASON}?lang=pl").get_data(as_text=True)
     assert "Tabela na dzień" in polish and "Wygrane (%)" in polish
+
+
+def test_the_preview_of_an_early_game_rates_the_later_games_again(fresh_archive):
+    """A pending game dated between two counted games: the preview's ratings are openskill's over all three in
+    date order (not the pending game rated last), and the later game's ratings are shown as they would become."""
+    from projections.league_preview import preview
+    from service.ratings import ordinal
+
+    db = fresh_archive.db
+    setup_league(fresh_archive)
+    first = record(fresh_archive, 5044, ["Ada", "Bo", "Cy"], "2026-02-01")
+    third = record(fresh_archive, 5073, ["Bo", "Ada", "Cy"], "2026-03-01")
+    late = record(fresh_archive, 5000, ["Ada", "Cy", "Bo"], "2026-02-15")  # nobody won: a three-way draw
+    fresh_archive.leagues.hide_game(late.id, "not confirmed yet", games=fresh_archive.games)
+    rebuild_views(db, ["league"])
+    assert_ratings(db, expected_ratings([first, third]))  # hidden: counted nowhere yet
+    now = table(db)
+    p = preview(db, CLUB, LEAGUE, SEASON, str(late.id))
+    assert p["rated"] and not p["counted"] and p["earlier_than_counted"]
+    would = expected_ratings([first, late, third])
+    assert would != expected_ratings([first, third, late], in_date_order=False)  # rated last would differ
+    for row in p["standings"]:
+        assert (row["mu"], row["sigma"]) == pytest.approx(would[name_key(row["name"])], abs=1e-9), row["name"]
+        assert row["rating_before"] == pytest.approx(now[row["name"]]["rating"]["ordinal"])
+    (again,) = p["rerated"]
+    assert again["game_id"] == str(third.id) and again["played_on"] == "2026-03-01"
+    for r in again["ratings"]:
+        mu, sigma = would[name_key(r["name"])]
+        assert r["rating"] == pytest.approx(ordinal(mu, sigma), abs=1e-9)
+        assert r["rating_before"] == pytest.approx(now[r["name"]]["rating"]["ordinal"])
+    assert_ratings(db, expected_ratings([first, third]))  # nothing was written

@@ -228,6 +228,8 @@ def test_every_list_sort_and_filter_query_uses_an_index(big_archive):
         with db.connect() as conn:
             some_game = conn.execute(sql.SQL("SELECT game_id FROM {} LIMIT 1").format(
                 sql.Identifier(f"{active_prefix(conn, 'gameindex')}_games"))).fetchone()[0]
+            hidden = [r[0] for r in conn.execute(sql.SQL("SELECT game_id FROM {} LIMIT 20").format(
+                sql.Identifier(f"{active_prefix(conn, 'gameindex')}_games"))).fetchall()]  # a members-only league
         runs = {
             "games list": lambda: queries.list_games(db),
             "games list, page 5": lambda: queries.list_games(db, offset=200),
@@ -239,6 +241,9 @@ def test_every_list_sort_and_filter_query_uses_an_index(big_archive):
             "players": lambda: queries.player_table(db),
             "a player": lambda: queries.player_table(db, "Player 7"),
             "corridors": lambda: queries.corridor_proposals(db, "board3"),
+            "players, outside a members-only league": lambda: queries.player_table(db, exclude=hidden),
+            "a player, outside a members-only league": lambda: queries.player_table(db, "Player 7", exclude=hidden),
+            "corridors, outside a members-only league": lambda: queries.corridor_proposals(db, "board3", exclude=hidden),
             "clubs": lambda: lq.clubs(db),
             "standings": lambda: lq.standings(db, "club", "league", "season-3"),
             "standings as of": lambda: lq.standings(db, "club", "league", "season-3", as_of=date(2024, 6, 1)),
