@@ -9,6 +9,7 @@ separate process speaking plain HTTP/1.1 with keep-alive (http.client) and an AP
 """
 from __future__ import annotations
 
+import collections
 import http.client
 import json
 import multiprocessing
@@ -16,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -188,6 +190,9 @@ def start_server(db, threads: int) -> tuple[subprocess.Popen, int]:
         proc.kill()
         raise RuntimeError(f"nemesis-archive serve did not start: {line}{proc.stdout.read()}")
     proc.stdout.readline()  # the second banner line
+    # Keep reading what it says (waitress's queue warnings, say): a full pipe would block the server.
+    proc.said = collections.deque(maxlen=1000)
+    threading.Thread(target=proc.said.extend, args=(proc.stdout,), daemon=True).start()
     return proc, int(match.group(1))
 
 
@@ -277,6 +282,9 @@ def main(argv=None) -> None:
         finally:
             proc.terminate()
             proc.wait(timeout=30)
+        queued = sum("queue depth" in line for line in proc.said)
+        for line in list(proc.said)[-5:]:
+            log(f"http_append: the server said: {line.rstrip()}")
         profile = where_time_goes(db, args.profile, 500) if args.profile else ""
 
     def med(key: str, i: int) -> float:
@@ -299,6 +307,8 @@ def main(argv=None) -> None:
           f"no worker); clients: separate processes (http.client, keep-alive). Median of {args.runs} runs; "
           "ratios are the median of each run's ratio to that run's raw INSERT + commit.\n")
     print(table(["", "p50 ms", "p99 ms", "appends/s", "p50 / raw", "p99 / raw"], rows))
+    if queued:
+        print(f"\nwaitress warned {queued} times that requests were queued for a thread (more clients than threads).")
     print()
     print("Per run (p50 / p99 ratios to the same run's raw INSERT + commit; appends/s):\n")
     print(table(["run", "raw p50 ms", "Games.record", "HTTP 1 client", f"HTTP {args.clients} clients", f"{args.clients} clients appends/s"], [
