@@ -191,8 +191,14 @@ def start_server(db, threads: int) -> tuple[subprocess.Popen, int]:
         raise RuntimeError(f"nemesis-archive serve did not start: {line}{proc.stdout.read()}")
     proc.stdout.readline()  # the second banner line
     # Keep reading what it says (waitress's queue warnings, say): a full pipe would block the server.
-    proc.said = collections.deque(maxlen=1000)
-    threading.Thread(target=proc.said.extend, args=(proc.stdout,), daemon=True).start()
+    proc.said, proc.queued = collections.deque(maxlen=20), [0]
+
+    def drain() -> None:
+        for line in proc.stdout:
+            proc.said.append(line)
+            proc.queued[0] += "queue depth" in line
+
+    threading.Thread(target=drain, daemon=True).start()
     return proc, int(match.group(1))
 
 
@@ -282,7 +288,7 @@ def main(argv=None) -> None:
         finally:
             proc.terminate()
             proc.wait(timeout=30)
-        queued = sum("queue depth" in line for line in proc.said)
+        queued = proc.queued[0]
         for line in list(proc.said)[-5:]:
             log(f"http_append: the server said: {line.rstrip()}")
         profile = where_time_goes(db, args.profile, 500) if args.profile else ""
