@@ -113,6 +113,9 @@ def _per_call(stats, rows, n: int) -> list[list]:
     for label, suffix, name in rows:
         ct = sum(v[3] for (f, _, fn), v in stats.stats.items() if fn == name and f.endswith(suffix))
         out.append([label, ct / n * 1000])
+    # every statement goes through psycopg's Cursor.execute (Connection.execute calls it): one round trip each
+    sent = sum(v[1] for (f, _, fn), v in stats.stats.items() if fn == "execute" and f.endswith("psycopg/cursor.py"))
+    out.append(["statements sent to PostgreSQL per append (round trips)", f"{sent / n:.2f}"])
     return out
 
 
