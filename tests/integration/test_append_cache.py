@@ -115,3 +115,16 @@ def test_the_header_names_the_league_and_refuses_what_is_not_a_game(archive):
 
     with pytest.raises(GameNotFound):
         archive.games.header(uuid4())
+
+
+def test_appends_to_a_cached_game_read_nothing_back(archive, monkeypatch):
+    """One round trip per append: the insert. A spy on the real recorder counts the reads."""
+    game_id, facts = _started(archive, seed=309)
+    recorder = archive.games.recorder
+    reads = []
+    real = recorder.select_events
+    monkeypatch.setattr(recorder, "select_events", lambda *a, **k: reads.append(k) or real(*a, **k))
+    for pos in range(5, 15):
+        archive.games.record(game_id, facts[pos:pos + 1], expected_position=pos, command_id=f"c{pos}")
+    assert reads == []
+    assert _stored_seqs(archive, game_id) == list(range(1, 16))
