@@ -320,7 +320,9 @@ def main(argv=None) -> None:
         print(f"\nwaitress warned {queued} times that requests were queued for a thread (more clients than threads).")
     print()
     print("Per run (p50 / p99 ratios to the same run's raw INSERT + commit; appends/s):\n")
-    print(table(["run", "raw p50 ms", "Games.record", "HTTP 1 client", f"HTTP {args.clients} clients", f"{args.clients} clients appends/s"], [
+    heads = ["run", "raw p50 ms", "Games.record", "HTTP 1 client", f"HTTP {args.clients} clients",
+             f"{args.clients} clients appends/s"]
+    print(table(heads, [
         [i + 1, r["raw"][0], f"{r['side'][0] / r['raw'][0]:.1f}× / {r['side'][1] / r['raw'][1]:.1f}×",
          f"{r['http'][0] / r['raw'][0]:.1f}× / {r['http'][1] / r['raw'][1]:.1f}×",
          f"{r['many'][0] / r['raw'][0]:.1f}× / {r['many'][1] / r['raw'][1]:.1f}×", r["many"][2]]

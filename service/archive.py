@@ -156,7 +156,9 @@ class Games(Application[UUID]):
             retry_after=1,
         )
 
-    def _record_once(self, game_id: UUID, facts: list[Mapping[str, Any]], kwargs: dict[str, Any]) -> dict[str, Any] | None:
+    def _record_once(
+        self, game_id: UUID, facts: list[Mapping[str, Any]], kwargs: dict[str, Any]
+    ) -> dict[str, Any] | None:
         """One try at an append; None when another writer got there first (its cache entry is then gone)."""
         game, checked = self._writable(game_id, refresh=False)
         before = game.version
