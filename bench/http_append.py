@@ -1,105 +1,335 @@
-"""Appending one fact through the HTTP API (real Flask app, werkzeug threaded server, keep-alive)
-against a raw psycopg single-row INSERT + commit into a table of the same shape.
+"""Appending one fact: over HTTP to `nemesis-archive serve` (waitress) from client processes of their own,
+and server-side (Games.record), against a raw psycopg single-row INSERT + commit measured in the same run.
 
-    .venv/bin/python bench/http_append.py [--appends 2000] [--database-url URL]
+    .venv/bin/python bench/http_append.py [--appends 2000] [--clients 20] [--per-client 100] [--runs 3]
+
+The server is the production one, started as its own process exactly as a club runs it (as the
+app role, waitress with --threads request threads, no projection worker in it); each client is a
+separate process speaking plain HTTP/1.1 with keep-alive (http.client) and an API token.
 """
 from __future__ import annotations
 
-import logging
+import collections
+import http.client
+import json
+import multiprocessing
 import os
+import re
+import subprocess
+import sys
 import threading
 import time
 import uuid
+from pathlib import Path
 
-from common import RAW_TABLE, bench_admin, generated, log, parser, percentile, scratch_database, send_token, table
+from common import RAW_TABLE, bench_admin, generated, log, median, parser, percentile, scratch_database, table
+
+ROOT = Path(__file__).resolve().parents[1]
+# WRITE LIMIT: the write limit (120/minute per client and game by default) is off: one client here appends hundreds
+# of facts a minute to one game. A limit raised that high is no stand-in either: flask-limiter's
+# in-memory moving window keeps one timestamp per write in the window and inserts at the front of a
+# list, so at 1,000,000/minute its cost grew with every write of a run (milliseconds a write under cProfile), while
+# at the production 120/minute it is a list of at most 120.
 
 
-def raw_insert_latencies(db, n: int) -> list[float]:
+def raw_insert_latencies(db, n: int, run: int) -> list[float]:
     """Single-row INSERT + commit, one per row, ~200-byte bytea: the per-commit floor."""
     payload = os.urandom(200)
+    name = f"raw_append_{run}"
     out = []
     with db.connect() as conn:
-        conn.execute(RAW_TABLE.format(name="raw_append"))
+        conn.execute(RAW_TABLE.format(name=name))
         conn.commit()
         gid = uuid.uuid4()
         topic = "service.game:Game.FactRecorded"
+        sql = f"INSERT INTO {name} (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)"
         for v in range(1, n + 1):
             t = time.perf_counter()
-            conn.execute("INSERT INTO raw_append (originator_id, originator_version, topic, state) VALUES (%s, %s, %s, %s)",
-                         (gid, v, topic, payload))
+            conn.execute(sql, (gid, v, topic, payload))
             conn.commit()
             out.append(time.perf_counter() - t)
     return out
 
 
-def api_append_latencies(db, n: int, warmup: int) -> list[tuple[int, float]]:
-    """POST /api/games/<id>/facts with one fact, n times (after warmup), over games from seeds 1, 2, ...
+def _games(first_seed: int, appends: int) -> list[tuple[dict, list[dict]]]:
+    """Generated games (seeds first_seed, ...) holding at least ``appends`` facts between them."""
+    games, n, seed = [], 0, first_seed
+    while n < appends:
+        games.append(generated(seed))
+        n += len(games[-1][1])
+        seed += 1
+    return games
 
-    Returns (position in its game before the append, seconds) per timed POST.
-    """
-    import requests
-    from werkzeug.serving import make_server
+
+def server_side_latencies(db, n: int, first_seed: int) -> list[float]:
+    """Games.record of one fact, as the API calls it (expected position, command id), n times."""
+    from service.context import Archive
+    from service.roles import app_database
+
+    archive = Archive(app_database(db))
+    out = []
+    try:
+        for seed, (header, facts) in enumerate(_games(first_seed, n), start=first_seed):
+            game = archive.games.create_game(header)
+            for pos, fact in enumerate(facts):
+                if len(out) >= n:
+                    break
+                t = time.perf_counter()
+                archive.games.record(game.id, [fact], expected_position=pos, command_id=f"s{seed}-{pos}",
+                                     recorder="bench")
+                out.append(time.perf_counter() - t)
+    finally:
+        archive.close()
+    return out
+
+
+# -- where the time goes: cProfile of the server's Python work per append ----------------------------------
+
+# (label, file suffix, function name): cumulative time of each, per append. Nested rows are indented.
+SERVER_SIDE = [
+    ("Games.record, all of it", "service/archive.py", "record"),
+    ("  reading new events back (fast-forward SELECT)", "eventsourcing/postgres.py", "select_events"),
+    ("  copying the game out of the cache", "copy.py", "deepcopy"),
+    ("  Game.record: check the fact, fold it, make the event", "service/game.py", "record"),
+    ("    the rules' check", "service/rules/lockdown/ruleset.py", "check"),
+    ("    the hash chain", "service/chain.py", "link"),
+    ("  save(): encode + insert + commit", "eventsourcing/application.py", "save"),
+    ("    encoding the event (mapper)", "eventsourcing/persistence.py", "to_stored_event"),
+    ("    the insert: es_insert_events_uuid, one round trip", "eventsourcing/postgres.py", "insert_events"),
+]
+HTTP_SIDE = [
+    ("the request in Flask, all of it", "flask/app.py", "full_dispatch_request"),
+    ("  the rights gate (before_request)", "web/auth.py", "guard"),
+    ("    who asks: the API token's lookup", "web/auth.py", "_load_account"),
+    ("    the game's league (Games.header / get_game)", "web/auth.py", "_game_or_none"),
+    ("    where the game counts (placement)", "web/auth.py", "league_of_game"),
+    ("  the body: JSON + AppendSchema", "marshmallow/schema.py", "load"),
+    ("  Games.record", "service/archive.py", "record"),
+]
+
+
+def _per_call(stats, rows, n: int) -> list[list]:
+    out = []
+    for label, suffix, name in rows:
+        ct = sum(v[3] for (f, _, fn), v in stats.stats.items() if fn == name and f.endswith(suffix))
+        out.append([label, ct / n * 1000])
+    # every statement goes through psycopg's Cursor.execute (Connection.execute calls it): one round trip each
+    sent = sum(v[1] for (f, _, fn), v in stats.stats.items() if fn == "execute" and f.endswith("psycopg/cursor.py"))
+    out.append(["statements sent to PostgreSQL per append (round trips)", f"{sent / n:.2f}"])
+    return out
+
+
+def where_time_goes(db, n: int, first_seed: int) -> str:
+    """cProfile of ``n`` server-side appends (Games.record) and of ``n`` API appends through the Flask app
+    (its test client: the server's own Python work, without waitress and the socket)."""
+    import cProfile
+    import pstats
 
     from service.context import Archive
+    from service.roles import app_database
     from web import create_app
 
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    archive = Archive(db)
-    # The write limit stays on (its cost is part of an append) but far above this one client's pace.
-    app = create_app({"ARCHIVE": archive, "WRITE_LIMIT": "1000000/minute"})
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{srv.server_port}/api"
-    send_token(base, bench_admin(db)[1])  # writes need an account (decision 0024); the token's check is part of an append
-    out: list[tuple[int, float]] = []
+    archive = Archive(app_database(db))
+    app = create_app({"ARCHIVE": archive, "WRITE_LIMIT": None})  # see WRITE LIMIT at the top
+    token = bench_admin(db)[1]
+    games = _games(first_seed, 2 * n + 20)
+    facts = [f for _, fs in games for f in fs]
     try:
-        with requests.Session() as http:
-            seed = 0
-            while len(out) < n + warmup:
-                seed += 1
-                header, facts = generated(seed)
-                r = http.post(f"{base}/games", json=header)
-                r.raise_for_status()
-                url = f"{base}/games/{r.json()['id']}/facts"
-                for pos, fact in enumerate(facts):
-                    if len(out) >= n + warmup:
-                        break
-                    body = {"expected_position": pos, "command_id": f"bench-{seed}-{pos}", "facts": [fact]}
-                    t = time.perf_counter()
-                    r = http.post(url, json=body)
-                    out.append((pos, time.perf_counter() - t))
-                    if r.status_code != 201:
-                        raise RuntimeError(f"append refused: {r.status_code} {r.text}")
-            log(f"http_append: {seed} game(s) used")
+        def series(append) -> pstats.Stats:
+            prof = cProfile.Profile()
+            done = 0
+            for g, (header, fs) in enumerate(games):
+                game = archive.games.create_game(header)
+                for pos, fact in enumerate(fs):
+                    if done >= n + 10:
+                        return pstats.Stats(prof)
+                    if done >= 10:  # the first appends of a process warm its caches
+                        prof.enable()
+                    append(game.id, pos, fact, f"{g}-{pos}-{id(prof)}")
+                    prof.disable()
+                    done += 1
+            return pstats.Stats(prof)
+
+        side = series(lambda gid, pos, fact, cid: archive.games.record(
+            gid, [fact], expected_position=pos, command_id=cid, recorder="bench"))
+        http = app.test_client()
+        headers = {"Authorization": f"Bearer {token}"}
+
+        def post(gid, pos, fact, cid):
+            r = http.post(f"/api/games/{gid}/facts", headers=headers,
+                          json={"expected_position": pos, "command_id": cid, "recorder": "bench", "facts": [fact]})
+            if r.status_code != 201:
+                raise RuntimeError(f"append refused: {r.status_code} {r.get_data(as_text=True)[:300]}")
+
+        api = series(post)
     finally:
-        srv.shutdown()
-        thread.join()
         archive.close()
-    return out[warmup:]
+    del facts
+    head = ["", "ms per append (cProfile, inflated by its own overhead)"]
+    return "\n".join([
+        f"Where the time goes: cProfile of {n} appends, server-side (`Games.record`) and through the Flask app "
+        "(the server's Python work per request, without waitress and the socket):",
+        "",
+        table(head, _per_call(side, SERVER_SIDE, n)),
+        "",
+        table(head, _per_call(api, HTTP_SIDE, n)),
+    ])
+
+
+# -- the HTTP side: a served process and client processes --------------------------------------------------
+
+def start_server(db, threads: int) -> tuple[subprocess.Popen, int]:
+    from service.roles import app_database
+
+    env = {**os.environ, "DATABASE_URL": app_database(db).url, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "web.cli", "serve", "--port", "0", "--no-worker", "--threads", str(threads),
+         "--write-limit", "off"],  # see WRITE LIMIT at the top
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    line = proc.stdout.readline()
+    match = re.search(r"serving on http://[^:]+:(\d+)/", line)
+    if not match:
+        proc.kill()
+        raise RuntimeError(f"nemesis-archive serve did not start: {line}{proc.stdout.read()}")
+    proc.stdout.readline()  # the second banner line
+    # Keep reading what it says (waitress's queue warnings, say): a full pipe would block the server.
+    proc.said, proc.queued = collections.deque(maxlen=20), [0]
+
+    def drain() -> None:
+        for line in proc.stdout:
+            proc.said.append(line)
+            proc.queued[0] += "queue depth" in line
+
+    threading.Thread(target=drain, daemon=True).start()
+    return proc, int(match.group(1))
+
+
+def client(port: int, token: str, games: list, appends: int, tag: str, barrier, results) -> None:
+    """One client process: create its games, wait for the others, then POST one fact at a time."""
+    conn = http.client.HTTPConnection("127.0.0.1", port)
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+
+    def post(path: str, body: dict) -> tuple[int, bytes]:
+        conn.request("POST", path, json.dumps(body), headers)
+        r = conn.getresponse()
+        return r.status, r.read()
+
+    urls = []
+    for header, _ in games:
+        status, body = post("/api/games", header)
+        if status != 201:
+            raise RuntimeError(f"create refused: {status} {body[:300]!r}")
+        urls.append(f"/api/games/{json.loads(body)['id']}/facts")
+    barrier.wait()
+    lat, started = [], time.monotonic()
+    for g, ((_, facts), url) in enumerate(zip(games, urls)):
+        for pos, fact in enumerate(facts):
+            if len(lat) >= appends:
+                break
+            body = {"expected_position": pos, "command_id": f"{tag}-{g}-{pos}", "recorder": "bench", "facts": [fact]}
+            t = time.perf_counter()
+            status, answer = post(url, body)
+            lat.append(time.perf_counter() - t)
+            if status != 201:
+                raise RuntimeError(f"append refused: {status} {answer[:300]!r}")
+    results.put((lat, started, time.monotonic()))
+    conn.close()
+
+
+def http_latencies(port: int, token: str, clients: int, appends: int, first_seed: int, tag: str):
+    """``clients`` client processes, each on games of its own, all appending at once.
+
+    Returns (every latency, wall seconds from the first start to the last finish).
+    """
+    ctx = multiprocessing.get_context("spawn")
+    barrier, results = ctx.Barrier(clients), ctx.Queue()
+    procs = [ctx.Process(target=client, args=(port, token, _games(first_seed + 1000 * c, appends), appends,
+                                               f"{tag}c{c}", barrier, results))
+             for c in range(clients)]
+    for p in procs:
+        p.start()
+    got = [results.get(timeout=600) for _ in procs]
+    for p in procs:
+        p.join()
+        if p.exitcode:
+            raise RuntimeError(f"a client process failed (exit {p.exitcode})")
+    return [s for lat, _, _ in got for s in lat], max(e for *_, e in got) - min(s for _, s, _ in got)
 
 
 def main(argv=None) -> None:
     p = parser(__doc__.splitlines()[0])
-    p.add_argument("--appends", type=int, default=2000, help="timed POSTs of one fact each")
-    p.add_argument("--warmup", type=int, default=50, help="untimed POSTs first")
+    p.add_argument("--appends", type=int, default=2000, help="timed appends of one fact each, per serial series")
+    p.add_argument("--clients", type=int, default=20, help="client processes appending at once, one game each")
+    p.add_argument("--per-client", type=int, default=100, help="appends of each concurrent client")
+    p.add_argument("--threads", type=int, default=8, help="the server's request threads (serve --threads)")
+    p.add_argument("--runs", type=int, default=3, help="runs; each figure is the median over them")
+    p.add_argument("--profile", type=int, default=300, help="appends profiled for 'where the time goes' (0: none)")
+    p.add_argument("--profile-only", action="store_true", help="print only the profile")
     args = p.parse_args(argv)
-    with scratch_database(args.database_url, "http") as db:
-        raw = raw_insert_latencies(db, args.appends)
-        timed = api_append_latencies(db, args.appends, args.warmup)
-    api = [s for _, s in timed]
-    early, late = [s for p, s in timed if p < 100], [s for p, s in timed if p >= 200]
     ms = lambda xs, q: percentile(xs, q) * 1000  # noqa: E731
+    per_run = []
+    with scratch_database(args.database_url, "http") as db:
+        if args.profile_only:
+            print(where_time_goes(db, args.profile, 500))
+            return
+        token = bench_admin(db)[1]
+        proc, port = start_server(db, args.threads)
+        try:
+            for run in range(args.runs):
+                log(f"http_append: run {run + 1}/{args.runs}")
+                raw = raw_insert_latencies(db, args.appends, run)
+                side = server_side_latencies(db, args.appends, 1 + 100 * run)
+                serial, _ = http_latencies(port, token, 1, args.appends, 50 + 100 * run, f"r{run}s")
+                many, wall = http_latencies(port, token, args.clients, args.per_client, 10_000 * (run + 1), f"r{run}m")
+                per_run.append({
+                    "raw": (ms(raw, 50), ms(raw, 99), len(raw) / sum(raw)),
+                    "side": (ms(side, 50), ms(side, 99), len(side) / sum(side)),
+                    "http": (ms(serial, 50), ms(serial, 99), len(serial) / sum(serial)),
+                    "many": (ms(many, 50), ms(many, 99), len(many) / wall),
+                })
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+        queued = proc.queued[0]
+        for line in list(proc.said)[-5:]:
+            log(f"http_append: the server said: {line.rstrip()}")
+        profile = where_time_goes(db, args.profile, 500) if args.profile else ""
+
+    def med(key: str, i: int) -> float:
+        return median([r[key][i] for r in per_run])
+
+    def ratio(key: str, i: int) -> float:  # the median of the per-run ratios (each against its own run's baseline)
+        return median([r[key][i] / r["raw"][i] for r in per_run])
+
     rows = [
-        ["API: POST one fact (HTTP, keep-alive)", ms(api, 50), ms(api, 99), len(api) / sum(api)],
-        [f"… facts #1–100 of a game ({len(early)})", ms(early, 50), ms(early, 99), len(early) / sum(early)],
-        [f"… facts #201+ of a game ({len(late)})", ms(late, 50), ms(late, 99), len(late) / sum(late)],
-        ["baseline: raw INSERT + commit", ms(raw, 50), ms(raw, 99), len(raw) / sum(raw)],
-        ["**ratio API / raw**", f"**{ms(api, 50) / ms(raw, 50):.1f}×**", f"**{ms(api, 99) / ms(raw, 99):.1f}×**",
-         f"{(len(raw) / sum(raw)) / (len(api) / sum(api)):.1f}× slower"],
+        ["baseline: raw INSERT + commit", med("raw", 0), med("raw", 1), med("raw", 2), "1", "1"],
+        ["server-side: Games.record (in process)", med("side", 0), med("side", 1), med("side", 2),
+         f"**{ratio('side', 0):.1f}×**", f"**{ratio('side', 1):.1f}×**"],
+        ["HTTP: POST one fact, 1 client", med("http", 0), med("http", 1), med("http", 2),
+         f"**{ratio('http', 0):.1f}×**", f"**{ratio('http', 1):.1f}×**"],
+        [f"HTTP: {args.clients} clients on {args.clients} games at once", med("many", 0), med("many", 1),
+         med("many", 2), f"{ratio('many', 0):.1f}×", f"{ratio('many', 1):.1f}×"],
     ]
-    print(f"Append one fact, N = {args.appends:,} (after {args.warmup} warm-up)\n")
-    print(table(["", "p50 ms", "p99 ms", "per second (serial)"], rows))
+    print(f"Append one fact: N = {args.appends:,} per serial series; {args.clients} clients × {args.per_client} "
+          f"appends at once; server: `nemesis-archive serve` (waitress, {args.threads} threads, as the app role, "
+          f"no worker); clients: separate processes (http.client, keep-alive). Median of {args.runs} runs; "
+          "ratios are the median of each run's ratio to that run's raw INSERT + commit.\n")
+    print(table(["", "p50 ms", "p99 ms", "appends/s", "p50 / raw", "p99 / raw"], rows))
+    if queued:
+        print(f"\nwaitress warned {queued} times that requests were queued for a thread (more clients than threads).")
+    print()
+    print("Per run (p50 / p99 ratios to the same run's raw INSERT + commit; appends/s):\n")
+    heads = ["run", "raw p50 ms", "Games.record", "HTTP 1 client", f"HTTP {args.clients} clients",
+             f"{args.clients} clients appends/s"]
+    print(table(heads, [
+        [i + 1, r["raw"][0], f"{r['side'][0] / r['raw'][0]:.1f}× / {r['side'][1] / r['raw'][1]:.1f}×",
+         f"{r['http'][0] / r['raw'][0]:.1f}× / {r['http'][1] / r['raw'][1]:.1f}×",
+         f"{r['many'][0] / r['raw'][0]:.1f}× / {r['many'][1] / r['raw'][1]:.1f}×", r["many"][2]]
+        for i, r in enumerate(per_run)]))
+    if profile:
+        print()
+        print(profile)
 
 
 if __name__ == "__main__":

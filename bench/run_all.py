@@ -43,9 +43,21 @@ The first run (2026-11-25 23:25) profiled each slow path with cProfile; since th
   `repository.get`, a copy that grew with the game (2.5 ms at 540 facts), and every fact went
   through the rules twice (`Game._stage`, then `Game._fact_recorded`). Now `Game.__deepcopy__`
   shares the immutable facts and folded state, and the event body reuses the state the check
-  computed. What remains per request: the cache's fast-forward SELECT, the library's insert
-  (`es_insert_events_uuid` + NOTIFY) and commit, marshmallow, Flask, JSON; the `requests` client
-  shares the 2 cores with the server and PostgreSQL.
+  computed.
+- **Append, round 2 (issue 11, decision 0030)**: cProfile of 300 appends before the change:
+  every append fast-forwarded the cached game (a SELECT of the events after its version, which
+  read back and re-applied the fact the previous append had just written) and deep-copied it, and
+  the rights gate did the same once more (`get_game` for the game's league). Now `Games.record`
+  appends to the game it cached after its last save, with no read-back: the insert's
+  (game, version) key is the position check, so the command id, the expected position and the
+  insert cost one round trip; a conflict (a writer in another process) evicts the cached game and
+  the batch is judged again against the stored head. The gate reads the league from the cache
+  (`Games.header`). Profile before → after (2026-11-26 16:19, load ~8, cProfile-inflated ms per
+  append): fast-forward SELECT 3.7 → 0, copy 0.42 → 0, `Games.record` 18 → 9.4, a request in
+  Flask 40 → 30; statements sent to PostgreSQL 2 → 1 server-side and 6 → 4 over HTTP (the table is
+  in section 1 below the generated figures; section 1's own profile is the after one, re-measured
+  at every run). The HTTP benchmark now runs the production server (waitress) in a process of its
+  own, with client processes.
 - **Fold / import / rebuild**: two thirds of a fold was `dataclasses.replace` on the many-field
   state; `service/rules/lockdown/evolve.replace` copies the instance dict instead (3x faster fold).
   `Game._stage` no longer rebuilds a `{seq: fact}` map per command unless the batch holds a
@@ -164,7 +176,7 @@ def main(argv=None) -> None:
         f".venv/bin/python bench/run_all.py{url}    # all nine (~25 min); rewrites this file",
         "env -u DATABASE_URL .venv/bin/python bench/run_all.py    # the same on an embedded PostgreSQL",
         f".venv/bin/python bench/run_all.py --only replay_render,replay_browser{url}    # only those sections",
-        f".venv/bin/python bench/http_append.py --appends 2000{url}",
+        f".venv/bin/python bench/http_append.py --appends 2000 --clients 20 --per-client 100 --runs 3{url}",
         f".venv/bin/python bench/import_facts.py --facts 100000{url}",
         f".venv/bin/python bench/rebuild.py --facts 100000{url}",
         ".venv/bin/python bench/fold.py --seeds 60",

@@ -5,6 +5,7 @@ import random
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from copy import deepcopy
 from typing import Any, Iterable, Iterator, Mapping
 from uuid import UUID, uuid4
@@ -13,7 +14,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError
 
 from service import hygiene
-from service.errors import FactsRefused, GameAlreadyExists, GameBusy, GameNotFound, InvalidInput
+from service.errors import ArchiveError, FactsRefused, GameAlreadyExists, GameBusy, GameNotFound, InvalidInput
 from service.game import Game
 
 # Appends that lost the race to another writer are tried again against the new head.
@@ -66,6 +67,15 @@ class _ReadStripes(_Stripes):
                 raise
         finally:
             self._locks[i].release()
+
+
+@dataclass(frozen=True)
+class GameHeader:
+    """The parts of a game fixed when it was created."""
+
+    id: UUID
+    ruleset_name: str
+    league: str | None
 
 
 class Games(Application[UUID]):
@@ -121,29 +131,99 @@ class Games(Application[UUID]):
     def record(self, game_id: UUID, facts: list[Mapping[str, Any]], **kwargs: Any) -> dict[str, Any]:
         """Append a batch to a game, all or nothing.
 
-        Two tablets racing on one game: the loser reloads and checks its batch against the new
-        head (a stale ``expected_position`` is then a StalePosition). A writer that keeps losing
-        gets GameBusy (503, retry later) with nothing stored, never a bare IntegrityError.
+        The game is taken from this process's cache as the last append left it, without
+        reading it back: the insert's own (game, version) key is the position check, so an
+        append costs one round trip. A writer elsewhere (another process, another Archive)
+        that got there first makes that insert fail; the cached game is then evicted and the
+        batch is checked again against the stored head (a stale ``expected_position`` is
+        then a StalePosition). A writer that keeps losing gets GameBusy (503, retry later)
+        with nothing stored, never a bare IntegrityError.
         """
         with self._write_lock(game_id):
             for attempt in range(RECORD_ATTEMPTS):
-                game = self.get_game(game_id)
-                result = game.record(facts, **kwargs)
-                if result["replayed"]:
+                if attempt:
+                    time.sleep(RECORD_BACKOFF * 2 ** (attempt - 1) * random.uniform(0.5, 1.5))
+                # Readers copy the cached game under this lock: they never see a batch half
+                # applied, nor one that has not (yet) been stored.
+                with self._read_lock.holding(game_id):
+                    result = self._record_once(game_id, facts, kwargs)
+                if result is not None:
                     return result
-                try:
-                    recordings = self.save(game)
-                except IntegrityError:
-                    time.sleep(RECORD_BACKOFF * 2**attempt * random.uniform(0.5, 1.5))
-                    continue
-                result["notification_id"] = recordings[-1].notification.id
-                return result
         raise GameBusy(
             f"game {game_id} is being written by others; nothing of this batch was stored, retry in a moment",
             field="game_id",
             position=self.get_game(game_id).position,
             retry_after=1,
         )
+
+    def _record_once(
+        self, game_id: UUID, facts: list[Mapping[str, Any]], kwargs: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """One try at an append; None when another writer got there first (its cache entry is then gone)."""
+        game, checked = self._writable(game_id, refresh=False)
+        before = game.version
+        try:
+            try:
+                result = game.record(facts, **kwargs)
+            except ArchiveError:
+                if checked:
+                    raise
+                # The cached game may lag behind a writer elsewhere: judge the batch by the stored head.
+                game, checked = self._writable(game_id, refresh=True)
+                before = game.version
+                result = game.record(facts, **kwargs)
+            if result["replayed"]:  # stored facts never change, so a cached command is a true answer
+                return result
+            recordings = self.save(game)
+        except IntegrityError:
+            self._forget(game_id)  # the cached game was stale: the next try reads the stored one
+            return None
+        except BaseException:
+            if game.version != before:  # applied but maybe not stored (an outage, a bug): never keep it
+                self._forget(game_id)
+            raise
+        result["notification_id"] = recordings[-1].notification.id
+        return result
+
+    def _writable(self, game_id: UUID, refresh: bool) -> tuple[Game, bool]:
+        """The game to append to, and whether it was just brought up to the stored head.
+
+        The cached game itself (no copy, no read-back) unless ``refresh``; the caller holds
+        the game's write and read locks, and evicts it if an append to it is not stored.
+        """
+        cache = self.repository.cache
+        game = None
+        if cache is not None and not refresh:
+            try:
+                game = cache.get(game_id)
+            except KeyError:
+                pass
+        checked = game is None
+        if checked:
+            try:
+                game = self.repository.get(game_id, deepcopy_from_cache=False)  # fast-forwards a cached game
+            except AggregateNotFoundError:
+                raise GameNotFound(f"no game {game_id}", field="game_id") from None
+        if not isinstance(game, Game):  # a club, the player registry or a placement shares the store (decision 0020)
+            raise GameNotFound(f"no game {game_id}", field="game_id")
+        return game, checked
+
+    def _forget(self, game_id: UUID) -> None:
+        if self.repository.cache is not None:
+            try:
+                self.repository.cache.get(game_id, evict=True)
+            except KeyError:
+                pass
+
+    def header(self, game_id: UUID) -> GameHeader:
+        """What a game was created with (never changes), from the cache when it is there: no round trip.
+
+        For checks that need only who and where (the rights gate); anything that grows (facts,
+        position, state) needs :meth:`get_game`.
+        """
+        with self._read_lock.holding(game_id):
+            game, _ = self._writable(game_id, refresh=False)
+            return GameHeader(game.id, game.ruleset_name, game.league)
 
     def get_game(self, game_id: UUID, version: int | None = None) -> Game:
         try:

@@ -260,7 +260,7 @@ def _game_or_none(game_id: str):
     from service.errors import ArchiveError
 
     try:
-        return current_app.config["ARCHIVE"].games.get_game(UUID(game_id))
+        return current_app.config["ARCHIVE"].games.header(UUID(game_id))  # id and league: no round trip when cached
     except (ValueError, ArchiveError):
         return None  # the route itself names the bad id or the missing game
 
