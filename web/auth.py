@@ -302,7 +302,6 @@ def guard():
             game = _game_or_none((request.view_args or {}).get("game_id", ""))
             if game is None:
                 return None
-            g.guarded_game = game  # the route may use the game as read here, not read it again
             where = league_of_game(game)
             if not can_read_league(account, where):
                 raise NotFound(_("no game %(id)s") % {"id": game.id})

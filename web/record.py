@@ -11,7 +11,7 @@ from datetime import date
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, current_app, g, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from markupsafe import Markup
 from marshmallow import ValidationError
 
@@ -595,9 +595,7 @@ def _note_target(recorded) -> int | None:
 def _standing(game_id: str, queued: list | None = None, expected: Any = None):
     """(game, replay, state, names, staged): the game as stored, and the state after the facts queued on the
     device (not stored yet; checked as an append would), if any."""
-    gid = _game_id(game_id)
-    read = g.get("guarded_game")  # the rights gate read it already (web/auth.py)
-    game, rp = replay_of(_archive().games, gid, corrected=True, game=read if read is not None and read.id == gid else None)
+    game, rp = replay_of(_archive().games, _game_id(game_id), corrected=True)
     state = rp.head.state
     names = {p["seat"]: p["name"] for p in game.players}
     staged: list = []
