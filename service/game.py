@@ -207,6 +207,12 @@ class Game(Aggregate):
             self._head.folded = known
         return known[1]
 
+    @property
+    def head_is_folded(self) -> bool:
+        """Whether ``head_state`` is at hand (no rule to apply to answer it)."""
+        known = self._head.folded
+        return known is not None and known[0] == self.position
+
     def know_head(self, position: int, state: Any) -> None:
         """A fold of this game's first ``position`` facts as corrected, made elsewhere: the head if current."""
         if position == self.position:

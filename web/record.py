@@ -544,7 +544,7 @@ def _note_target(recorded) -> int | None:
 
 def _panel_context(game_id: str, fix: int | None = None, queued: list | None = None,
                    expected: Any = None) -> dict[str, Any]:
-    game, rp = replay_of(_archive().games, _game_id(game_id), corrected=True)
+    game, rp = replay_of(_archive(), _game_id(game_id), corrected=True)
     ruleset = rp.ruleset
     state = rp.head.state
     names = {p["seat"]: p["name"] for p in game.players}

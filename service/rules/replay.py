@@ -247,14 +247,15 @@ class Folding:
     one are never disturbed.
     """
 
-    __slots__ = ("ruleset", "setup", "corrected", "as_", "position", "replay", "truths")
+    __slots__ = ("ruleset", "setup", "corrected", "as_", "position", "replay", "truths", "fresh_from")
 
     def __init__(self, ruleset: Ruleset, setup: Setup, corrected: bool, as_: str, position: int,
-                 replay: Replay, truths: list) -> None:
+                 replay: Replay, truths: list, fresh_from: int = 0) -> None:
         self.ruleset, self.setup, self.corrected, self.as_ = ruleset, setup, corrected, as_
         self.position = position  # how many of the game's facts (corrections and remarks included) are folded
         self.replay = replay
         self.truths = truths  # per step: the all-seeing state folded alongside a perspective (None for ``all``)
+        self.fresh_from = fresh_from  # the first step whose state this fold made (the ones before it came with it)
 
     @classmethod
     def start(cls, ruleset: Ruleset, setup: Setup, corrected: bool = True, as_: str = "all") -> "Folding":
@@ -284,20 +285,22 @@ class Folding:
             return self
         steps, truths = list(self.replay.steps), list(self.truths)
         if self.corrected and any(f.type in CORRECTION_TYPES for f in new):
-            earliest = _earliest_touched(facts, new)
+            earliest = min(earliest_touched(facts, self.position), new[0].seq)
             keep = bisect_left(self.replay.seqs, earliest)  # steps before the earliest fact touched stand
+            fresh = keep
             del steps[keep:], truths[keep:]
             effective = effective_facts(facts, True)
             notes = _notes(effective)
             _fold_into(self.ruleset, self.setup, [e for e in effective if e[0].seq >= earliest], steps, truths,
                        notes, True, self.as_)
         else:
+            fresh = len(steps)
             effective = effective_facts(new, self.corrected)
             _fold_into(self.ruleset, self.setup, effective, steps, truths, _notes(effective), self.corrected, self.as_)
             if any(f.type == "FactAnnotated" for f, _, _ in effective):
                 _note_earlier(steps, effective, len(self.replay.steps))
         return Folding(self.ruleset, self.setup, self.corrected, self.as_, len(facts),
-                       Replay(self.ruleset, self.setup, steps), truths)
+                       Replay(self.ruleset, self.setup, steps), truths, fresh)
 
     @classmethod
     def resumed(cls, ruleset: Ruleset, setup: Setup, facts: Sequence[Fact], at: Checkpoint | None, index: int,
@@ -344,22 +347,25 @@ def _notes(effective: Iterable[tuple[Fact, int | None, str]]) -> dict[int, list[
     return notes
 
 
-def _earliest_touched(facts: Sequence[Fact], new: list[Fact]) -> int:
-    """The earliest fact whose step a batch of corrections can change (its target, or a corrected note's fact)."""
-    earliest = new[0].seq
+def earliest_touched(facts: Sequence[Fact], since: int) -> int | None:
+    """The earliest fact whose step the corrections among ``facts[since:]`` can change (a target, or the
+    fact a corrected note is on); None when there is no correction there."""
+    earliest = None
     by_seq = None
-    for f in new:
+    for f in facts[since:]:
+        if f.type not in CORRECTION_TYPES:
+            continue
         for target in correction_targets(f):
             if not isinstance(target, int) or isinstance(target, bool):
                 return 1  # not a correction that could be stored; refold it all
-            earliest = min(earliest, target)
+            earliest = target if earliest is None else min(earliest, target)
             if by_seq is None:
                 by_seq = {x.seq: x for x in facts}
             original = by_seq.get(target)
             for noted in (original, replacement_fact(original, f) if original is not None and f.type == "FactReplaced" else None):
                 if noted is not None and noted.type == "FactAnnotated" and isinstance(noted.data.get("seq"), int):
                     earliest = min(earliest, noted.data["seq"])
-    return max(earliest, 1)
+    return None if earliest is None else max(earliest, 1)
 
 
 def _note_earlier(steps: list[Step], effective: list[tuple[Fact, int | None, str]], old: int) -> None:
