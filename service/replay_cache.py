@@ -189,7 +189,7 @@ class ReplayCache:
                 at = self.store.nearest(game.id, game.ruleset, game.setup, facts, seqs, corrected, as_, index)
             except Exception as e:  # noqa: BLE001 - a cache: the step is folded without it
                 log.warning("replay snapshots not read (%s); folding from the setup", e)
-            if at is None and len(seqs) > self.settings.snapshot_every:  # none yet: fold it once, which writes them
+            if at is None and index > self.settings.snapshot_every:  # none written yet: fold it once, which writes them
                 entry = self.entry(game, corrected, as_)
                 rp = entry.folding.replay
                 return rp.steps[index], index, len(rp.steps)
