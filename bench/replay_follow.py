@@ -59,6 +59,9 @@ def main(argv=None) -> None:
             def empty_aggregates() -> None:
                 games.repository.cache = type(games.repository.cache)(maxsize=200)
 
+            def cpu_ms(fn) -> float:
+                return timed(fn)[1]
+
             def timed(fn) -> tuple[float, float]:
                 t, c = time.perf_counter(), time.process_time()
                 fn()
@@ -75,59 +78,65 @@ def main(argv=None) -> None:
             loaded = games.get_game(game.id)
             steps = {"step 1": 1, "middle": n // 2, "end": n}
 
-            # -- cold step -----------------------------------------------------------------------
-            whole = median([timed(lambda: fold(loaded.ruleset, loaded.setup, loaded.facts))[0] for _ in range(args.runs)])
+            # -- cold step: every variant once per run, interleaved, so a burst of load hits them alike --
+            def before(seq: int) -> None:  # the path before decision 0031: the head folded on load, the replay again
+                g = games.get_game(game.id)
+                g.head_state
+                fold(g.ruleset, g.setup, g.facts).at(seq)
+
+            variants = (("process", lambda: (cache.clear(), empty_aggregates()), args.every),
+                        ("replay", cache.clear, args.every),
+                        ("no snapshots", lambda: (cache.clear(), empty_aggregates()), 0))
+            samples: dict[tuple[str, str], list[tuple[float, float]]] = {}
+            for _ in range(args.runs):
+                samples.setdefault(("", "baseline"), []).append(
+                    timed(lambda: fold(loaded.ruleset, loaded.setup, loaded.facts)))
+                for label, seq in steps.items():
+                    url = f"/api/games/{game.id}/state?step={seq}"
+                    for name, prepare, every in variants:
+                        cache.configure(snapshot_every=every)
+                        prepare()
+                        samples.setdefault((label, name), []).append(timed(lambda: get(url)))
+                    cache.configure(snapshot_every=args.every)
+                    empty_aggregates()
+                    samples.setdefault((label, "before"), []).append(timed(lambda: before(seq)))
+            wall = {k: median([x[0] for x in v]) for k, v in samples.items()}
+            cpu = {k: median([x[1] for x in v]) for k, v in samples.items()}
+            whole, whole_cpu = wall[("", "baseline")], cpu[("", "baseline")]
             cold_rows, worst = [], 0.0
             for label, seq in steps.items():
-                url = f"/api/games/{game.id}/state?step={seq}"
-                cells = {}
-                for name, prepare, every in (
-                        ("process", lambda: (cache.clear(), empty_aggregates()), args.every),
-                        ("replay", cache.clear, args.every),
-                        ("no snapshots", lambda: (cache.clear(), empty_aggregates()), 0)):
-                    cache.configure(snapshot_every=every)
-                    samples = []
-                    for _ in range(args.runs):
-                        prepare()
-                        samples.append(timed(lambda: get(url)))
-                    cells[name] = (median([s[0] for s in samples]), median([s[1] for s in samples]))
-                cache.configure(snapshot_every=args.every)
-
-                def before() -> None:  # the path before decision 0031: the head folded on load, the replay again
-                    g = games.get_game(game.id)
-                    g.head_state
-                    fold(g.ruleset, g.setup, g.facts).at(seq)
-                old = []
-                for _ in range(args.runs):
-                    empty_aggregates()
-                    old.append(timed(before)[0])
-                worst = max(worst, cells["process"][0])
-                cold_rows.append([f"{label} (#{seq})", cells["process"][0], cells["process"][1], cells["replay"][0],
-                                  cells["no snapshots"][0], median(old), whole,
-                                  f"**{cells['process'][0] / whole:.2f}×**"])
-                log(f"cold {label}: {cells['process'][0]:.2f} ms (cpu {cells['process'][1]:.2f}), "
-                    f"before {median(old):.1f} ms, whole fold {whole:.1f} ms")
+                c = wall[(label, "process")]
+                worst = max(worst, c)
+                cold_rows.append([f"{label} (#{seq})", c, cpu[(label, "process")], wall[(label, "replay")],
+                                  wall[(label, "no snapshots")], wall[(label, "before")], whole,
+                                  f"**{c / whole:.2f}×**", f"{cpu[(label, 'process')] / whole_cpu:.2f}×",
+                                  f"{c / wall[(label, 'before')]:.2f}×"])
+                log(f"cold {label}: {c:.2f} ms (cpu {cpu[(label, 'process')]:.2f}), before {wall[(label, 'before')]:.1f} ms, "
+                    f"whole fold {whole:.1f} ms")
 
             # -- where the time of a cold step at the end goes ------------------------------------
-            parts = {k: [] for k in ("load", "seqs", "snapshot", "applies")}
+            parts = {k: [] for k in ("load", "seqs", "snapshot", "applies", "all")}
             for _ in range(args.runs):
+                empty_aggregates()
+                cache.clear()
+                parts["all"].append(cpu_ms(lambda: get(f"/api/games/{game.id}/state?step={n}")))
                 empty_aggregates()
                 g = None
 
                 def load():
                     nonlocal g
                     g = games.get_game(game.id)
-                parts["load"].append(timed(load)[0])
+                parts["load"].append(cpu_ms(load))
                 f = GameFacts(g.recorded)
                 seqs = []
-                parts["seqs"].append(timed(lambda: seqs.extend(step_seqs(f)))[0])
+                parts["seqs"].append(cpu_ms(lambda: seqs.extend(step_seqs(f))))
                 at = []
-                parts["snapshot"].append(timed(lambda: at.append(cache.store.nearest(
-                    g.id, g.ruleset, g.setup, f, seqs, True, "all", len(seqs) - 1)))[0])
-                parts["applies"].append(timed(lambda: Folding.resumed(g.ruleset, g.setup, f, at[0], len(seqs) - 1))[0])
+                parts["snapshot"].append(cpu_ms(lambda: at.append(cache.store.nearest(
+                    g.id, g.ruleset, g.setup, f, seqs, True, "all", len(seqs) - 1))))
+                parts["applies"].append(cpu_ms(lambda: Folding.resumed(g.ruleset, g.setup, f, at[0], len(seqs) - 1)))
             applied = len(seqs) - 1 - (at[0].index if at[0] else 0)
             split = {k: median(v) for k, v in parts.items()}
-            end_total = cold_rows[-1][1]
+            end_total = split.pop("all")
 
             # -- following a live game -------------------------------------------------------------
             follow = min(n, args.facts) if args.facts else n
@@ -138,13 +147,13 @@ def main(argv=None) -> None:
                 for i in range(follow):
                     games.record(live.id, [{k: facts[i][k] for k in ("type", "actor", "data", "visibility") if k in facts[i]}])
                     url = f"/api/games/{live.id}/state"
-                    on = timed(lambda: get(url))[0]
+                    on = cpu_ms(lambda: get(url))
                     archive.replays = ReplayCache(None, ReplaySettings(snapshot_every=0))  # cache off: empty each time
-                    off = timed(lambda: get(url))[0]
+                    off = cpu_ms(lambda: get(url))
                     archive.replays = cache
                     g = games.get_game(live.id)
-                    work_on = timed(lambda: mirror.entry(g))[0]
-                    work_off = timed(lambda: Folding.start(g.ruleset, g.setup).extended(GameFacts(g.recorded)))[0]
+                    work_on = cpu_ms(lambda: mirror.entry(g))
+                    work_off = cpu_ms(lambda: Folding.start(g.ruleset, g.setup).extended(GameFacts(g.recorded)))
                     b = buckets.setdefault(min(i // BUCKET, (follow - 1) // BUCKET), {"on": [], "off": [], "won": [], "woff": []})
                     b["on"].append(on)
                     b["off"].append(off)
@@ -178,19 +187,24 @@ def main(argv=None) -> None:
     print("**A cold step** — `GET /api/games/<id>/state?step=N`, the first request for the game in a process:\n")
     print(table(["step", "cold ms (nothing cached; snapshots)", "CPU ms", "ms (game cached, replay not)",
                  "ms (snapshots off: one fold)", "ms before 0031 (head fold + replay fold)",
-                 "baseline: plain fold() of the whole game, ms", "cold / baseline"], cold_rows))
+                 "baseline: plain fold() of the whole game, ms", "cold / baseline", "CPU / baseline CPU",
+                 "cold / before"], cold_rows))
     print(f"\nGoal: ≤ {GOAL_MS} ms server time for a cold step anywhere in a 400-fact game — "
-          f"{'met' if worst <= GOAL_MS else 'NOT met'} (worst {worst:.1f} ms).\n")
-    print(f"Where the time of the cold step at the end goes ({end_total:.1f} ms in all, median of {args.runs}): "
-          f"loading the game from the event store (its {n} events read and decoded, no rule applied) "
-          f"{split['load']:.1f} ms; the steps of the corrected view (which facts are voided or replaced) "
-          f"{split['seqs']:.2f} ms; the nearest snapshot row (query and decode) {split['snapshot']:.1f} ms; "
-          f"the {applied} facts after it applied {split['applies']:.1f} ms; the rest (the state described, the "
-          f"next inputs, the score, JSON, Flask) about {max(end_total - sum(split.values()), 0):.1f} ms.\n")
-    print(f"**Following a live game** — after each new fact, `GET /api/games/<id>/state` (the head), median over "
-          f"{BUCKET} facts × {args.runs} runs:\n")
-    print(table(["facts in the game", "request ms, cache on", "request ms, cache off", "fold work µs, cache on (extend)",
-                 "fold work ms, cache off (whole game)", "off / on"], follow_rows))
+          f"{'met' if worst <= GOAL_MS else 'NOT met'} on this run (worst {worst:.1f} ms; the plain fold of the whole game "
+          f"took {whole:.1f} ms in the same run). The issue measured the path before 0031 at 33 ms, so the goal is "
+          f"about 0.24× of it: the last column.\n")
+    print(f"Where the CPU time of the cold step at the end goes ({end_total:.1f} ms of this process's CPU, median of "
+          f"{args.runs}; PostgreSQL's own time is not in it): loading the game from the event store (its {n} events "
+          f"read and decoded by the library, no rule applied) {split['load']:.1f} ms; the steps of the corrected view "
+          f"(which facts are voided or replaced) {split['seqs']:.2f} ms; the nearest snapshot row (query and decode) "
+          f"{split['snapshot']:.1f} ms; the {applied} facts after it applied {split['applies']:.1f} ms; the rest (the "
+          f"state described, the next inputs, the score, JSON, Flask) about "
+          f"{max(end_total - sum(split.values()), 0):.1f} ms.\n")
+    print(f"**Following a live game** — after each new fact, `GET /api/games/<id>/state` (the head); CPU time of "
+          f"this process, median over {BUCKET} facts × {args.runs} runs:\n")
+    print(table(["facts in the game", "request CPU ms, cache on", "request CPU ms, cache off",
+                 "fold work µs, cache on (extend)", "fold work ms, cache off (whole game)", "request off / on"],
+                follow_rows))
     print(f"\nFrom the first {BUCKET} facts to the last, the fold work per new fact grows {growth_on:.2f}× with the cache "
           f"(O(1): one fact applied) and {growth_off:.1f}× without it (O(n): the whole game refolded); the request "
           f"with the cache grows {growth_req_on:.2f}× (loading the game's new event and copying its fact list).\n")

@@ -171,12 +171,8 @@ class ReplayCache:
         ``snapshot_every`` facts applied), without folding the rest of the game.
         """
         hit = self._get((game.id, corrected, as_))
-        if hit is not None and hit.folding.position == game.position:
-            self.counters.hits += 1
-            rp = hit.folding.replay
-            index = rp.index_of(seq)
-            return rp.steps[index], index, len(rp.steps)
-        if self.store is None or not self.settings.snapshot_every:
+        if (hit is not None and hit.folding.position <= game.position) or self.store is None \
+                or not self.settings.snapshot_every:  # in memory (extended by any new facts), or nothing else to use
             rp = self.entry(game, corrected, as_).folding.replay
             index = rp.index_of(seq)
             return rp.steps[index], index, len(rp.steps)
