@@ -110,3 +110,17 @@ def test_a_step_resumed_from_a_checkpoint_equals_the_same_step_of_a_fresh_fold(c
             assert step == whole.replay.steps[index]
     with pytest.raises(ValueError, match="not before"):
         Folding.resumed(LOCKDOWN, setup, facts, whole.checkpoint(9), 9, corrected, "public")
+
+
+def test_the_replay_cache_settings_come_from_the_environment_and_bad_ones_are_named(monkeypatch):
+    from service.replay_cache import ReplaySettings
+
+    monkeypatch.setenv("NEMESIS_REPLAY_CACHE_GAMES", "3")
+    monkeypatch.setenv("NEMESIS_REPLAY_SNAPSHOT_EVERY", "0")
+    assert ReplaySettings.from_env() == ReplaySettings(games=3, steps=100_000, snapshot_every=0)
+    monkeypatch.setenv("NEMESIS_REPLAY_CACHE_STEPS", "lots")
+    with pytest.raises(ValueError, match="NEMESIS_REPLAY_CACHE_STEPS must be a whole number of steps, not 'lots'"):
+        ReplaySettings.from_env()
+    monkeypatch.setenv("NEMESIS_REPLAY_CACHE_STEPS", "-1")
+    with pytest.raises(ValueError, match="between 0 and 100000000 steps, not -1"):
+        ReplaySettings.from_env()
