@@ -138,6 +138,12 @@ class ReplayCache:
 
     def entry(self, game, corrected: bool = True, as_: str = "all") -> Entry:
         """The replay of ``game`` (an aggregate at some position) as ``as_`` saw it, in the view asked for."""
+        entry = self._entry(game, corrected, as_)
+        if corrected:  # the all-seeing state at the head is the game's head state: it need not fold it again
+            game.know_head(entry.folding.position, entry.folding.truth)
+        return entry
+
+    def _entry(self, game, corrected: bool, as_: str) -> Entry:
         key = (game.id, corrected, as_)
         position = game.position
         hit = self._get(key)
@@ -160,8 +166,6 @@ class ReplayCache:
             if hit is None or hit.folding.position < position:
                 self._put(key, entry)
                 self._snapshot(game.id, folding)
-        if corrected:  # the all-seeing state at the head is the game's head state: it need not fold it again
-            game.know_head(position, folding.truth)
         return entry
 
     def step(self, game, seq: int, corrected: bool = True, as_: str = "all") -> tuple[Step, int, int]:

@@ -153,6 +153,9 @@ def test_a_replay_page_folds_a_game_once_on_its_first_request(archive, monkeypat
     archive.games.record(g.id, [{"type": "Commented", "data": {"text": "one more"}}])
     assert app.test_client().get(f"/games/{g.id}/step/5?as=all").status_code == 200
     assert applied == []  # a comment is one more step, folded on without applying a rule
+    archive.games.repository.cache = type(archive.games.repository.cache)(maxsize=200)  # the game read afresh,
+    assert app.test_client().get(f"/games/{g.id}/step/9?as=all").status_code == 200   # its replay still cached
+    assert applied == []  # the cached replay's head is the game's: no fold for the head either
 
 
 def test_a_snapshot_is_not_read_by_other_rules_nor_allowed_to_build_anything_else(archive, monkeypatch):
