@@ -7,8 +7,8 @@ the panel ``…/panel`` that the arrow keys fetch, in the all-seeing and the pub
 browser that has shown a replay before asks for them (one board drawing, the wide one: the page
 by the cookie replay.js keeps, the panel by ``?fit=wide``; decision 0015), and the page as a
 browser's very first replay page gets it (both drawings, wide and narrow).
-The replay of each (game, view, perspective) is folded once and cached (web/replays.py), with its
-story and rendered log, so a warm step is a lookup plus the render of that step.
+The replay of each (game, view, perspective) is folded once and cached (service/replay_cache.py, web/replays.py),
+with its story and rendered log, so a warm step is a lookup plus the render of that step.
 
 Figures per render: step 1 (the board just set up; the baseline of the ratio), p50 / p99 / max over
 all the steps (a step's time is the median of its runs), the p50 CPU time of this process (the
@@ -30,7 +30,7 @@ GOAL_MS = 10  # the issue's goal: p50 of a step's server render at any step of a
 def main(argv=None) -> None:
     from service.context import Archive
     from service.notation import import_parsed, parse
-    from web import create_app, replays
+    from web import create_app
     from common import generated, notation
 
     p = parser(__doc__.splitlines()[0])
@@ -65,7 +65,7 @@ def main(argv=None) -> None:
                 url = lambda seq: f"/games/{game.id}/step/{seq}{suffix}?as={as_}{fit}"  # noqa: E731
                 colds = []
                 for i in range(args.cold):
-                    replays._cache.clear()
+                    archive.replays.clear()
                     colds.append(get(url(1 + i * len(facts) // args.cold), client)[0])
                 get(url(0), client)  # warm: folded, told, log rendered
                 per_step, cpu, sizes = [], [], []

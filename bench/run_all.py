@@ -26,6 +26,7 @@ BENCHMARKS = [  # (script, title, uses a database)
     ("rebuild", "3. Full rebuild of the read models", True),
     ("fold", "4. The rules fold", False),
     ("replay_render", "5. Rendering a replay step on the server", True),
+    ("replay_follow", "5b. Replays: a cold step, and a live game followed fact by fact", True),
     ("replay_browser", "6. A step in the browser", True),
     ("recorder_inputs", "7. The table recorder", True),
     ("league", "8. League standings and re-rating after a late game", True),
@@ -83,6 +84,17 @@ The first run (2026-11-25 23:25) profiled each slow path with cProfile; since th
   (a database round trip that a loaded machine stretches most). Both goals are met at p50 for a
   step; a jump that must fetch its panel (a story line, a round, the scrubber) is not (65–82 ms at
   load ~10), half of it the fetch and the server's render.
+- **Replays (section 5b, decision 0031)**: the first request for a step folded a game twice (the
+  aggregate folded its head while loading, then the replay was folded) and the replay cache was keyed
+  by the game's version, so each new fact refolded the whole game (O(n²) for a follower). Now loading
+  applies no rule (the head is folded on demand, or handed over by the replay's fold), the cache
+  extends a game's fold by its new facts (a correction refolds from the step it touches), and a
+  snapshot row every K steps lets a step nobody has in memory apply at most K facts. cProfile of a
+  cold load then showed half of it in the library's `assert isinstance(event, CanMutateProtocol)` (a
+  runtime-checkable Protocol walks its members per event); `Games.get_game` passes the repository a
+  projector without it. What remains of a cold step is mostly reading and decoding the game's events
+  (the library's JSON transcoding and mutators, O(n)); a followed game costs one fold step per fact,
+  plus the aggregate's fast-forward and a copy of its fact list (O(n), small).
 
 The ruleset grew a lot between the first run and this one (the whole game instead of the
 skeleton), so per-fact rules costs are not comparable across the two runs.
@@ -181,6 +193,7 @@ def main(argv=None) -> None:
         f".venv/bin/python bench/rebuild.py --facts 100000{url}",
         ".venv/bin/python bench/fold.py --seeds 60",
         f".venv/bin/python bench/replay_render.py --seeds 30{url}",
+        f".venv/bin/python bench/replay_follow.py --seeds 30 --every 50{url}",
         f".venv/bin/python bench/replay_browser.py --presses 100{url}",
         f".venv/bin/python bench/recorder_inputs.py{url}",
         f".venv/bin/python bench/league.py --games 10000{url}",

@@ -11,6 +11,7 @@ from service.archive import Games
 from service.league_book import LeagueBook
 from service.db import Database, bundled_majors, embedded_server, ensure_database, pg_version_of, resolve_data_dir
 from service.readpool import close_pool, open_pool
+from service.replay_cache import ReplayCache, ReplaySettings
 from service.recorder import fail_fast_env
 from service.roles import app_database
 from service.schema import ensure_schema
@@ -21,15 +22,19 @@ EMBEDDED_DBNAME = "nemesis"
 class Archive:
     """The database and the Games application over it (failing within seconds when the database is gone)."""
 
-    def __init__(self, db: Database, read_connections: int | None = None) -> None:
+    def __init__(self, db: Database, read_connections: int | None = None,
+                 replays: ReplaySettings | None = None) -> None:
         self.db = db
         self.games = Games(env=db.eventsourcing_env(AGGREGATE_CACHE_MAXSIZE="200", **fail_fast_env()))
         self.leagues = LeagueBook(env=db.eventsourcing_env(**fail_fast_env()))  # same store (decision 0020)
         self.accounts = Accounts(db)  # plain tables, not events (decision 0024)
         # read-model queries borrow from one pool (service/readpool.py; decision 0026)
         self.reads = open_pool(db, read_connections)
+        # folded replays, extended fact by fact, with snapshots every K steps (decision 0031)
+        self.replays = ReplayCache(db, replays)
 
     def close(self) -> None:
+        self.replays.close()
         close_pool(self.db)
         self.leagues.close()
         self.games.close()

@@ -44,12 +44,21 @@ class RecordedFact:
 
 
 class _Head:
-    """The folded as-corrected state at the head; immutable, so deep copies share it."""
+    """The folded as-corrected state after the first ``upto`` facts, folded when first asked for.
 
-    __slots__ = ("state",)
+    Deep copies share it, so the copy that folds it first folds it for the cached aggregate too;
+    an aggregate that records or fast-forwards gets a holder of its own (``carried``). Loading a
+    game therefore applies no rule at all: a replay that folds the game anyway hands its head
+    state over (``Game.know_head``) instead of the game being folded twice (decision 0031).
+    """
 
-    def __init__(self, state: Any) -> None:
-        self.state = state
+    __slots__ = ("folded",)
+
+    def __init__(self, folded: tuple[int, Any] | None) -> None:
+        self.folded = folded  # (upto, state) or None: nothing folded yet
+
+    def carried(self) -> "_Head":
+        return _Head(self.folded)
 
     def __deepcopy__(self, memo):
         return self
@@ -151,7 +160,7 @@ class Game(Aggregate):
         self.title = title
         self.recorded: list[RecordedFact] = []
         self.commands: dict[str, dict[str, int]] = {}
-        self._head = _Head(self.ruleset.initial_state(self.setup))
+        self._head = _Head(None)
 
     def __deepcopy__(self, memo):
         """The aggregate cache hands out copies; only containers need copying.
@@ -191,7 +200,36 @@ class Game(Aggregate):
 
     @property
     def head_state(self) -> Any:
-        return self._head.state
+        """The as-corrected state after every fact (folded on first use, from the last fold it knows)."""
+        known = self._head.folded
+        if known is None or known[0] != self.position:
+            known = (self.position, self._fold_head(known))
+            self._head.folded = known
+        return known[1]
+
+    @property
+    def head_is_folded(self) -> bool:
+        """Whether ``head_state`` is at hand (no rule to apply to answer it)."""
+        known = self._head.folded
+        return known is not None and known[0] == self.position
+
+    def know_head(self, position: int, state: Any) -> None:
+        """A fold of this game's first ``position`` facts as corrected, made elsewhere: the head if current."""
+        if position == self.position:
+            self._head.folded = (position, state)
+
+    def _fold_head(self, known: tuple[int, Any] | None) -> Any:
+        upto, state = known if known is not None and known[0] < self.position else (0, None)
+        later = self.recorded[upto:]
+        if any(r.fact.type in CORRECTION_TYPES for r in later):
+            return self.replay().head.state
+        ruleset = self.ruleset
+        if state is None:
+            state = ruleset.initial_state(self.setup)
+        for r in later:
+            if r.fact.type not in ANNOTATION_TYPES:
+                state, _ = ruleset.apply(state, r.fact)
+        return state
 
     def replay(self, corrected: bool = True):
         return fold(self.ruleset, self.setup, self.facts, corrected)
@@ -369,11 +407,6 @@ class Game(Aggregate):
             entry["last"] = seq
         staged = self.__dict__.pop("_staged_head", None)
         if staged is not None:
-            self._head = _Head(staged)
-        elif type in CORRECTION_TYPES:
-            self._head = _Head(self.replay().head.state)
-        elif type in ANNOTATION_TYPES:
-            pass  # a comment or a note leaves the game's state as it was
-        else:
-            state, _ = self.ruleset.apply(self.head_state, fact)
-            self._head = _Head(state)
+            self._head = _Head((self.position, staged))
+        else:  # loaded or fast-forwarded: folded when asked for (head_state), not here
+            self._head = self._head.carried()

@@ -11,7 +11,7 @@ from projections import queries
 from service import hygiene
 from service.errors import InvalidInput
 from service.notation import write_game
-from service.rules.replay import Replay, Step
+from service.rules.replay import Step
 from service.schemas import AppendSchema, GameHeaderSchema
 from web.replays import replay_of
 
@@ -96,14 +96,14 @@ def fact_dict(recorded) -> dict[str, Any]:
     }
 
 
-def step_dict(replay: Replay, step: Step) -> dict[str, Any]:
-    ruleset = replay.ruleset
+def step_dict(ruleset, step: Step, index: int, steps: int) -> dict[str, Any]:
+    """Step ``index`` of a replay of ``steps`` steps, as the API shows it."""
     fact = step.fact
     result = ruleset.score(step.state)
     return {
         "seq": step.seq,
-        "index": replay.steps.index(step),
-        "steps": len(replay.steps),
+        "index": index,
+        "steps": steps,
         "fact": None
         if fact is None
         else {"seq": fact.seq, "type": fact.type, "actor": fact.actor, "data": dict(fact.data), "visibility": fact.visibility},
@@ -166,7 +166,7 @@ def get_facts(game_id: str):
     if q["view"] == "played":
         facts = [fact_dict(r) for r in game.recorded if r.fact.seq > q["since"]]
     else:
-        game, replay = replay_of(archive().games, game.id, corrected=True)
+        game, replay = replay_of(archive(), game.id, corrected=True)
         by_seq = {r.fact.seq: r for r in game.recorded}
         facts = []
         for step in replay.steps[1:]:
@@ -182,9 +182,11 @@ def get_facts(game_id: str):
 @api.get("/games/<game_id>/state")
 def get_state(game_id: str):
     q = ViewQuery().load(request.args)
-    game, replay = replay_of(archive().games, _game_id(game_id), corrected=q["view"] == "corrected")
-    step = replay.head if q["step"] is None else replay.at(q["step"])
-    return jsonify({"game": str(game.id), "view": q["view"], **step_dict(replay, step)})
+    game = archive().games.get_game(_game_id(game_id))
+    # one step: from the replay in memory, else folded from the nearest snapshot (decision 0031)
+    step, index, steps = archive().replays.step(game, game.position if q["step"] is None else q["step"],
+                                                corrected=q["view"] == "corrected")
+    return jsonify({"game": str(game.id), "view": q["view"], **step_dict(game.ruleset, step, index, steps)})
 
 
 @api.get("/games/<game_id>/export")

@@ -11,6 +11,7 @@ from uuid import UUID
 import click
 
 from service.errors import ArchiveError
+from service.replay_cache import DEFAULT_GAMES, DEFAULT_SNAPSHOT_EVERY, DEFAULT_STEPS
 
 DEMO_DIR = Path(__file__).resolve().parents[1] / "service" / "demo"
 
@@ -109,9 +110,17 @@ def _write_limit(ctx, param, value: str) -> str | None:
                    "Always: localhost, 127.0.0.1 and --host.")
 @click.option("--write-limit", default="120/minute", show_default=True, envvar="NEMESIS_WRITE_LIMIT",
               callback=_write_limit, help="Writes per client address and game ('off' for none).")
+@click.option("--replay-cache-games", type=click.IntRange(0, 100_000), default=DEFAULT_GAMES, show_default=True,
+              envvar="NEMESIS_REPLAY_CACHE_GAMES", help="Folded replays kept in memory (a game's views and perspectives count one each).")
+@click.option("--replay-cache-steps", type=click.IntRange(0, 100_000_000), default=DEFAULT_STEPS, show_default=True,
+              envvar="NEMESIS_REPLAY_CACHE_STEPS", help="Steps kept in memory in all folded replays together.")
+@click.option("--snapshot-every", type=click.IntRange(0, 100_000), default=DEFAULT_SNAPSHOT_EVERY, show_default=True,
+              envvar="NEMESIS_REPLAY_SNAPSHOT_EVERY",
+              help="A replay snapshot row every K steps: a step not in memory applies at most K facts (0: none).")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | None, threads: int, dev: bool,
-          trusted_proxy: str | None, trusted_hosts: tuple[str, ...], write_limit: str | None) -> None:
+          trusted_proxy: str | None, trusted_hosts: tuple[str, ...], write_limit: str | None,
+          replay_cache_games: int, replay_cache_steps: int, snapshot_every: int) -> None:
     """Serve the replay viewer and the JSON API (waitress; --dev for Werkzeug's development server)."""
     from projections.runner import Worker
     from web import create_app
@@ -124,6 +133,7 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | N
         [*LOCAL_HOSTS, *([host] if host not in ("0.0.0.0", "::", "") else []), *trusted_hosts]))
     with _Open(ctx) as archive:
         _warn_history_risk(archive)
+        archive.replays.configure(replay_cache_games, replay_cache_steps, snapshot_every)
         if demo:
             _load_demo(archive)
             _demo_admin(archive)

@@ -595,7 +595,7 @@ def _note_target(recorded) -> int | None:
 def _standing(game_id: str, queued: list | None = None, expected: Any = None):
     """(game, replay, state, names, staged): the game as stored, and the state after the facts queued on the
     device (not stored yet; checked as an append would), if any."""
-    game, rp = replay_of(_archive().games, _game_id(game_id), corrected=True)
+    game, rp = replay_of(_archive(), _game_id(game_id), corrected=True)
     state = rp.head.state
     names = {p["seat"]: p["name"] for p in game.players}
     staged: list = []

@@ -96,11 +96,17 @@ def _context(game_id: str, step: int) -> dict:
     archive = _archive()
     gid = _game_id(game_id)
     game = archive.games.get_game(gid)
+    asked = request.args.get("as")
+    if corrected and not game.head_is_folded:
+        # whether the game has ended picks the perspective: the replay's fold tells it (a game loaded
+        # from the store has not been folded yet), so the game is folded once, not for its head and again here
+        known = {k for k, _label in game.ruleset.perspectives(game.setup)}
+        replay_of(archive, gid, corrected=True, as_=asked if asked in known else "all", game=game)
     as_, offered, finished = _perspective(game)
-    folded = replay_of(archive.games, gid, corrected=corrected, as_=as_, game=game)
+    folded = replay_of(archive, gid, corrected=corrected, as_=as_, game=game)
     game, rp, story = folded.game, folded.replay, folded.story
     current = rp.at(step)
-    index = folded.index[current.seq]
+    index = rp.index_of(current.seq)
     seqs = folded.seqs
     ruleset = rp.ruleset
     state = current.state

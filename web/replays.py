@@ -1,25 +1,17 @@
-"""Folded replays kept per (game, version, view, perspective), so stepping through a game folds it once.
-
-Each entry also keeps what every step of that replay shares: the story (sentences, moments,
-rounds), the seq → index map and the rendered log, so a step costs a lookup and a render of
-its own panel — never a re-fold. The story and the rendered parts are kept per language
-(decision 0019): the fold is the same in every language, the sentences are not.
+"""A replay as the pages show it: the fold from the archive's replay cache (service/replay_cache.py,
+decision 0031: extended fact by fact, never refolded for a new fact) plus what every step of that
+fold shares: the story (sentences, moments, rounds), the seq → index map and the rendered log, so a
+step costs a lookup and a render of its own panel. The story and the rendered parts are kept per
+language (decision 0019): the fold is the same in every language, the sentences are not.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from uuid import UUID
 
 from service import i18n
-from service.archive import Games
-from service.rules.replay import Replay, fold
+from service.rules.replay import Replay
 from service.rules.story import Story, tell
-
-_lock = threading.Lock()
-_cache: "OrderedDict[tuple[UUID, int, bool, str], Folded]" = OrderedDict()
-MAXSIZE = 64
 
 
 @dataclass
@@ -27,11 +19,21 @@ class Folded:
     game: object
     replay: Replay
     _stories: dict[str, Story] = field(default_factory=dict)  # by language
-    seqs: list[int] = field(default_factory=list)
-    index: dict[int, int] = field(default_factory=dict)
+    _index: dict[int, int] | None = None
     _data: dict | None = None
     _log_html: dict[str, str] = field(default_factory=dict)  # rendered once per language by the web layer
     _marks_html: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def seqs(self) -> list[int]:
+        return self.replay.seqs
+
+    @property
+    def index(self) -> dict[int, int]:
+        """seq → step index (built when a page first needs it, not for every fold)."""
+        if self._index is None:
+            self._index = {s: i for i, s in enumerate(self.seqs)}
+        return self._index
 
     @property
     def log_html(self) -> str | None:
@@ -72,20 +74,11 @@ class Folded:
         return story
 
 
-def replay_of(games: Games, game_id: UUID, corrected: bool = True, as_: str = "all", game=None) -> Folded:
+def replay_of(archive, game_id: UUID, corrected: bool = True, as_: str = "all", game=None) -> Folded:
     """The folded replay of a game at its head, as ``as_`` saw it (``game``: already read by the caller)."""
-    game = game if game is not None else games.get_game(game_id)
-    key = (game.id, game.version, corrected, as_)
-    with _lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-            return hit
-    rp = fold(game.ruleset, game.setup, game.facts, corrected, as_=as_)
-    seqs = [s.seq for s in rp.steps]
-    value = Folded(game, rp, {}, seqs, {s: i for i, s in enumerate(seqs)})
-    with _lock:
-        _cache[key] = value
-        while len(_cache) > MAXSIZE:
-            _cache.popitem(last=False)
-    return value
+    game = game if game is not None else archive.games.get_game(game_id)
+    entry = archive.replays.entry(game, corrected, as_)
+    found = entry.extras.get("web")
+    if found is None:
+        found = entry.extras.setdefault("web", Folded(game, entry.folding.replay))
+    return found

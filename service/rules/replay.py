@@ -19,8 +19,9 @@ skips voided facts, and leaves the correction facts out of the sequence.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping, Sequence
 
 from service.rules.base import Consequence, Fact, Ruleset, Setup, Violation
 
@@ -179,23 +180,25 @@ class Replay:
     ruleset: Ruleset
     setup: Setup
     steps: list[Step] = field(default_factory=list)
+    _seqs: list[int] | None = field(default=None, repr=False, compare=False)
 
     @property
     def head(self) -> Step:
         return self.steps[-1]
 
+    @property
+    def seqs(self) -> list[int]:
+        """The steps' fact numbers, in order (strictly increasing: step 0 is 0)."""
+        if self._seqs is None or len(self._seqs) != len(self.steps):
+            self._seqs = [s.seq for s in self.steps]
+        return self._seqs
+
     def at(self, seq: int) -> Step:
         """The step of fact ``seq``, or the latest step before it (a voided fact shows the state before it)."""
-        best = self.steps[0]
-        for step in self.steps:
-            if step.seq <= seq:
-                best = step
-            else:
-                break
-        return best
+        return self.steps[self.index_of(seq)]
 
     def index_of(self, seq: int) -> int:
-        return self.steps.index(self.at(seq))
+        return max(bisect_right(self.seqs, seq) - 1, 0)
 
 
 def _masked_correction(ruleset: Ruleset, setup: Setup, fact: Fact, as_: str) -> Fact:
@@ -217,24 +220,184 @@ def fold(ruleset: Ruleset, setup: Setup, facts: Iterable[Fact], corrected: bool 
     the facts the victory check shows everybody (``ruleset.revealed``) are applied too, their
     consequences joining the step that ended the game.
     """
-    state = ruleset.initial_state(setup)
-    truth = state  # the all-seeing state, folded alongside a perspective
-    seeing = as_ != "all"
-    replay = Replay(ruleset, setup, [Step(0, None, state, note="setup")])
-    effective = effective_facts(facts, corrected)
+    return Folding.start(ruleset, setup, corrected, as_).extended(list(facts)).replay
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """Where a fold can be carried on from: the state after step ``index`` (fact ``seq``).
+
+    ``truth`` is the all-seeing state folded alongside a perspective (None for ``all``).
+    """
+
+    index: int
+    seq: int
+    state: Any
+    truth: Any = None
+
+
+class Folding:
+    """A fold that can be carried on (decision 0031): the replay of the first ``position`` facts,
+    plus what folding the next ones needs.
+
+    ``extended(facts)`` folds only the facts after ``position``; a correction among them that
+    changes earlier effective facts (a void, a replacement, a voided or replaced note) refolds
+    from the earliest step it touches, from the state before it. A Folding is never changed
+    once made: ``extended`` returns a new one sharing the unchanged steps, so readers of the old
+    one are never disturbed.
+    """
+
+    __slots__ = ("ruleset", "setup", "corrected", "as_", "position", "replay", "truths", "fresh_from")
+
+    def __init__(self, ruleset: Ruleset, setup: Setup, corrected: bool, as_: str, position: int,
+                 replay: Replay, truths: list, fresh_from: int = 0) -> None:
+        self.ruleset, self.setup, self.corrected, self.as_ = ruleset, setup, corrected, as_
+        self.position = position  # how many of the game's facts (corrections and remarks included) are folded
+        self.replay = replay
+        self.truths = truths  # per step: the all-seeing state folded alongside a perspective (None for ``all``)
+        self.fresh_from = fresh_from  # the first step whose state this fold made (the ones before it came with it)
+
+    @classmethod
+    def start(cls, ruleset: Ruleset, setup: Setup, corrected: bool = True, as_: str = "all") -> "Folding":
+        state = ruleset.initial_state(setup)
+        return cls(ruleset, setup, corrected, as_, 0, Replay(ruleset, setup, [Step(0, None, state, note="setup")]),
+                   [state if as_ != "all" else None])
+
+    @property
+    def seeing(self) -> bool:
+        return self.as_ != "all"
+
+    @property
+    def truth(self) -> Any:
+        """The all-seeing state at the head (the head state itself for ``all``)."""
+        return self.truths[-1] if self.seeing else self.replay.head.state
+
+    def checkpoint(self, index: int) -> Checkpoint:
+        step = self.replay.steps[index]
+        return Checkpoint(index, step.seq, step.state, self.truths[index])
+
+    def extended(self, facts: Sequence[Fact]) -> "Folding":
+        """The fold of ``facts``: the facts folded so far followed by new ones (only those are applied)."""
+        if len(facts) < self.position:
+            raise ValueError(f"a fold of {self.position} facts cannot be extended to {len(facts)}")
+        new = list(facts[self.position:])
+        if not new:
+            return self
+        steps, truths = list(self.replay.steps), list(self.truths)
+        if self.corrected and any(f.type in CORRECTION_TYPES for f in new):
+            earliest = min(earliest_touched(facts, self.position), new[0].seq)
+            keep = bisect_left(self.replay.seqs, earliest)  # steps before the earliest fact touched stand
+            fresh = keep
+            del steps[keep:], truths[keep:]
+            effective = effective_facts(facts, True)
+            notes = _notes(effective)
+            _fold_into(self.ruleset, self.setup, [e for e in effective if e[0].seq >= earliest], steps, truths,
+                       notes, True, self.as_)
+        else:
+            fresh = len(steps)
+            effective = effective_facts(new, self.corrected)
+            _fold_into(self.ruleset, self.setup, effective, steps, truths, _notes(effective), self.corrected, self.as_)
+            if any(f.type == "FactAnnotated" for f, _, _ in effective):
+                _note_earlier(steps, effective, len(self.replay.steps))
+        return Folding(self.ruleset, self.setup, self.corrected, self.as_, len(facts),
+                       Replay(self.ruleset, self.setup, steps), truths, fresh)
+
+    @classmethod
+    def resumed(cls, ruleset: Ruleset, setup: Setup, facts: Sequence[Fact], at: Checkpoint | None, index: int,
+                corrected: bool = True, as_: str = "all") -> Step:
+        """Step ``index`` of the fold of ``facts``, folded from checkpoint ``at`` (None: from the setup).
+
+        Only the facts after the checkpoint up to the step are applied (``step_seqs`` tells the steps
+        without folding). The caller vouches that ``at`` is a step of this very fold of ``facts``, before
+        ``index`` (see service/replay_cache.py).
+        """
+        if at is not None and not at.index < index:
+            raise ValueError(f"checkpoint at step {at.index} is not before step {index}")
+        effective = effective_facts(facts, corrected)
+        start = cls.start(ruleset, setup, corrected, as_) if at is None else None
+        steps = start.replay.steps if start else [Step(at.seq, None, at.state)]
+        truths = start.truths if start else [at.truth]
+        first = 0 if at is None else at.index
+        if index == first:
+            return steps[0]
+        after = 0 if at is None else at.seq
+        wanted = (e for e in effective if e[0].seq > after)
+        shown = 0
+        todo = []
+        for e in wanted:  # the facts up to the step asked for (a note in the corrected view is no step)
+            todo.append(e)
+            if corrected is False or e[0].type != "FactAnnotated":
+                shown += 1
+                if first + shown == index:
+                    break
+        _fold_into(ruleset, setup, todo, steps, truths, _notes(effective), corrected, as_)
+        return steps[-1]
+
+
+def step_seqs(facts: Iterable[Fact], corrected: bool = True) -> list[int]:
+    """The fact numbers of a replay's steps, without folding it (step 0, the setup, is 0)."""
+    return [0] + [f.seq for f, _, _ in effective_facts(facts, corrected) if not corrected or f.type != "FactAnnotated"]
+
+
+def _notes(effective: Iterable[tuple[Fact, int | None, str]]) -> dict[int, list[str]]:
     notes: dict[int, list[str]] = {}
     for fact, _, _ in effective:
         if fact.type == "FactAnnotated" and isinstance(fact.data.get("note"), str):
             notes.setdefault(fact.data.get("seq"), []).append(fact.data["note"])
+    return notes
+
+
+def earliest_touched(facts: Sequence[Fact], since: int) -> int | None:
+    """The earliest fact whose step the corrections among ``facts[since:]`` can change (a target, or the
+    fact a corrected note is on); None when there is no correction there."""
+    earliest = None
+    by_seq = None
+    for f in facts[since:]:
+        if f.type not in CORRECTION_TYPES:
+            continue
+        for target in correction_targets(f):
+            if not isinstance(target, int) or isinstance(target, bool):
+                return 1  # not a correction that could be stored; refold it all
+            earliest = target if earliest is None else min(earliest, target)
+            if by_seq is None:
+                by_seq = {x.seq: x for x in facts}
+            original = by_seq.get(target)
+            for noted in (original, replacement_fact(original, f) if original is not None and f.type == "FactReplaced" else None):
+                if noted is not None and noted.type == "FactAnnotated" and isinstance(noted.data.get("seq"), int):
+                    earliest = min(earliest, noted.data["seq"])
+    return None if earliest is None else max(earliest, 1)
+
+
+def _note_earlier(steps: list[Step], effective: list[tuple[Fact, int | None, str]], old: int) -> None:
+    """Notes among the new facts on facts folded before: they join those steps' notes, in order."""
+    seqs = [s.seq for s in steps[:old]]
+    for fact, _, _ in effective:
+        if fact.type != "FactAnnotated" or not isinstance(fact.data.get("note"), str):
+            continue
+        i = bisect_left(seqs, fact.data.get("seq")) if isinstance(fact.data.get("seq"), int) else len(seqs)
+        if i < len(seqs) and seqs[i] == fact.data["seq"]:
+            step = steps[i]
+            if step.fact is not None and step.fact.type not in GENERIC_TYPES:
+                steps[i] = replace(step, notes=step.notes + (fact.data["note"],))
+
+
+def _fold_into(ruleset: Ruleset, setup: Setup, effective: Iterable[tuple[Fact, int | None, str]], steps: list[Step],
+               truths: list, notes: Mapping[int, list[str]], corrected: bool, as_: str) -> None:
+    """Apply ``effective`` facts after ``steps[-1]``, appending a step (and its truth) for each."""
+    state = steps[-1].state
+    truth = truths[-1]  # the all-seeing state, folded alongside a perspective
+    seeing = as_ != "all"
     for fact, corrected_by, note in effective:
         if fact.type in ANNOTATION_TYPES:  # a remark: the state does not change
             if fact.type == "Commented" or not corrected:  # a note shows on its fact in the corrected view
-                replay.steps.append(Step(fact.seq, fact, state, (), (), corrected_by, note))
+                steps.append(Step(fact.seq, fact, state, (), (), corrected_by, note))
+                truths.append(truth)
             continue
         if fact.type in CORRECTION_TYPES:  # as played: a marker, the state does not change
             if seeing:
                 fact = _masked_correction(ruleset, setup, fact, as_)
-            replay.steps.append(Step(fact.seq, fact, state, note=note))
+            steps.append(Step(fact.seq, fact, state, note=note))
+            truths.append(truth)
             continue
         if seeing:
             if not any(v.shape for v in ruleset.check(truth, fact)):
@@ -242,8 +405,9 @@ def fold(ruleset: Ruleset, setup: Setup, facts: Iterable[Fact], corrected: bool 
             fact = ruleset.mask(setup, fact, as_)
         violations = tuple(ruleset.check(state, fact))
         if any(v.shape for v in violations):  # cannot be applied (only reachable through a replacement)
-            replay.steps.append(Step(fact.seq, fact, state, (), violations, corrected_by, note,
-                                     tuple(notes.get(fact.seq, ()))))
+            steps.append(Step(fact.seq, fact, state, (), violations, corrected_by, note,
+                              tuple(notes.get(fact.seq, ()))))
+            truths.append(truth)
             continue
         state, consequences = ruleset.apply(state, fact)
         if seeing:
@@ -251,6 +415,6 @@ def fold(ruleset: Ruleset, setup: Setup, facts: Iterable[Fact], corrected: bool 
                 if not any(v.shape for v in ruleset.check(state, shown)):
                     state, more = ruleset.apply(state, shown)
                     consequences = list(consequences) + list(more)
-        replay.steps.append(Step(fact.seq, fact, state, tuple(consequences), violations, corrected_by, note,
-                                 tuple(notes.get(fact.seq, ()))))
-    return replay
+        steps.append(Step(fact.seq, fact, state, tuple(consequences), violations, corrected_by, note,
+                          tuple(notes.get(fact.seq, ()))))
+        truths.append(truth)

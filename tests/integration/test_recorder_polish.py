@@ -67,7 +67,7 @@ def _folded(client, gid):
 
     with client.application.app_context():
         archive = client.application.config["ARCHIVE"]
-        _game, rp = replay_of(archive.games, gid, corrected=True)
+        _game, rp = replay_of(archive, gid, corrected=True)
         return rp.head.state
 
 
@@ -267,7 +267,7 @@ def test_the_rules_consequences_are_told_in_polish_in_the_replay_and_stay_englis
     header, facts = generated(seed=3, players=2, max_rounds=2)
     game = archive.games.create_game(GameHeaderSchema().load(header))
     _record(client, game.id, facts)
-    folded = replay_of(archive.games, game.id, corrected=True)
+    folded = replay_of(archive, game.id, corrected=True)
     with i18n.language("en"):
         english = {d for e in folded.story.entries for d in e.details}
     with i18n.language("pl", translations("pl")):
