@@ -1,21 +1,104 @@
-"""Games folded as their events arrive, so a view never re-reads a game's history per event."""
+"""Games folded as their events arrive: one rules fold per event feeds every view (decision 0032).
+
+The folder keeps the latest folded :class:`Game` per id and advances it by each new event
+with one ``ruleset.apply``. Beside the game's head state it keeps a :class:`Digest`: what the
+views read of the game's *steps* rather than of its last state — the learned-corridor
+observations (decision 0005) and the statistics tally (decision 0025). Both are computed from
+the same ``(before, fact, after, consequences)`` of that one apply, so the corridors and
+statistics views no longer fold every game again on their own.
+
+A view asks :func:`digest_of`; a game whose digest is missing or behind (read from the event
+store after a gap, or a step that failed) gets one from its as-corrected replay, folded once.
+"""
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable
 from uuid import UUID
 
 from service.archive import Games
 from service.game import Game
+from service.rules import Fact
+from service.rules.replay import ANNOTATION_TYPES, CORRECTION_TYPES, GENERIC_TYPES, fold
+
+STEPPED = ("lockdown",)  # rulesets whose steps the views read (corridors, statistics)
+_DIGEST = "_fold_digest"  # where a game carries its digest (not an attribute of the aggregate itself)
+_STAGED = "_staged_head"  # Game's hook: an event body reuses a head already folded (service/game.py)
+
+
+def _observe():
+    """The Lockdown rules' learned-corridor observation of one step."""
+    from service.rules.lockdown.corridors import observe
+
+    return observe
+
+
+@dataclass
+class Digest:
+    """What a game's as-corrected steps showed up to ``version`` (the game's aggregate version)."""
+
+    version: int
+    observations: list = field(default_factory=list)  # corridors: Observation per step that made one
+    tally: Any = None  # statistics: projections.statistics.Tally
+
+    def step(self, before, fact: Fact, after, consequences) -> None:
+        seen = _observe()(before, fact, after)
+        if seen is not None:
+            self.observations.append(seen)
+        self.tally.step(before, fact, after, consequences)
+
+
+def _new_tally():
+    from projections.statistics import Tally
+
+    return Tally()
+
+
+def digest_of_replay(replay, version: int) -> Digest:
+    """The digest of a folded :class:`service.rules.replay.Replay` (steps with violations of shape skipped)."""
+    digest = Digest(version, [], _new_tally())
+    observe = _observe()
+    for before, step in zip(replay.steps, replay.steps[1:]):
+        fact = step.fact
+        if fact is None or any(v.shape for v in step.violations):
+            continue
+        seen = observe(before.state, fact, step.state)
+        if seen is not None:
+            digest.observations.append(seen)
+        if fact.type in GENERIC_TYPES or step.state is before.state:
+            continue
+        digest.tally.step(before.state, fact, step.state, step.consequences)
+    return digest
+
+
+def digest_of(game: Game) -> Digest | None:
+    """The game's digest at its version (None for a ruleset whose steps no view reads)."""
+    if game.ruleset_name not in STEPPED:
+        return None
+    digest = game.__dict__.get(_DIGEST)
+    if digest is None or digest.version != game.version:
+        digest = digest_of_replay(game.replay(corrected=True), game.version)
+        game.__dict__[_DIGEST] = digest
+    return digest
+
+
+def _fact(event: Game.FactRecorded) -> Fact:
+    return Fact(seq=event.seq, type=event.type, data=dict(event.data), actor=event.actor, visibility=event.visibility)
 
 
 class GameFolder:
-    """Keeps the latest folded Game per id; falls back to the event store on a gap."""
+    """Keeps the latest folded Game per id; falls back to the event store on a gap.
 
-    def __init__(self, games: Callable[[], Games], maxsize: int = 256) -> None:
+    ``digests``: also advance each game's :class:`Digest` (the corridors and statistics views
+    read it); a folder that feeds no such view leaves it out.
+    """
+
+    def __init__(self, games: Callable[[], Games], maxsize: int = 256, digests: bool = True) -> None:
         self._games = games
         self._cache: "OrderedDict[UUID, Game]" = OrderedDict()
         self._maxsize = maxsize
+        self.digests = digests
 
     def advance(self, event) -> Game:
         """The game as of ``event`` (its version), reusing the previous fold when it is one behind."""
@@ -23,11 +106,45 @@ class GameFolder:
         game = self._cache.pop(gid, None)
         if isinstance(event, Game.Created):
             game = event.mutate(None)
+            if self.digests and game.ruleset_name in STEPPED:
+                game.__dict__[_DIGEST] = Digest(game.version, [], _new_tally())
         elif game is not None and game.version == event.originator_version - 1:
-            game = event.mutate(game)
+            self._step(game, event)
         else:
             game = self._games().get_game(gid, version=event.originator_version)
         self._cache[gid] = game
         if len(self._cache) > self._maxsize:
             self._cache.popitem(last=False)
         return game
+
+    def _step(self, game: Game, event) -> None:
+        """Advance ``game`` by one event with one fold, advancing its digest from the same step."""
+        digest = game.__dict__.get(_DIGEST) if self.digests else None
+        if digest is not None and digest.version != game.version:
+            digest = None
+        if not isinstance(event, Game.FactRecorded) or event.type in ANNOTATION_TYPES:
+            event.mutate(game)  # the state does not change
+            if digest is not None:
+                digest.version = game.version
+            return
+        fact = _fact(event)
+        ruleset = game.ruleset
+        if event.type in CORRECTION_TYPES:  # the as-corrected history changed: fold it again, once
+            replay = fold(ruleset, game.setup, [*game.facts, fact], corrected=True)
+            game.__dict__[_STAGED] = replay.head.state
+            event.mutate(game)
+            if digest is not None:
+                game.__dict__[_DIGEST] = digest_of_replay(replay, game.version)
+            return
+        before = game.head_state
+        after, consequences = ruleset.apply(before, fact)
+        game.__dict__[_STAGED] = after
+        event.mutate(game)
+        game.__dict__.pop(_STAGED, None)  # a Game that ignored the hook must not keep it
+        if digest is not None:
+            try:
+                digest.step(before, fact, after, consequences)
+            except Exception:  # noqa: BLE001 - a view's own error: digest_of folds it again in that view
+                game.__dict__.pop(_DIGEST, None)
+                return
+            digest.version = game.version

@@ -244,7 +244,7 @@ class Worker:
             runners = [
                 stack.enter_context(
                     ViewRunner(
-                        projection_class=projection_class(view, active, GameFolder(lambda: games)),
+                        projection_class=projection_class(view, active, GameFolder(lambda: games, digests=VIEWS[view].steps)),
                         view_class=VIEWS[view],
                         env=env,
                     )
@@ -392,7 +392,7 @@ def rebuild_views(
         generation = {v: start_building(conn, v) for v in views}
     games = Games(env=db.eventsourcing_env())
     targets = {v: open_view(db, v, generation[v]) for v in views}
-    folder = GameFolder(lambda: games)
+    folder = GameFolder(lambda: games, digests=any(VIEWS[v].steps for v in views))
     started = time.perf_counter()
     counted = {v: 0 for v in views}
     try:

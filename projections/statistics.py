@@ -21,7 +21,6 @@ deaths, kills and wounds; a recorder never types them twice):
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import Any, Iterable
@@ -193,10 +192,10 @@ class StatisticsView(GameView):
     """Per-game, per-seat, per-kill and per-room rows of every Lockdown game (see the module doc)."""
 
     view = "stats"
+    steps = True
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._folds: "OrderedDict[object, tuple[int, Any, Tally]]" = OrderedDict()
         self._written: dict[object, str] = {}  # game → the rows last committed by this view object
 
     def process(self, games: Iterable[Game], tracking: Tracking, others: Iterable[object] = ()) -> None:
@@ -218,39 +217,11 @@ class StatisticsView(GameView):
             self._written.pop(next(iter(self._written)))
 
     def tally(self, game: Game) -> tuple[Tally, Any]:
-        """What the game's as-corrected steps showed, and its last state: advanced by the new facts
-        when the game was seen before without corrections, else folded from the start."""
-        from service.rules.replay import CORRECTION_TYPES, GENERIC_TYPES
+        """What the game's as-corrected steps showed, and its last state: the shared folder's digest
+        (projections/folding.py), advanced by the same fold that gives the game its head state."""
+        from projections.folding import digest_of
 
-        cached = self._folds.pop(game.id, None)
-        recorded = game.recorded
-        ruleset = game.ruleset
-        if cached is not None and cached[0] <= len(recorded) and not any(
-            r.fact.type in CORRECTION_TYPES for r in recorded[cached[0]:]
-        ):
-            position, state, tally = cached
-            tally = tally.copy()
-            for r in recorded[position:]:
-                if r.fact.type in GENERIC_TYPES or any(v.shape for v in ruleset.check(state, r.fact)):
-                    continue
-                after, consequences = ruleset.apply(state, r.fact)
-                tally.step(state, r.fact, after, consequences)
-                state = after
-            corrected = False
-        else:
-            replay = game.replay(corrected=True)
-            tally = Tally()
-            for before, step in zip(replay.steps, replay.steps[1:]):
-                if step.fact is None or step.fact.type in GENERIC_TYPES or step.state is before.state:
-                    continue
-                tally.step(before.state, step.fact, step.state, step.consequences)
-            state = replay.head.state
-            corrected = any(r.fact.type in CORRECTION_TYPES for r in recorded)
-        if not corrected:  # a corrected game is folded again next time: its facts no longer follow in order
-            self._folds[game.id] = (len(recorded), state, tally)
-            if len(self._folds) > 256:
-                self._folds.popitem(last=False)
-        return tally, state
+        return digest_of(game).tally, game.head_state
 
     def _rows(self, game: Game):
         if game.ruleset_name not in RULESETS:

@@ -16,6 +16,7 @@ class GameView(PostgresTrackingRecorder):
 
     view = ""
     tables: tuple[str, ...] = ()
+    steps = False  # reads the folder's digest of each game's steps (projections/folding.py), not only its head
 
     def __init__(self, datastore, *, tracking_table_name: str, **kwargs) -> None:
         super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)

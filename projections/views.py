@@ -7,9 +7,9 @@ Tracking and rows commit in one transaction: exactly once.
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from psycopg import sql
 
+from projections.folding import digest_of
 from projections.league import LeagueView
 from projections.statistics import StatisticsView
 from projections.viewbase import GameView  # noqa: F401 - re-exported: views build on it
@@ -176,47 +176,16 @@ class CorridorsView(GameView):
     """Corridor observations of each game's recorded moves (docs/decisions/0005-learned-corridors.md).
 
     A game's rows are replaced whole: its observations come from its as-corrected replay, so a
-    voided or replaced move disappears from the counts. The fold is kept per game and advanced
-    by the new facts (a correction folds the game again), so a live event costs one ``apply``.
+    voided or replaced move disappears from the counts. They are the shared folder's digest of
+    the game (projections/folding.py): the one fold that feeds every view observes each step.
     """
 
     view = "corridors"
     RULESETS = ("lockdown",)
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._folds: "OrderedDict[object, tuple[int, object, list]]" = OrderedDict()
+    steps = True
 
     def _observations(self, game: Game) -> list:
-        from service.rules.lockdown.corridors import observe, observations, replay_steps
-        from service.rules.replay import CORRECTION_TYPES
-
-        cached = self._folds.pop(game.id, None)
-        recorded = game.recorded
-        if cached is not None and cached[0] <= len(recorded) and not any(
-            r.fact.type in CORRECTION_TYPES for r in recorded[cached[0]:]
-        ):
-            position, state, found = cached
-            found = list(found)
-            ruleset = game.ruleset
-            for r in recorded[position:]:
-                if any(v.shape for v in ruleset.check(state, r.fact)):
-                    continue
-                after, _ = ruleset.apply(state, r.fact)
-                seen = observe(state, r.fact, after)
-                if seen is not None:
-                    found.append(seen)
-                state = after
-        else:
-            replay = game.replay(corrected=True)
-            found, state = list(observations(replay_steps(replay))), replay.head.state
-            if any(r.fact.type in CORRECTION_TYPES for r in recorded):
-                state = None  # corrections: never advance this fold, fold again next time
-        if state is not None:
-            self._folds[game.id] = (len(recorded), state, found)
-            if len(self._folds) > 256:
-                self._folds.popitem(last=False)
-        return found
+        return digest_of(game).observations
 
     def write(self, curs, game: Game) -> None:
         curs.execute(sql.SQL("DELETE FROM {} WHERE game_id = %s").format(self.table("observations")), (game.id,))
