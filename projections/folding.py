@@ -148,3 +148,156 @@ class GameFolder:
                 game.__dict__.pop(_DIGEST, None)
                 return
             digest.version = game.version
+
+
+# -- what the views read of a game, at one version ------------------------------------------------------------
+
+class Summary:
+    """Everything a view reads of a game at one version: its header, and what its fold gave.
+
+    Made from a folded :class:`Game` (each derived value computed once, when a view first asks,
+    so every view of a rebuild shares it), or read back from a snapshot (:meth:`from_json`,
+    decision 0032), which lets a rebuild write a game's rows without folding it again.
+    """
+
+    HEADER = ("ruleset_name", "mode", "title", "league", "tags", "played_on", "players", "strict")
+    DERIVED = ("pos", "result", "described", "ending", "stats_state", "observations", "tally")
+
+    def __init__(self, game: Game | None) -> None:
+        self._game = game
+        if game is not None:
+            self.id, self.version = game.id, game.version
+            for name in self.HEADER:
+                setattr(self, name, getattr(game, name))
+            self.position, self.created_on, self.modified_on = game.position, game.created_on, game.modified_on
+
+    # derived values of the head state (cached: the instance dict holds them once computed or read)
+    def __getattr__(self, name: str):
+        if name not in self.DERIVED or self.__dict__.get("_game") is None:
+            raise AttributeError(name)
+        value = getattr(self, "_" + name)()
+        self.__dict__[name] = value
+        return value
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.pos.get("finished"))
+
+    @property
+    def flagged(self) -> int:
+        if "_flagged" not in self.__dict__:
+            self._flagged = sum(1 for r in self._game.recorded if r.flags)
+        return self._flagged
+
+    def _pos(self) -> dict:
+        return self._game.ruleset.position(self._game.head_state)
+
+    def _result(self):
+        return self._game.ruleset.score(self._game.head_state)
+
+    def _described(self) -> dict:
+        return self._game.ruleset.describe(self._game.head_state)
+
+    def _ending(self):
+        return getattr(self._game.head_state, "ending", None)
+
+    def _stats_state(self) -> dict | None:
+        """What the statistics read of the last state beside the tally (Lockdown only)."""
+        if self.ruleset_name not in STEPPED:
+            return None
+        state = self._game.head_state
+        return {"round": state.round, "plan": state.active_contingency,
+                "seats": {seat: {"character": c.character, "objective": c.objective, "status": c.status, "was": c.was}
+                          for seat, c in ((s, state.characters[s]) for s in state.seats)}}
+
+    def _observations(self) -> list:
+        """Corridor observations with the time their fact was recorded."""
+        digest = digest_of(self._game)
+        if digest is None:
+            return []
+        when = {r.fact.seq: r.recorded_at for r in self._game.recorded}
+        return [(o, when.get(o.seq)) for o in digest.observations]
+
+    def _tally(self):
+        digest = digest_of(self._game)
+        return digest.tally if digest is not None else None
+
+    # -- snapshots -------------------------------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        from service.rules.lockdown.corridors import Observation  # noqa: F401 - the type stored below
+
+        out = {name: getattr(self, name) for name in self.HEADER}
+        out.update(id=str(self.id), version=self.version, position=self.position, flagged=self.flagged,
+                   created_on=_iso(self.created_on), modified_on=_iso(self.modified_on), pos=self.pos,
+                   result=self.result.as_dict() if self.result is not None else None, described=self.described,
+                   ending=self.ending, stats_state=self.stats_state,
+                   observations=[[o.as_dict(), when] for o, when in self.observations],
+                   tally=_tally_json(self.tally))
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Summary":
+        from service.rules.lockdown.corridors import Observation
+
+        s = cls(None)
+        s.__dict__["_game"] = None
+        s.id, s.version, s.position = UUID(data["id"]), data["version"], data["position"]
+        for name in cls.HEADER:
+            setattr(s, name, data[name])
+        s.created_on, s.modified_on = _from_iso(data["created_on"]), _from_iso(data["modified_on"])
+        s._flagged = data["flagged"]
+        s.pos, s.described, s.ending = data["pos"], data["described"], data["ending"]
+        s.result = _result_from_json(data["result"])
+        st = data["stats_state"]
+        s.stats_state = None if st is None else {**st, "seats": {int(k): v for k, v in st["seats"].items()}}
+        s.observations = [(Observation(**o), when) for o, when in data["observations"]]
+        s.tally = _tally_from_json(data["tally"])
+        return s
+
+
+def summary(game) -> Summary:
+    """The :class:`Summary` of a Game at its version (made once per version), or ``game`` if it is one."""
+    if isinstance(game, Summary):
+        return game
+    found = game.__dict__.get("_summary")
+    if found is None or found.version != game.version:
+        found = game.__dict__["_summary"] = Summary(game)
+    return found
+
+
+def _iso(value):
+    return value.isoformat() if value is not None else None
+
+
+def _from_iso(value):
+    from datetime import datetime
+
+    return datetime.fromisoformat(value) if value is not None else None
+
+
+def _result_from_json(data):
+    if data is None:
+        return None
+    from service.rules import PlayerResult, Result
+
+    return Result(data["ending"], tuple(PlayerResult(p["seat"], p["outcome"], tuple(p["reasons"]), p["survival"],
+                                                    p["death_cause"], p["objective"]) for p in data["players"]),
+                  data["effects"])
+
+
+def _tally_json(tally):
+    if tally is None:
+        return None
+    return {"deaths": [[k, v] for k, v in tally.deaths.items()], "kills": tally.kills,
+            "rooms": tally.rooms, "wounds": [[k, v] for k, v in tally.wounds.items()], "power_lost": tally.power_lost,
+            "blackout": tally.blackout, "last_hit": [[k, list(v)] for k, v in tally.last_hit.items()]}
+
+
+def _tally_from_json(data):
+    if data is None:
+        return None
+    from projections.statistics import Tally
+
+    return Tally({k: v for k, v in data["deaths"]}, data["kills"], data["rooms"], {k: v for k, v in data["wounds"]},
+                 data["power_lost"], data["blackout"], {k: tuple(v) for k, v in data["last_hit"]})

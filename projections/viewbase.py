@@ -37,8 +37,8 @@ class GameView(PostgresTrackingRecorder):
         latest = {g.id: g for g in games}
         with self.datastore.transaction(commit=True) as curs:
             self._insert_tracking(curs, tracking)
-            for game in latest.values():
-                self.write(curs, game)
+            if latest:
+                self.write_many(curs, list(latest.values()))
 
     def park(self, parked: Parked, tracking: Tracking) -> None:
         """Set an event aside and advance tracking past it, atomically (exactly once)."""
@@ -58,4 +58,10 @@ class GameView(PostgresTrackingRecorder):
         return row["notification_id"] if row else 0
 
     def write(self, curs, game: Game) -> None:
+        """Write one game's rows (a Game, or a projections.folding.Summary of one)."""
         raise NotImplementedError
+
+    def write_many(self, curs, games: list) -> None:
+        """Write the rows of a page's games (at most one entry per game); views batch it where they can."""
+        for game in games:
+            self.write(curs, game)
