@@ -100,6 +100,10 @@ class GameFolder:
         self._maxsize = maxsize
         self.digests = digests
 
+    def holds(self, game_id: UUID) -> bool:
+        """Whether a fold of this game is kept (a rebuild then folds on rather than read a snapshot)."""
+        return game_id in self._cache
+
     def advance(self, event) -> Game:
         """The game as of ``event`` (its version), reusing the previous fold when it is one behind."""
         gid = event.originator_id
