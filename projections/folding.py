@@ -183,6 +183,15 @@ class Summary:
         self.__dict__[name] = value
         return value
 
+    def compute(self) -> "Summary":
+        """Every derived value now (a view that fails on one fails later, in that view)."""
+        for name in self.DERIVED:
+            try:
+                getattr(self, name)
+            except Exception:  # noqa: BLE001 - left to the view that reads it
+                pass
+        return self
+
     @property
     def finished(self) -> bool:
         return bool(self.pos.get("finished"))

@@ -130,7 +130,7 @@ class LeagueView(GameView):
     def process(self, games: Iterable[Game], tracking: Tracking, others: Iterable[Any] = ()) -> None:
         latest = {g.id: g for g in games}
         with self.datastore.transaction(commit=True) as curs:
-            self._insert_tracking(curs, tracking)
+            self._begin(curs, tracking)
             dirty = _Dirty()
             for ev in others:
                 self.apply_fact(curs, ev, dirty)

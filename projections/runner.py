@@ -7,14 +7,14 @@ import socket
 import threading
 import time
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Mapper, Tracking
 from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.utils import Environment, get_topic
 
-from projections.folding import GameFolder
+from projections.folding import GameFolder, summary
 from projections.generations import generations, prefix, start_building, switch
 from projections.parking import APPLICATION, Parked, describe, is_infrastructure
 from projections.views import VIEWS, GameView
@@ -314,13 +314,16 @@ class Timings:
     read: float = 0.0
     decode: float = 0.0
     fold: float = 0.0
+    summarise: float = 0.0  # the rules' position, score and description of each page's last state per game
     write: float = 0.0
     snapshots: float = 0.0  # reading and writing fold snapshots
     from_snapshots: int = 0  # events whose game came from a snapshot, not folded
+    per_view: dict = field(default_factory=dict)  # view → seconds of ``write``
 
     def as_dict(self) -> dict:
-        return {"read": self.read, "decode": self.decode, "fold": self.fold, "write": self.write,
-                "snapshots": self.snapshots, "from_snapshots": self.from_snapshots}
+        return {"read": self.read, "decode": self.decode, "fold": self.fold, "summarise": self.summarise,
+                "write": self.write,
+                "snapshots": self.snapshots, "from_snapshots": self.from_snapshots, "per_view": dict(self.per_view)}
 
 
 class _Snapshots:
@@ -466,6 +469,8 @@ def rebuild_views(
         generation = {v: start_building(conn, v) for v in views}
     games = Games(env=db.eventsourcing_env())
     targets = {v: open_view(db, v, generation[v]) for v in views}
+    for target in targets.values():
+        target.relaxed_commit = True  # the switch (below) commits durably, after every page
     folder = GameFolder(lambda: games, digests=any(VIEWS[v].steps for v in views))
     started = time.perf_counter()
     counted = {v: 0 for v in views}
@@ -489,16 +494,23 @@ def rebuild_views(
                     break
                 folded = _fold_page(games, folder, notes, timings, snaps)
                 t = time.perf_counter()
+                latest = {f.game_id: f.game for f in folded if f.game is not None and isinstance(f.game, Game)}
+                for game in latest.values():
+                    summary(game).compute()
+                written = time.perf_counter()
+                timings.summarise += written - t
+                t = written
                 tracking = Tracking(games.name, notes[-1].id)
                 for v, target in targets.items():
                     fresh = [f for f in folded if f.notification_id > begun[v]]
                     if fresh:
                         _apply_page(games, target, fresh, tracking)
                         counted[v] += len(fresh)
-                t2 = time.perf_counter()
-                timings.write += t2 - t
+                    t2 = time.perf_counter()
+                    timings.per_view[v] = timings.per_view.get(v, 0.0) + t2 - t
+                    t = t2
+                timings.write += t2 - written
                 if not any(f.error for f in folded):
-                    latest = {f.game_id: f.game for f in folded if f.game is not None and isinstance(f.game, Game)}
                     snapshot_store.write(snap_conn, list(latest.values()))
                     timings.snapshots += time.perf_counter() - t2
                 start = notes[-1].id

@@ -206,7 +206,7 @@ class StatisticsView(GameView):
         latest = {g.id: g for g in games}
         written, changed = {}, []
         with self.datastore.transaction(commit=True) as curs:
-            self._insert_tracking(curs, tracking)
+            self._begin(curs, tracking)
             for game in latest.values():
                 rows = self._rows(game)
                 signature = repr(rows)
