@@ -98,6 +98,47 @@ def clone_events(db, copies: int) -> None:
         conn.execute("VACUUM ANALYZE games_events")
 
 
+def fold_split(runs: int, seeds: int = 3) -> dict[str, float]:
+    """µs per fact of the shared folder over generated games (no database), and of its parts: the rules'
+    ``apply`` alone over the same facts, and the folder without the views' digest (corridors, tally)."""
+    from common import generated
+
+    from projections.folding import GameFolder
+    from service.archive import Games, _fact_part
+
+    events, facts = [], []
+    for seed in range(1, seeds + 1):
+        header, raw = generated(seed)
+        game = Games._new_game(header)
+        game.record([_fact_part(f) for f in raw])
+        events += game.collect_events()
+        facts.append((game.ruleset, game.setup, [r.fact for r in game.recorded]))
+    n = sum(len(f) for _, _, f in facts)
+
+    def rules():
+        for ruleset, setup, fs in facts:
+            state = ruleset.initial_state(setup)
+            for f in fs:
+                state, _ = ruleset.apply(state, f)
+
+    def folder(digests):
+        def run():
+            fold = GameFolder(lambda: None, digests=digests)
+            for e in events:
+                fold.advance(e)
+        return run
+
+    def timed(fn):
+        out = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t)
+        return 1e6 * median(out) / n
+
+    return {"facts": n, "rules": timed(rules), "head": timed(folder(False)), "all": timed(folder(True))}
+
+
 def rebuild_all(db, views, snapshots: bool):
     from projections.runner import rebuild_views
 
@@ -154,6 +195,8 @@ def main(argv=None) -> None:
             assert n == big
             scaled = (big, big_games, big_read, big_s, big_t)
 
+    log("rebuild: the fold's parts, without a database")
+    split = fold_split(args.runs)
     dec_rate, raw_rate = events / decoded_s, events / raw_s
     v = len(args.views)
 
@@ -203,6 +246,16 @@ def main(argv=None) -> None:
           f"nothing the ratio would be {events / fold_free / dec_rate:.2f}×; each µs taken off the fold per event "
           f"moves it towards that. From the snapshots (no decoding or folding of a game that did not change) the "
           f"ratio is {events / warm_s / dec_rate:.2f}×.")
+    print()
+    print(f"The fold's parts, measured apart over {split['facts']:,} facts of 3 generated games (no database, "
+          f"median of {args.runs}):\n")
+    print(table(["", "µs per fact", "share of the folder"], [
+        ["the rules' `apply` alone, fact after fact", f"{split['rules']:.0f}", f"{100 * split['rules'] / split['all']:.0f} %"],
+        ["the folder, head only (`apply` + the Game aggregate's event bookkeeping)", f"{split['head']:.0f}",
+         f"{100 * split['head'] / split['all']:.0f} %"],
+        ["the folder with the views' digest (corridors observed, statistics tallied): what a rebuild runs",
+         f"{split['all']:.0f}", "100 %"],
+    ]))
     if scaled:
         big, big_games, big_read, big_s, big_t = scaled
         per = big_s / big
