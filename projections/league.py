@@ -20,6 +20,7 @@ from uuid import UUID, uuid5
 from eventsourcing.persistence import Tracking
 from psycopg import sql
 
+from projections.folding import summary
 from projections.viewbase import GameView
 from service.game import Game
 from service.league import NAMESPACE, Club, Placement, Registry, name_key
@@ -74,10 +75,10 @@ def objective_met(reasons: Iterable[str]) -> bool:
 
 
 def game_row(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """What the league view keeps of a game: its row and its seats."""
-    ruleset, state = game.ruleset, game.head_state
-    finished = bool(ruleset.position(state).get("finished"))
-    result = ruleset.score(state) if finished else None
+    """What the league view keeps of a game (a Game or its Summary): its row and its seats."""
+    game = summary(game)
+    finished = game.finished
+    result = game.result if finished else None
     verdicts = {p.seat: p for p in result.players} if result else {}
     created = game.created_on if isinstance(game.created_on, datetime) else datetime.now(timezone.utc)
     played = date.fromisoformat(game.played_on) if game.played_on else created.astimezone(timezone.utc).date()
@@ -129,7 +130,7 @@ class LeagueView(GameView):
     def process(self, games: Iterable[Game], tracking: Tracking, others: Iterable[Any] = ()) -> None:
         latest = {g.id: g for g in games}
         with self.datastore.transaction(commit=True) as curs:
-            self._insert_tracking(curs, tracking)
+            self._begin(curs, tracking)
             dirty = _Dirty()
             for ev in others:
                 self.apply_fact(curs, ev, dirty)

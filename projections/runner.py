@@ -7,14 +7,14 @@ import socket
 import threading
 import time
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Mapper, Tracking
 from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.utils import Environment, get_topic
 
-from projections.folding import GameFolder
+from projections.folding import GameFolder, summary
 from projections.generations import generations, prefix, start_building, switch
 from projections.parking import APPLICATION, Parked, describe, is_infrastructure
 from projections.views import VIEWS, GameView
@@ -244,7 +244,7 @@ class Worker:
             runners = [
                 stack.enter_context(
                     ViewRunner(
-                        projection_class=projection_class(view, active, GameFolder(lambda: games)),
+                        projection_class=projection_class(view, active, GameFolder(lambda: games, digests=VIEWS[view].steps)),
                         view_class=VIEWS[view],
                         env=env,
                     )
@@ -295,23 +295,91 @@ class Worker:
 class Folded:
     """One event of a rebuild page: the game after it, or why it could not be folded.
 
-    A league fact (not a game's event) is carried as ``other``, with ``game`` None.
+    A league fact (not a game's event) is carried as ``other``, with ``game`` None. ``game`` is
+    a Game, or the :class:`projections.folding.Summary` of a snapshot that covers the event.
     """
 
     notification_id: int
     game_id: object
     version: int
-    game: Game | None
+    game: object
     error: str | None
     other: object = None
 
 
-def _fold_page(games: Games, folder: GameFolder, notes) -> list[Folded]:
+@dataclass
+class Timings:
+    """Where a rebuild's time went (seconds): reading pages, decoding events, folding them, writing the views."""
+
+    read: float = 0.0
+    decode: float = 0.0
+    fold: float = 0.0
+    summarise: float = 0.0  # the rules' position, score and description of each page's last state per game
+    write: float = 0.0
+    snapshots: float = 0.0  # reading and writing fold snapshots
+    from_snapshots: int = 0  # events whose game came from a snapshot, not folded
+    per_view: dict = field(default_factory=dict)  # view → seconds of ``write``
+
+    def as_dict(self) -> dict:
+        return {"read": self.read, "decode": self.decode, "fold": self.fold, "summarise": self.summarise,
+                "write": self.write,
+                "snapshots": self.snapshots, "from_snapshots": self.from_snapshots, "per_view": dict(self.per_view)}
+
+
+class _Snapshots:
+    """The fold snapshots a rebuild may use (decision 0032), loaded a page at a time."""
+
+    def __init__(self, conn, use: bool) -> None:
+        from projections import snapshots
+
+        self.conn = conn
+        self.covered = snapshots.covered(conn) if use else {}
+        self.loaded: dict = {}
+
+    def page(self, notes, folder: GameFolder) -> None:
+        from projections import snapshots
+
+        want = {n.originator_id for n in notes if self.usable(n, folder) and n.originator_id not in self.loaded}
+        if want:
+            found = snapshots.load(self.conn, list(want))
+            for gid in want - found.keys():
+                self.covered.pop(gid, None)  # gone or stale since the rebuild began: fold it
+            self.loaded.update(found)
+
+    def usable(self, n, folder: GameFolder) -> bool:
+        return n.topic in TOPICS and self.covered.get(n.originator_id, 0) >= n.originator_version \
+            and not folder.holds(n.originator_id)
+
+    def take(self, n):
+        """The snapshot covering notification ``n`` (dropped once its last covered event has passed)."""
+        found = self.loaded.get(n.originator_id)
+        if found is not None and n.originator_version >= found.version:
+            self.loaded.pop(n.originator_id, None)
+        return found
+
+
+def _fold_page(games: Games, folder: GameFolder, notes, timings: Timings | None = None,
+               snaps: _Snapshots | None = None) -> list[Folded]:
+    timings = timings or Timings()
     out = []
+    if snaps is not None and snaps.covered:
+        t = time.perf_counter()
+        snaps.page(notes, folder)
+        timings.snapshots += time.perf_counter() - t
     for n in notes:
+        if snaps is not None and snaps.usable(n, folder):
+            found = snaps.take(n)
+            if found is not None:  # the game's rows come from its snapshot: no decoding, no fold
+                out.append(Folded(n.id, n.originator_id, n.originator_version, found, None))
+                timings.from_snapshots += 1
+                continue
         other = None
+        t = time.perf_counter()
         try:
             event = games.mapper.to_domain_event(n)
+            t2 = time.perf_counter()
+            timings.decode += t2 - t
+            t = t2
             if is_game_event(event):
                 game, error = folder.advance(event), None
             else:
@@ -320,6 +388,7 @@ def _fold_page(games: Games, folder: GameFolder, notes) -> list[Folded]:
             if is_infrastructure(e):
                 raise
             game, error = None, describe(e)
+        timings.fold += time.perf_counter() - t
         out.append(Folded(n.id, n.originator_id, n.originator_version, game, error, other))
     return out
 
@@ -360,6 +429,7 @@ class RebuildReport:
     events: int
     seconds: float
     parked: int = 0  # events of the new generation set aside (see ``nemesis-archive status``)
+    timings: Timings | None = None  # of the whole rebuild (shared by every view rebuilt in one pass)
 
     @property
     def rate(self) -> float:
@@ -377,14 +447,21 @@ def rebuild_views(
     batch: int = 500,
     progress: Callable[[int, int], None] | None = None,
     pause: float = 0.0,
+    snapshots: bool = True,
 ) -> list[RebuildReport]:
     """Fill the next generation of each view from the event store, then switch readers to it.
 
-    The events are read and folded once for all ``views``. Pages of ``batch`` events go
-    through each view's own handlers in one transaction per view, with the page's last
-    position as tracking, so a killed rebuild resumes where each view stopped.
-    ``progress(done, total)`` is called after each page.
+    The events are read and folded once for all ``views`` (one fold per event feeds every
+    view, projections/folding.py). Pages of ``batch`` events go through each view's own
+    handlers in one transaction per view, with the page's last position as tracking, so a
+    killed rebuild resumes where each view stopped. ``progress(done, total)`` is called after
+    each page.
+
+    ``snapshots``: a game whose fold snapshot covers an event gives the view its rows from the
+    snapshot, unfolded (decision 0032); the snapshots of the games folded are written either way.
     """
+    from projections import snapshots as snapshot_store
+
     unknown = [v for v in views if v not in VIEWS]
     if unknown:
         raise LookupError(f"unknown view {unknown[0]!r}; known: {', '.join(VIEWS)}")
@@ -392,34 +469,56 @@ def rebuild_views(
         generation = {v: start_building(conn, v) for v in views}
     games = Games(env=db.eventsourcing_env())
     targets = {v: open_view(db, v, generation[v]) for v in views}
-    folder = GameFolder(lambda: games)
+    for target in targets.values():
+        target.relaxed_commit = True  # the switch (below) commits durably, after every page
+    folder = GameFolder(lambda: games, digests=any(VIEWS[v].steps for v in views))
     started = time.perf_counter()
     counted = {v: 0 for v in views}
+    timings = Timings()
     try:
-        begun = {v: targets[v].max_tracking_id(games.name) or 0 for v in views}
-        start = min(begun.values())
-        with db.connect() as conn:
-            (total,) = conn.execute("SELECT count(*) FROM games_events WHERE notification_id > %s", (start,)).fetchone()
-        done = 0
-        if progress:
-            progress(0, total)
-        while True:
-            notes = games.recorder.select_notifications(start=start, limit=batch, topics=ALL_TOPICS, inclusive_of_start=False)
-            if not notes:
-                break
-            folded = _fold_page(games, folder, notes)
-            tracking = Tracking(games.name, notes[-1].id)
-            for v, target in targets.items():
-                fresh = [f for f in folded if f.notification_id > begun[v]]
-                if fresh:
-                    _apply_page(games, target, fresh, tracking)
-                    counted[v] += len(fresh)
-            start = notes[-1].id
-            done += len(notes)
+        with db.connect(autocommit=True) as snap_conn:
+            snaps = _Snapshots(snap_conn, snapshots)
+            begun = {v: targets[v].max_tracking_id(games.name) or 0 for v in views}
+            start = min(begun.values())
+            with db.connect() as conn:
+                (total,) = conn.execute("SELECT count(*) FROM games_events WHERE notification_id > %s", (start,)).fetchone()
+            done = 0
             if progress:
-                progress(done, max(total, done))
-            if pause:
-                time.sleep(pause)
+                progress(0, total)
+            while True:
+                t = time.perf_counter()
+                notes = games.recorder.select_notifications(start=start, limit=batch, topics=ALL_TOPICS,
+                                                            inclusive_of_start=False)
+                timings.read += time.perf_counter() - t
+                if not notes:
+                    break
+                folded = _fold_page(games, folder, notes, timings, snaps)
+                t = time.perf_counter()
+                latest = {f.game_id: f.game for f in folded if f.game is not None and isinstance(f.game, Game)}
+                for game in latest.values():
+                    summary(game).compute()
+                written = time.perf_counter()
+                timings.summarise += written - t
+                t = written
+                tracking = Tracking(games.name, notes[-1].id)
+                for v, target in targets.items():
+                    fresh = [f for f in folded if f.notification_id > begun[v]]
+                    if fresh:
+                        _apply_page(games, target, fresh, tracking)
+                        counted[v] += len(fresh)
+                    t2 = time.perf_counter()
+                    timings.per_view[v] = timings.per_view.get(v, 0.0) + t2 - t
+                    t = t2
+                timings.write += t2 - written
+                if not any(f.error for f in folded):
+                    snapshot_store.write(snap_conn, list(latest.values()))
+                    timings.snapshots += time.perf_counter() - t2
+                start = notes[-1].id
+                done += len(notes)
+                if progress:
+                    progress(done, max(total, done))
+                if pause:
+                    time.sleep(pause)
         with db.connect() as conn:
             for v in views:
                 switch(conn, v, generation[v])
@@ -432,4 +531,4 @@ def rebuild_views(
             target.datastore.close()
         games.close()
     seconds = time.perf_counter() - started
-    return [RebuildReport(v, generation[v], counted[v], seconds, parked.get(v, 0)) for v in views]
+    return [RebuildReport(v, generation[v], counted[v], seconds, parked.get(v, 0), timings) for v in views]

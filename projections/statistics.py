@@ -21,14 +21,15 @@ deaths, kills and wounds; a recorder never types them twice):
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
+from types import SimpleNamespace
 from typing import Any, Iterable
 
 from eventsourcing.persistence import Tracking
 from psycopg import sql
 
+from projections.folding import Summary, summary
 from projections.viewbase import GameView
 from service.game import Game
 from service.league import name_key
@@ -146,20 +147,20 @@ def objective_type(value: str | None) -> str | None:
     return value.split(":", 1)[0] if value else None
 
 
-def rows_of(game: Game, tally: Tally, state) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict], list[tuple]]:
-    """(game row, seat rows, kill rows, room rows) of a game and what its steps showed."""
-    ruleset = game.ruleset
-    finished = bool(ruleset.position(state).get("finished"))
-    result = ruleset.score(state) if finished else None
+def rows_of(game: Summary) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict], list[tuple]]:
+    """(game row, seat rows, kill rows, room rows) of a game's summary: its last state and what its steps showed."""
+    tally, state = game.tally, game.stats_state
+    finished = game.finished
+    result = game.result if finished else None
     verdicts = {p.seat: p for p in result.players} if result else {}
     created = game.created_on if isinstance(game.created_on, datetime) else datetime.now(timezone.utc)
     played = date.fromisoformat(game.played_on) if game.played_on else created.astimezone(timezone.utc).date()
-    plan = state.active_contingency if state.active_contingency not in (None, "unknown") else None
-    rounds = state.round
+    plan = state["plan"] if state["plan"] not in (None, "unknown") else None
+    rounds = state["round"]
     names = {p["seat"]: p["name"] for p in game.players}
     seats = []
-    for seat in state.seats:
-        c = state.characters[seat]
+    for seat, facts in state["seats"].items():
+        c = SimpleNamespace(**facts)
         v = verdicts.get(seat)
         death = tally.deaths.get(seat)
         cause = (v.death_cause if v else None) or (death["cause"] if death else None)
@@ -193,109 +194,75 @@ class StatisticsView(GameView):
     """Per-game, per-seat, per-kill and per-room rows of every Lockdown game (see the module doc)."""
 
     view = "stats"
+    steps = True
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._folds: "OrderedDict[object, tuple[int, Any, Tally]]" = OrderedDict()
         self._written: dict[object, str] = {}  # game → the rows last committed by this view object
 
     def process(self, games: Iterable[Game], tracking: Tracking, others: Iterable[object] = ()) -> None:
         """Rows and tracking in one transaction; a game whose rows this view wrote unchanged is not written
         again (most facts — a move, a card — change no statistic), remembered only once the write commits."""
         latest = {g.id: g for g in games}
-        written = {}
+        written, changed = {}, []
         with self.datastore.transaction(commit=True) as curs:
-            self._insert_tracking(curs, tracking)
+            self._begin(curs, tracking)
             for game in latest.values():
                 rows = self._rows(game)
                 signature = repr(rows)
                 if self._written.get(game.id) == signature:
                     continue
-                self._write_rows(curs, game, rows)
+                changed.append((game.id, rows))
                 written[game.id] = signature
+            if changed:
+                self._write_all(curs, changed)
         self._written.update(written)
         while len(self._written) > 4096:
             self._written.pop(next(iter(self._written)))
 
-    def tally(self, game: Game) -> tuple[Tally, Any]:
-        """What the game's as-corrected steps showed, and its last state: advanced by the new facts
-        when the game was seen before without corrections, else folded from the start."""
-        from service.rules.replay import CORRECTION_TYPES, GENERIC_TYPES
-
-        cached = self._folds.pop(game.id, None)
-        recorded = game.recorded
-        ruleset = game.ruleset
-        if cached is not None and cached[0] <= len(recorded) and not any(
-            r.fact.type in CORRECTION_TYPES for r in recorded[cached[0]:]
-        ):
-            position, state, tally = cached
-            tally = tally.copy()
-            for r in recorded[position:]:
-                if r.fact.type in GENERIC_TYPES or any(v.shape for v in ruleset.check(state, r.fact)):
-                    continue
-                after, consequences = ruleset.apply(state, r.fact)
-                tally.step(state, r.fact, after, consequences)
-                state = after
-            corrected = False
-        else:
-            replay = game.replay(corrected=True)
-            tally = Tally()
-            for before, step in zip(replay.steps, replay.steps[1:]):
-                if step.fact is None or step.fact.type in GENERIC_TYPES or step.state is before.state:
-                    continue
-                tally.step(before.state, step.fact, step.state, step.consequences)
-            state = replay.head.state
-            corrected = any(r.fact.type in CORRECTION_TYPES for r in recorded)
-        if not corrected:  # a corrected game is folded again next time: its facts no longer follow in order
-            self._folds[game.id] = (len(recorded), state, tally)
-            if len(self._folds) > 256:
-                self._folds.popitem(last=False)
-        return tally, state
-
-    def _rows(self, game: Game):
+    def _rows(self, game):
+        game = summary(game)
         if game.ruleset_name not in RULESETS:
             return None
-        tally, state = self.tally(game)
-        return rows_of(game, tally, state)
+        return rows_of(game)
 
     def write(self, curs, game: Game) -> None:
         self._written.pop(game.id, None)  # written outside process (a retry): never skipped later on its account
-        self._write_rows(curs, game, self._rows(game))
+        self._write_all(curs, [(game.id, self._rows(game))])
 
-    def _write_rows(self, curs, game: Game, rows) -> None:
+    def _write_all(self, curs, games: list[tuple[Any, Any]]) -> None:
+        """Replace the rows of ``(game id, rows)``: one DELETE per table for them all, then one COPY per table."""
         t = self.table
+        ids = [gid for gid, _ in games]
         for name in ("games", "seats", "kills", "rooms"):
-            curs.execute(sql.SQL("DELETE FROM {} WHERE game_id = %s").format(t(name)), (game.id,), prepare=True)
-        if rows is None:
-            return
-        row, seats, kills, rooms = rows
-        curs.execute(
-            sql.SQL(
-                "INSERT INTO {} (game_id, ruleset, mode, players, league_key, played_on, created_at, finished, ending,"
-                " plan, rounds, power_lost_round, blackout_round, first_death_round, kills) VALUES (%(game_id)s, %(ruleset)s,"
-                " %(mode)s, %(players)s, %(league_key)s, %(played_on)s, %(created_at)s, %(finished)s, %(ending)s,"
-                " %(plan)s, %(rounds)s, %(power_lost_round)s, %(blackout_round)s, %(first_death_round)s, %(kills)s)"
-            ).format(t("games")), row, prepare=True)
-        curs.executemany(
-            sql.SQL(
-                "INSERT INTO {} (game_id, seat, name, name_key, mode, players, played_on, finished, plan, character,"
-                " objective, outcome, survived, route, death_cause, death_round, death_room, killer, rounds_survived,"
-                " wounds, kills) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
-            ).format(t("seats")),
-            [(game.id, s["seat"], s["name"], s["name_key"], row["mode"], row["players"], row["played_on"], row["finished"],
-              row["plan"], s["character"], s["objective"], s["outcome"], s["survived"], s["route"], s["death_cause"],
-              s["death_round"], s["death_room"], s["killer"], s["rounds_survived"], s["wounds"], s["kills"]) for s in seats],
-        )
-        if kills:
+            curs.execute(sql.SQL("DELETE FROM {} WHERE game_id = ANY(%s)").format(t(name)), (ids,))
+        game_rows, seat_rows, kill_rows, room_rows = [], [], [], []
+        for gid, rows in games:
+            if rows is None:
+                continue
+            row, seats, kills, rooms = rows
+            game_rows.append(tuple(row[c] for c in GAME_COLUMNS))
+            seat_rows += [(gid, s["seat"], s["name"], s["name_key"], row["mode"], row["players"], row["played_on"],
+                           row["finished"], row["plan"], s["character"], s["objective"], s["outcome"], s["survived"],
+                           s["route"], s["death_cause"], s["death_round"], s["death_room"], s["killer"],
+                           s["rounds_survived"], s["wounds"], s["kills"]) for s in seats]
             names = {s["seat"]: s["name_key"] for s in seats}
-            curs.executemany(
-                sql.SQL("INSERT INTO {} (game_id, seq, seat, name_key, kind, weapon, round, room)"
-                        " VALUES (%s,%s,%s,%s,%s,%s,%s,%s)").format(t("kills")),
-                [(game.id, k["seq"], k["seat"], names.get(k["seat"]), k["kind"], k["weapon"], k["round"], k["room"])
-                 for k in kills],
-            )
-        if rooms:
-            curs.executemany(
-                sql.SQL("INSERT INTO {} (game_id, room, attacks, wounds, deaths) VALUES (%s,%s,%s,%s,%s)").format(t("rooms")),
-                [(game.id, *r) for r in rooms],
-            )
+            kill_rows += [(gid, k["seq"], k["seat"], names.get(k["seat"]), k["kind"], k["weapon"], k["round"], k["room"])
+                          for k in kills]
+            room_rows += [(gid, *r) for r in rooms]
+        for name, columns, out in (("games", GAME_COLUMNS, game_rows), ("seats", SEAT_COLUMNS, seat_rows),
+                                   ("kills", KILL_COLUMNS, kill_rows), ("rooms", ROOM_COLUMNS, room_rows)):
+            if out:
+                with curs.copy(sql.SQL("COPY {} ({}) FROM STDIN").format(
+                        t(name), sql.SQL(", ").join(map(sql.Identifier, columns)))) as copy:
+                    for r in out:
+                        copy.write_row(r)
+
+
+GAME_COLUMNS = ("game_id", "ruleset", "mode", "players", "league_key", "played_on", "created_at", "finished", "ending",
+                "plan", "rounds", "power_lost_round", "blackout_round", "first_death_round", "kills")
+SEAT_COLUMNS = ("game_id", "seat", "name", "name_key", "mode", "players", "played_on", "finished", "plan", "character",
+                "objective", "outcome", "survived", "route", "death_cause", "death_round", "death_room", "killer",
+                "rounds_survived", "wounds", "kills")
+KILL_COLUMNS = ("game_id", "seq", "seat", "name_key", "kind", "weapon", "round", "room")
+ROOM_COLUMNS = ("game_id", "room", "attacks", "wounds", "deaths")

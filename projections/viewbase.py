@@ -16,10 +16,20 @@ class GameView(PostgresTrackingRecorder):
 
     view = ""
     tables: tuple[str, ...] = ()
+    steps = False  # reads the folder's digest of each game's steps (projections/folding.py), not only its head
 
     def __init__(self, datastore, *, tracking_table_name: str, **kwargs) -> None:
         super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)
         self.prefix = tracking_table_name.removesuffix("_tracking")
+        # A rebuild fills a generation nobody reads until it switches: its pages need not wait for the disk.
+        # A crash loses at most the last pages, rows and tracking together, and the rebuild resumes before them.
+        self.relaxed_commit = False
+
+    def _begin(self, curs, tracking: Tracking) -> None:
+        """First statements of a transaction that writes rows: the tracking position (exactly once)."""
+        if self.relaxed_commit:
+            curs.execute("SET LOCAL synchronous_commit = off")
+        self._insert_tracking(curs, tracking)
 
     def table(self, name: str) -> sql.Identifier:
         return sql.Identifier(self.datastore.schema or "public", f"{self.prefix}_{name}")
@@ -35,14 +45,14 @@ class GameView(PostgresTrackingRecorder):
         """
         latest = {g.id: g for g in games}
         with self.datastore.transaction(commit=True) as curs:
-            self._insert_tracking(curs, tracking)
-            for game in latest.values():
-                self.write(curs, game)
+            self._begin(curs, tracking)
+            if latest:
+                self.write_many(curs, list(latest.values()))
 
     def park(self, parked: Parked, tracking: Tracking) -> None:
         """Set an event aside and advance tracking past it, atomically (exactly once)."""
         with self.datastore.transaction(commit=True) as curs:
-            self._insert_tracking(curs, tracking)
+            self._begin(curs, tracking)
             park(curs, self.view, self.generation, parked)
 
     def position(self, curs, lock: bool = False) -> int:
@@ -57,4 +67,10 @@ class GameView(PostgresTrackingRecorder):
         return row["notification_id"] if row else 0
 
     def write(self, curs, game: Game) -> None:
+        """Write one game's rows (a Game, or a projections.folding.Summary of one)."""
         raise NotImplementedError
+
+    def write_many(self, curs, games: list) -> None:
+        """Write the rows of a page's games (at most one entry per game); views batch it where they can."""
+        for game in games:
+            self.write(curs, game)

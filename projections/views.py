@@ -7,25 +7,23 @@ Tracking and rows commit in one transaction: exactly once.
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from psycopg import sql
 
+from projections.folding import Summary, summary
 from projections.league import LeagueView
 from projections.statistics import StatisticsView
 from projections.viewbase import GameView  # noqa: F401 - re-exported: views build on it
 from service.game import Game
 
 
-def _summary(game: Game) -> dict:
-    return game.ruleset.position(game.head_state)
-
-
 class GameIndexView(GameView):
     view = "gameindex"
 
     def write(self, curs, game: Game) -> None:
-        pos = _summary(game)
-        curs.execute(
+        self.write_many(curs, [game])
+
+    def write_many(self, curs, games) -> None:
+        curs.executemany(
             sql.SQL(
                 "INSERT INTO {} (game_id, ruleset, mode, title, league, tags, played_on, players, player_search,"
                 " strict, status, round, facts, created_at, updated_at)"
@@ -33,25 +31,28 @@ class GameIndexView(GameView):
                 " ON CONFLICT (game_id) DO UPDATE SET status = EXCLUDED.status, round = EXCLUDED.round,"
                 " facts = EXCLUDED.facts, updated_at = EXCLUDED.updated_at"
             ).format(self.table("games")),
-            (
-                game.id,
-                game.ruleset_name,
-                game.mode,
-                game.title,
-                game.league,
-                game.tags,
-                game.played_on,
-                json.dumps(game.players),
-                " ".join(p["name"].casefold() for p in game.players),
-                game.strict,
-                ("incomplete record" if getattr(game.head_state, "ending", None) == "incomplete" else "finished")
-                if pos.get("finished") else "in progress",
-                pos.get("round"),
-                game.position,
-                game.created_on,
-                game.modified_on,
-            ),
-            prepare=True,
+            [self._row(summary(g)) for g in games],
+        )
+
+    @staticmethod
+    def _row(s: Summary) -> tuple:
+        pos = s.pos
+        return (
+            s.id,
+            s.ruleset_name,
+            s.mode,
+            s.title,
+            s.league,
+            s.tags,
+            s.played_on,
+            json.dumps(s.players),
+            " ".join(p["name"].casefold() for p in s.players),
+            s.strict,
+            ("incomplete record" if s.ending == "incomplete" else "finished") if pos.get("finished") else "in progress",
+            pos.get("round"),
+            s.position,
+            s.created_on,
+            s.modified_on,
         )
 
 
@@ -59,10 +60,10 @@ class GameStateView(GameView):
     view = "gamestate"
 
     def write(self, curs, game: Game) -> None:
-        ruleset, state = game.ruleset, game.head_state
-        pos = ruleset.position(state)
-        result = ruleset.score(state)
-        curs.execute(
+        self.write_many(curs, [game])
+
+    def write_many(self, curs, games) -> None:
+        curs.executemany(
             sql.SQL(
                 "INSERT INTO {} (game_id, position, round, phase, acting, finished, ending, flagged, state, result,"
                 " updated_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
@@ -71,20 +72,24 @@ class GameStateView(GameView):
                 " ending = EXCLUDED.ending, flagged = EXCLUDED.flagged, state = EXCLUDED.state,"
                 " result = EXCLUDED.result, updated_at = EXCLUDED.updated_at"
             ).format(self.table("states")),
-            (
-                game.id,
-                game.position,
-                pos.get("round"),
-                pos.get("phase"),
-                pos.get("acting"),
-                bool(pos.get("finished")),
-                result.ending if result else None,
-                sum(1 for r in game.recorded if r.flags),
-                json.dumps(ruleset.describe(state)),
-                json.dumps(result.as_dict()) if result else None,
-                game.modified_on,
-            ),
-            prepare=True,
+            [self._row(summary(g)) for g in games],
+        )
+
+    @staticmethod
+    def _row(s: Summary) -> tuple:
+        pos, result = s.pos, s.result
+        return (
+            s.id,
+            s.position,
+            pos.get("round"),
+            pos.get("phase"),
+            pos.get("acting"),
+            bool(pos.get("finished")),
+            result.ending if result else None,
+            s.flagged,
+            json.dumps(s.described),
+            json.dumps(result.as_dict()) if result else None,
+            s.modified_on,
         )
 
 
@@ -106,9 +111,9 @@ class PlayerResultsView(GameView):
     view = "playerresults"
 
     def write(self, curs, game: Game) -> None:
-        ruleset, state = game.ruleset, game.head_state
-        finished = bool(ruleset.position(state).get("finished"))
-        result = ruleset.score(state) if finished else None
+        game = summary(game)
+        finished = game.finished
+        result = game.result if finished else None
         verdicts = {p.seat: p for p in result.players} if result else {}
         incomplete = bool(result and result.ending == "incomplete")  # a coarse record that stops early (0018)
         curs.execute(sql.SQL("SELECT seat, player, player_key, finished, outcome, incomplete FROM {} WHERE game_id = %s").format(
@@ -176,71 +181,42 @@ class CorridorsView(GameView):
     """Corridor observations of each game's recorded moves (docs/decisions/0005-learned-corridors.md).
 
     A game's rows are replaced whole: its observations come from its as-corrected replay, so a
-    voided or replaced move disappears from the counts. The fold is kept per game and advanced
-    by the new facts (a correction folds the game again), so a live event costs one ``apply``.
+    voided or replaced move disappears from the counts. They are the shared folder's digest of
+    the game (projections/folding.py): the one fold that feeds every view observes each step.
     """
 
     view = "corridors"
     RULESETS = ("lockdown",)
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._folds: "OrderedDict[object, tuple[int, object, list]]" = OrderedDict()
-
-    def _observations(self, game: Game) -> list:
-        from service.rules.lockdown.corridors import observe, observations, replay_steps
-        from service.rules.replay import CORRECTION_TYPES
-
-        cached = self._folds.pop(game.id, None)
-        recorded = game.recorded
-        if cached is not None and cached[0] <= len(recorded) and not any(
-            r.fact.type in CORRECTION_TYPES for r in recorded[cached[0]:]
-        ):
-            position, state, found = cached
-            found = list(found)
-            ruleset = game.ruleset
-            for r in recorded[position:]:
-                if any(v.shape for v in ruleset.check(state, r.fact)):
-                    continue
-                after, _ = ruleset.apply(state, r.fact)
-                seen = observe(state, r.fact, after)
-                if seen is not None:
-                    found.append(seen)
-                state = after
-        else:
-            replay = game.replay(corrected=True)
-            found, state = list(observations(replay_steps(replay))), replay.head.state
-            if any(r.fact.type in CORRECTION_TYPES for r in recorded):
-                state = None  # corrections: never advance this fold, fold again next time
-        if state is not None:
-            self._folds[game.id] = (len(recorded), state, found)
-            if len(self._folds) > 256:
-                self._folds.popitem(last=False)
-        return found
+    steps = True
 
     def write(self, curs, game: Game) -> None:
-        curs.execute(sql.SQL("DELETE FROM {} WHERE game_id = %s").format(self.table("observations")), (game.id,))
-        if game.ruleset_name not in self.RULESETS:
-            return
-        when = {r.fact.seq: r.recorded_at for r in game.recorded}
+        self.write_many(curs, [game])
+
+    def write_many(self, curs, games) -> None:
+        """Each game's rows replaced whole: one DELETE for the page's games, one COPY of their rows."""
+        games = [summary(g) for g in games]
+        table = self.table("observations")
+        curs.execute(sql.SQL("DELETE FROM {} WHERE game_id = ANY(%s)").format(table), ([g.id for g in games],))
+        out = [row for g in games if g.ruleset_name in self.RULESETS for row in self._rows(g)]
+        if out:
+            with curs.copy(sql.SQL("COPY {} (game_id, board, from_place, to_place, corridor, moves, character_moves,"
+                                   " intruder_moves, first_seen, last_seen) FROM STDIN").format(table)) as copy:
+                for row in out:
+                    copy.write_row(row)
+
+    @staticmethod
+    def _rows(game: Summary) -> list[tuple]:
         rows: dict[tuple, dict] = {}
-        for o in self._observations(game):
+        for o, when in game.observations:
             key = (o.board, o.from_place, o.to_place, str(o.corridor))
             row = rows.setdefault(key, {"moves": 0, "character": 0, "intruder": 0, "seen": []})
             row["moves"] += 1
             row[o.mover] += 1
-            if when.get(o.seq):
-                row["seen"].append(when[o.seq])
-        for (board, from_place, to_place, corridor), row in rows.items():
-            curs.execute(
-                sql.SQL(
-                    "INSERT INTO {} (game_id, board, from_place, to_place, corridor, moves, character_moves,"
-                    " intruder_moves, first_seen, last_seen) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
-                ).format(self.table("observations")),
-                (game.id, board, from_place, to_place, corridor, row["moves"], row["character"], row["intruder"],
-                 min(row["seen"]) if row["seen"] else None, max(row["seen"]) if row["seen"] else None),
-                prepare=True,
-            )
+            if when:
+                row["seen"].append(when)
+        return [(game.id, board, from_place, to_place, corridor, row["moves"], row["character"], row["intruder"],
+                 min(row["seen"]) if row["seen"] else None, max(row["seen"]) if row["seen"] else None)
+                for (board, from_place, to_place, corridor), row in rows.items()]
 
 
 VIEWS: dict[str, type[GameView]] = {

@@ -48,9 +48,10 @@ EVENT_STORE_TABLES = ("games_events", "games_snapshots")
 # beats again while it runs, so neither is backed up
 # and the accounts (decision 0024): password hashes, sessions and token hashes are secrets a backup file
 # should not carry; after a restore the operator makes the accounts again (roles are facts: they come back)
-# and the replay snapshots (decision 0031): a cache of folded states, written again by the next fold
+# and the replay snapshots (decision 0031) and fold snapshots (decision 0032): caches of folded states, written
+# again by the next fold or rebuild
 OPERATIONAL_TABLES = ("parked_events", "projection_heartbeats", "accounts", "account_sessions", "api_tokens",
-                      "replay_snapshots")
+                      "replay_snapshots", "fold_snapshots")
 KEPT_IN_MANIFEST = ("hash_chain_start",)  # the last event stored before hash chains began (0005)
 MEMBER_RE = re.compile(r"^(manifest\.json|events\.dump|games/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl)$")
 

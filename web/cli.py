@@ -329,9 +329,13 @@ def export(ctx: click.Context, game_id: UUID, output: Path | None) -> None:
 @click.argument("view", required=False)
 @click.option("--batch", default=500, show_default=True, help="Events per transaction.")
 @click.option("--pause", default=0.0, hidden=True, help="Seconds to sleep between pages (tests).")
+@click.option("--no-snapshots", is_flag=True, help="Fold every game from its events, not from its fold snapshot "
+              "(decision 0032); the snapshots are written again either way.")
 @click.pass_context
-def rebuild(ctx: click.Context, view: str | None, batch: int, pause: float) -> None:
-    """Rebuild VIEW (default: every view, folding the events once) from the event store, blue/green."""
+def rebuild(ctx: click.Context, view: str | None, batch: int, pause: float, no_snapshots: bool) -> None:
+    """Rebuild VIEW (default: every view, folding the events once) from the event store, blue/green.
+
+    A game whose fold snapshot covers its events is not folded again (decision 0032)."""
     from projections.runner import rebuild_views
     from projections.views import VIEWS
 
@@ -348,7 +352,7 @@ def rebuild(ctx: click.Context, view: str | None, batch: int, pause: float) -> N
                 bar.__enter__()
             bar.update(done - bar.pos)
 
-        reports = rebuild_views(archive.db, views, batch=batch, progress=progress, pause=pause)
+        reports = rebuild_views(archive.db, views, batch=batch, progress=progress, pause=pause, snapshots=not no_snapshots)
         if bar is not None:
             bar.__exit__(None, None, None)
         for report in reports:
@@ -357,6 +361,10 @@ def rebuild(ctx: click.Context, view: str | None, batch: int, pause: float) -> N
                 f"{report.seconds:.2f} s ({report.rate:,.0f} events/s)"
                 + (f"; {report.parked} event(s) parked (see `nemesis-archive status`)" if report.parked else "")
             )
+        if reports and reports[0].timings is not None:
+            t = reports[0].timings
+            click.echo(f"time: read {t.read:.2f} s, decode {t.decode:.2f} s, fold {t.fold:.2f} s, write {t.write:.2f} s,"
+                       f" snapshots {t.snapshots:.2f} s; {t.from_snapshots} event(s) taken from fold snapshots")
 
 
 @main.command()
