@@ -2,7 +2,7 @@
 as when tests/data/fixed_corpus.json was written (from main before the rules engine was restructured,
 decision 0029).
 
-Each game is compared by sha256 digests of its facts, the snapshot (service.rules.snapshot: every state field
+Each game is compared by sha256 digests of its facts, the snapshot (service.rules.kit.snapshot: every state field
 by name, sub-states merged, so regrouping the state changes nothing while a changed value does) at a few steps
 and at the end, what ``next_inputs`` offers at those steps, every consequence and violation, the result, the
 verdicts and the described final state. The field names of the snapshot are compared in the clear.
@@ -22,7 +22,7 @@ from service.rules import get_ruleset
 from service.rules.base import Fact, Seat, Setup
 from service.rules.lockdown.generate import facts_of, generate_game
 from service.rules.replay import fold
-from service.rules.snapshot import digest, snapshot
+from service.rules.kit.snapshot import digest, snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMOS = sorted((ROOT / "service" / "demo").glob("*.jsonl"))

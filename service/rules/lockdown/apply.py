@@ -11,7 +11,7 @@ those): it does what the table recorded as far as it can. It never mutates its i
 """
 from __future__ import annotations
 
-from service.rules.lockdown.evolve import replace
+from service.rules.kit.replace import replace
 from math import ceil
 from types import MappingProxyType
 from typing import Any, Callable

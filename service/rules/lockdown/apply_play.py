@@ -12,7 +12,7 @@ on a well-shaped fact and return a new state.
 """
 from __future__ import annotations
 
-from service.rules.lockdown.evolve import replace
+from service.rules.kit.replace import replace
 from types import MappingProxyType
 from typing import Callable
 

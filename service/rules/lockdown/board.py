@@ -116,7 +116,7 @@ class Board:
         return cls(data)
 
     def __snapshot__(self) -> str:
-        """A board is its data file's, so its id stands for it in a state's snapshot (service.rules.snapshot)."""
+        """A board is its data file's, so its id stands for it in a state's snapshot (service.rules.kit.snapshot)."""
         return self.id
 
     # --- the surface (mars side) ------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Callable
 
 from service.rules.base import Fact, Violation
+from service.rules.kit.builders import violation
 from service.rules.lockdown import sections as S, unknowns
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import CHARACTERS, ROOMS
@@ -70,8 +71,7 @@ STEP_NAMES = {CSS: "the CSS pod launch (CssTokenRevealed)", TIME: "the time trac
               EVENT_CARD: "the event card (EventCardDrawn)", COLONY_STEP: "the colony draw (ColonyTokenDrawn)"}
 
 
-def V(rule: str, message: str, section: str, field: str | None = None) -> Violation:
-    return Violation(rule=rule, message=message, section=section, field=field)
+V = violation  # the kit's builder, short for the many rules below
 
 
 def pending_text(state: LockdownState) -> str:

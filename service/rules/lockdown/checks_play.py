@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from service.rules.base import Fact, Violation
+from service.rules.kit.builders import violation
 from service.rules.lockdown import sections as S
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ACTION_CARDS, ROOMS
@@ -19,8 +20,7 @@ from service.rules.lockdown.facts import HEAL_CHOICES, ROOM_ACTIONS, resolve_pla
 from service.rules.lockdown.state import IN_BASE, IN_POD, SETUP, LockdownState, find_object, intruder, who
 
 
-def V(rule: str, message: str, section: str, field: str | None = None) -> Violation:
-    return Violation(rule=rule, message=message, section=section, field=field)
+V = violation  # the kit's builder, short for the many rules below
 
 
 def _in_game(state: LockdownState, seat: int, section: str = S.DEATH) -> list[Violation]:

@@ -9,10 +9,11 @@ of ``checks.py``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from service.rules.base import Fact, Violation
+from service.rules.kit.facts import Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
+from service.rules.kit.facts import shape_violations as kit_shape_violations
 from service.rules.lockdown import sections
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
 from service.rules.lockdown.unknowns import UNKNOWN_KINDS, is_unknown
@@ -27,26 +28,7 @@ CSS_TOKENS = ("A", "B", "C", "ALL", "NONE")
 MAX_TOKEN_ITEMS = 9
 
 
-@dataclass(frozen=True)
-class FieldSpec:
-    name: str
-    kind: str
-    required: bool = True
-    doc: str = ""
-
-
-@dataclass(frozen=True)
-class FactSpec:
-    type: str
-    actor: str  # "seat" (a seat acts) or "table" (actor is None)
-    summary: str
-    fields: tuple[FieldSpec, ...] = ()
-    example: Mapping[str, Any] = field(default_factory=dict)
-    section: str = ""
-
-
-def _f(name: str, kind: str, doc: str, required: bool = True) -> FieldSpec:
-    return FieldSpec(name, kind, required, doc)
+_f = field_spec  # short, for the long table below
 
 
 SURCHARGE_DOC = ("extra cards paid on top of the move's cost for an undressed Knee serious wound: required (≥ 1) on "
@@ -218,14 +200,7 @@ def noise_result(value: Any) -> Any:
     return None
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 # --- shape validation ------------------------------------------------------------------
-
-Checker = Callable[[Any, Any], "str | None"]
-
 
 def _corridor(state: Any, v: Any) -> str | None:
     if not _is_int(v) or v not in CORRIDOR_NUMBERS:
@@ -343,49 +318,13 @@ KINDS: dict[str, Checker] = {
 
 
 def shape_violations(state: Any, fact: Fact) -> list[Violation]:
-    spec = FACTS.get(fact.type)
-    if spec is None:
-        return [Violation(
-            rule="unknown-fact-type", shape=True, field="type",
-            message=f"Unknown fact type {fact.type!r}. Known types: {', '.join(sorted(FACTS))}.",
-        )]
-    out: list[Violation] = []
-    if not isinstance(fact.data, Mapping):
-        return [Violation(rule="malformed-data", shape=True, field="data", section=spec.section,
-                          message=f"{fact.type}: data must be a JSON object.")]
-    if spec.actor == "seat" and not (_is_int(fact.actor) and fact.actor in state.seats):
-        out.append(Violation(
-            rule="actor-required", shape=True, field="actor", section=spec.section,
-            message=f"{fact.type} is done by a player: give the acting seat "
-                    f"({', '.join(map(str, state.seats))}), not {fact.actor!r}.",
-        ))
-    if spec.actor == "table" and fact.actor is not None:
-        out.append(Violation(
-            rule="actor-not-allowed", shape=True, field="actor", section=spec.section,
-            message=f"{fact.type} is recorded for the whole table: leave the actor empty (got seat {fact.actor!r}).",
-        ))
-    known = {f.name for f in spec.fields}
-    for name in fact.data:
-        if name not in known:
-            out.append(Violation(
-                rule="unknown-field", shape=True, field=name, section=spec.section,
-                message=f"{fact.type} has no field {name!r}; its fields are: {', '.join(sorted(known)) or 'none'}.",
-            ))
-    for f in spec.fields:
-        if f.name not in fact.data or fact.data[f.name] is None:
-            if f.required:
-                out.append(Violation(
-                    rule="missing-field", shape=True, field=f.name, section=spec.section,
-                    message=f"{fact.type} needs {f.name!r}: {f.doc}.",
-                ))
-            continue
-        if f.kind in UNKNOWN_KINDS and is_unknown(fact.data[f.name]):
-            continue  # well shaped; checks.check answers value-unknown (refused in strict games)
-        problem = KINDS[f.kind](state, fact.data[f.name])
-        if problem:
-            out.append(Violation(rule="invalid-field", shape=True, field=f.name, section=spec.section,
-                                 message=f"{fact.type}.{f.name} {problem}."))
-    return out
+    """Why ``fact`` cannot be applied at all (the kit's shape check over ``FACTS`` and ``KINDS``); a value
+    recorded as unknown is well shaped (``checks.check`` answers value-unknown, decision 0018)."""
+    return kit_shape_violations(FACTS, KINDS, state, fact, seats=state.seats, skip=_unknown)
+
+
+def _unknown(spec: FieldSpec, value: Any) -> bool:
+    return spec.kind in UNKNOWN_KINDS and is_unknown(value)
 
 
 # =========================================================================================

@@ -14,11 +14,12 @@ table recorded as far as the rules allow and never raise.
 """
 from __future__ import annotations
 
-from service.rules.lockdown.evolve import replace
+from service.rules.kit.replace import replace
 from types import MappingProxyType
 from typing import Any
 
 from service.rules.base import Consequence
+from service.rules.kit.builders import consequence
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, ROOMS
 from service.rules.lockdown.state import (
     DEAD, ENDED, EVACUATED, FIRE_MARKERS, GONE, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, MALFUNCTION_MARKERS,
@@ -32,8 +33,7 @@ DEATH_CAUSES = ("wounds", "infection", "attack", "time_out", "alarm_procedure", 
 NO_MALFUNCTION_ROOMS = ("nest", "contaminated_room")
 
 
-def C(type_: str, text: str, **data: Any) -> Consequence:
-    return Consequence(type=type_, text=text, data=MappingProxyType(data))
+C = consequence  # the kit's builder, short for the many effects below
 
 
 # --- actions, moves and pending steps -------------------------------------------------------

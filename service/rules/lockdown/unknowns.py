@@ -27,7 +27,7 @@ from typing import Any, Callable
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.lockdown import mechanics as M
 from service.rules.lockdown import sections as S
-from service.rules.lockdown.evolve import replace
+from service.rules.kit.replace import replace
 from service.rules.lockdown.mechanics import C
 from service.rules.lockdown.state import (
     COLONY_STEP, EVACUATED, EVENT, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, PLAYER, ROUND_END, TIME, TURNS,
