@@ -188,7 +188,6 @@ class CorridorsView(GameView):
         self._folds: "OrderedDict[object, tuple[int, object, list]]" = OrderedDict()
 
     def _observations(self, game: Game) -> list:
-        from service.rules.lockdown.corridors import observe, observations, replay_steps
         from service.rules.replay import CORRECTION_TYPES
 
         cached = self._folds.pop(game.id, None)
@@ -203,13 +202,13 @@ class CorridorsView(GameView):
                 if any(v.shape for v in ruleset.check(state, r.fact)):
                     continue
                 after, _ = ruleset.apply(state, r.fact)
-                seen = observe(state, r.fact, after)
+                seen = ruleset.observe_corridor(state, r.fact, after)
                 if seen is not None:
                     found.append(seen)
                 state = after
         else:
             replay = game.replay(corrected=True)
-            found, state = list(observations(replay_steps(replay))), replay.head.state
+            found, state = game.ruleset.learned_corridors(replay), replay.head.state
             if any(r.fact.type in CORRECTION_TYPES for r in recorded):
                 state = None  # corrections: never advance this fold, fold again next time
         if state is not None:
