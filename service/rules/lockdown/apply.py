@@ -144,7 +144,7 @@ def _revive(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     return state
 
 
-def _add_noise(state: LockdownState, key: str, place: str, cons: list[Consequence]) -> LockdownState:
+def add_noise(state: LockdownState, key: str, place: str, cons: list[Consequence]) -> LockdownState:
     n = state.board.number_at(key, place)
     where = ("the technical corridors space" if key == TECHNICAL else f"area {key.rpartition('-')[2]}" if is_area(key)
              else f"corridor {n} of {state.room_label(place)}")
@@ -186,7 +186,7 @@ def _danger(state: LockdownState, seat: int, place: str, cons: list[Consequence]
                   f"corridor without one.", room=place, resolved=True))
     for key in b.corridors_of(place) or ():
         if key not in state.noise:
-            state = _add_noise(state, key, place, cons)
+            state = add_noise(state, key, place, cons)
     return state
 
 
@@ -205,7 +205,7 @@ def _surface_danger(state: LockdownState, place: str, cons: list[Consequence]) -
                   f"go on every area without one.", room=place, resolved=True))
     for key in b.area_keys():
         if key not in state.noise:
-            state = _add_noise(state, key, place, cons)
+            state = add_noise(state, key, place, cons)
     return state
 
 
@@ -242,7 +242,7 @@ def _noise(state: LockdownState, seat: int, place: str, result: Any, cons: list[
         return state
     if key in state.noise:
         return _encounter_due(state, seat, place, cons)
-    return _add_noise(state, key, place, cons)
+    return add_noise(state, key, place, cons)
 
 
 def _place_intruder(state: LockdownState, kind: str, place: str,
@@ -340,7 +340,7 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
     if careful:
         nkey = b.corridor_key(dest, fact.data["noise_corridor"])
         if nkey is not None and nkey not in state.noise:
-            state = _add_noise(state, nkey, dest, cons)
+            state = add_noise(state, nkey, dest, cons)
     attacks = tuple(Pending("attack", seat, origin, reason="escape", intruder=i.id) for i in escape_from)
     return M.entered(state, seat, dest, key, occupied, cons, careful=careful, attacks=attacks)
 
@@ -470,7 +470,7 @@ def _encounter_drawn(state: LockdownState, fact: Fact, cons: list[Consequence]) 
                           "markers.", room=place))
         for key in keys or ():
             if key not in state.noise:
-                state = _add_noise(state, key, place, cons)
+                state = add_noise(state, key, place, cons)
         if sum(state.bag.values()) <= state.bag.get("blank", 0):
             state = _supply_to_bag(state, "adult", cons)
         return state
@@ -615,11 +615,11 @@ def _fire_step(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     if nest and state.rooms[nest].fire and state.rooms[nest].explored and state.eggs:
         state = replace(state, eggs=state.eggs - 1)
         cons.append(C("egg-burned", f"An egg in the burning Nest is destroyed ({state.eggs} left).", room=nest))
-        state = _nest_check(state, cons)
+        state = nest_check(state, cons)
     return state
 
 
-def _nest_check(state: LockdownState, cons: list[Consequence]) -> LockdownState:
+def nest_check(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     if state.eggs == 0 and not state.nest_destroyed:
         cons.append(C("nest-destroyed", "No eggs are left in the Nest: the Nest is destroyed.",
                       milestone="nest_destroyed"))

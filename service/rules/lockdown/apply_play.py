@@ -191,8 +191,8 @@ def _combat(state: LockdownState, fact: Fact, cons: list[Consequence], melee: bo
         elif n and state.rooms[place].tile == "nest" and state.eggs:
             state = replace(state, eggs=max(0, state.eggs - n))
             cons.append(C("egg-destroyed", f"{n} egg(s) destroyed in the Nest ({state.eggs} left).", room=place))
-            from service.rules.lockdown.apply import _nest_check
-            state = _nest_check(state, cons)
+            from service.rules.lockdown.apply import nest_check
+            state = nest_check(state, cons)
         else:
             cons.append(C("missed", "The eggs are missed."))
         cons.append(C("noise-roll-due", "After every attempt on the eggs: a noise roll.", seat=seat))
@@ -495,8 +495,8 @@ def _destroy_eggs(state: LockdownState, place: str | None, n: int, cons: list[Co
         elif state.rooms[place].tile == "nest" and state.rooms[place].explored and state.eggs:
             state = replace(state, eggs=state.eggs - 1)
             cons.append(C("egg-destroyed", f"An egg in the Nest is destroyed ({state.eggs} left).", room=place))
-            from service.rules.lockdown.apply import _nest_check
-            state = _nest_check(state, cons)
+            from service.rules.lockdown.apply import nest_check
+            state = nest_check(state, cons)
     return state
 
 
@@ -591,12 +591,12 @@ def _door(state, fact, cons):
 
 
 def _noise_placed(state, fact, cons):
-    from service.rules.lockdown.apply import _add_noise
+    from service.rules.lockdown.apply import add_noise
     place = resolve_place(state, fact.data["room"])
     key = state.board.corridor_key(place, fact.data["corridor"])
     if key is None or key in state.noise:
         return state
-    return _add_noise(state, key, place, cons)
+    return add_noise(state, key, place, cons)
 
 
 def _noise_removed(state, fact, cons):
@@ -749,8 +749,8 @@ def _ra_egg(state, seat, place, d, cons):
         state = with_character(state, seat, objects=state.characters[seat].objects + ("egg",))
         cons.append(C("egg-taken", f"{who(state, seat)} takes an egg ({state.eggs} left in the Nest); a noise roll "
                       f"follows.", seat=seat, eggs=state.eggs))
-        from service.rules.lockdown.apply import _nest_check
-        state = _nest_check(state, cons)
+        from service.rules.lockdown.apply import nest_check
+        state = nest_check(state, cons)
     return replace(state, pending=(Pending("noise", seat, place, reason="took an egg"),) + state.pending)
 
 

@@ -272,7 +272,7 @@ def _first_player_passed(state: LockdownState, fact: Fact) -> list[Violation]:
     return out
 
 
-def _action(state: LockdownState, fact: Fact) -> list[Violation]:
+def turn_check(state: LockdownState, fact: Fact) -> list[Violation]:
     seat = fact.actor
     verb = {"Passed": "pass", "CharacterMoved": "move", "CharacterMovedCarefully": "move carefully"}.get(
         fact.type, "act")
@@ -322,7 +322,7 @@ def knee_surcharge_due(state: LockdownState, seat: int) -> bool:
 
 
 def _move(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = _action(state, fact)
+    out = turn_check(state, fact)
     if out:
         return out
     seat = fact.actor
@@ -417,7 +417,7 @@ def _noise_rolled(state: LockdownState, fact: Fact) -> list[Violation]:
 
 
 def _passed(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = _action(state, fact)
+    out = turn_check(state, fact)
     d = fact.data.get("discarded") or 0  # null means not given, like an absent field
     if not out and d > state.characters[fact.actor].hand:
         out.append(V("discard-too-many", f"{who(state, fact.actor)} has only {state.characters[fact.actor].hand} "

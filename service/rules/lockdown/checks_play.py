@@ -33,7 +33,7 @@ def _in_game(state: LockdownState, seat: int, section: str = S.DEATH) -> list[Vi
 
 
 def _action(state: LockdownState, fact: Fact) -> list[Violation]:
-    from service.rules.lockdown.checks import _action as turn_check, action_cost
+    from service.rules.lockdown.checks import action_cost, turn_check
     out = turn_check(state, fact)
     if out:
         return out
@@ -826,8 +826,8 @@ def _not_solo_coop(state, objectives, field):
     L4524–4526): a standard-deck card aimed at other players (``semi_coop_only``) is refused."""
     if state.setup.mode not in ("solo", "coop"):
         return []
-    from service.rules.lockdown.scoring import _not_solo_coop_card
-    wrong = [k for k in (_not_solo_coop_card(o) for o in objectives if o != "unknown") if k]
+    from service.rules.lockdown.scoring import not_solo_coop_card
+    wrong = [k for k in (not_solo_coop_card(o) for o in objectives if o != "unknown") if k]
     if wrong:
         return [V("not-a-solo-coop-objective", f"{', '.join(wrong)} is a card of the standard objective decks; "
                   f"{state.setup.mode} uses the Solo/Co-op deck.", _mode_section(state), field)]

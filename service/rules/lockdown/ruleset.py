@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
 from service.rules.base import Consequence, Expected, Fact, Group, Moment, Result, Ruleset, Setup, Violation
@@ -14,7 +15,8 @@ from service.rules.lockdown import names as _names
 from service.rules.lockdown import apply as _apply, checks, inputs, perspective, sidebar as _sidebar, state as _state, story, svg, unknowns, view
 from service.rules.lockdown import corridors as _corridors, result_words
 from service.rules.lockdown.components import BOARDS, EVENT_CARDS, board as _board
-from service.rules.lockdown.facts import FACTS, KINDS
+from service.rules.lockdown.fact_types import FACT_TYPES
+from service.rules.lockdown.facts import KINDS
 
 
 class LockdownRuleset(Ruleset):
@@ -51,7 +53,7 @@ class LockdownRuleset(Ruleset):
 
     # --- the vocabulary --------------------------------------------------------------------
 
-    facts = FACTS
+    facts = MappingProxyType({t: ft.spec for t, ft in FACT_TYPES.items()})  # asserted complete at import
     field_kinds = KINDS
 
     # --- boards and learned corridors -------------------------------------------------------
