@@ -9,13 +9,15 @@ verdicts and the described final state. The field names of the snapshot are comp
 
 Write the expectations again only when a rule is meant to change, and say so in the commit:
 
-    .venv/bin/python tests/unit/test_fixed_corpus.py --write
+    .venv/bin/python tests/unit/test_fixed_corpus.py --write [--slow]
 """
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
+
+import pytest
 
 from service.notation import parse
 from service.rules import get_ruleset
@@ -27,6 +29,7 @@ from service.rules.kit.snapshot import digest, snapshot
 ROOT = Path(__file__).resolve().parents[2]
 DEMOS = sorted((ROOT / "service" / "demo").glob("*.jsonl"))
 EXPECTED = ROOT / "tests" / "data" / "fixed_corpus.json"
+EXPECTED_SLOW = ROOT / "tests" / "data" / "fixed_corpus_1000.json"
 
 
 def generated_spec(seed: int) -> tuple[int, str, int, str]:
@@ -38,6 +41,7 @@ def generated_spec(seed: int) -> tuple[int, str, int, str]:
 
 
 FAST_SEEDS = range(24)
+SLOW_SEEDS = range(1000)
 
 
 def _fold_record(ruleset, setup: Setup, facts: list[Fact], perspectives: tuple[str, ...] = ()) -> dict:
@@ -114,6 +118,16 @@ def test_demo_and_generated_games_fold_as_before():
     _compare(expected, FAST_SEEDS)
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+def test_thousand_generated_games_fold_as_before():
+    """The 1,000 generated games, one digest of each game's whole record (to keep the file small)."""
+    expected = _expected(EXPECTED_SLOW)
+    assert set(expected) == {str(s) for s in SLOW_SEEDS}
+    for seed in SLOW_SEEDS:
+        assert digest(generated_record(seed)) == expected[str(seed)], f"generated game {seed}"
+
+
 def test_snapshot_sees_a_changed_value_and_ignores_grouping():
     """The digest is not blind: one changed field of one character changes it."""
     from service.rules.lockdown.state import with_character
@@ -128,6 +142,9 @@ def test_snapshot_sees_a_changed_value_and_ignores_grouping():
 def main(argv: list[str]) -> None:
     EXPECTED.parent.mkdir(parents=True, exist_ok=True)
     EXPECTED.write_text(json.dumps(corpus(FAST_SEEDS), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    if "--slow" in argv:
+        slow = {str(seed): digest(generated_record(seed)) for seed in SLOW_SEEDS}
+        EXPECTED_SLOW.write_text(json.dumps(slow, indent=0, sort_keys=True) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
