@@ -41,6 +41,16 @@ class FactSpec:
     section: str = ""
 
 
+@dataclass(frozen=True)
+class FactType:
+    """A fact type declared once, where its game concept lives: its spec, the check of its rules (None: its shape
+    and its place in the game are all there is to check) and its effect on the state."""
+
+    spec: FactSpec
+    check: Callable[[Any, Fact], list[Violation]] | None
+    effect: Callable[[Any, Fact, list], Any]
+
+
 def field_spec(name: str, kind: str, doc: str, required: bool = True) -> FieldSpec:
     return FieldSpec(name, kind, required, doc)
 

@@ -22,6 +22,7 @@ from service.rules.lockdown.checks import ACTIONS, MOVE_COST, who
 from service.rules.lockdown.components import CHARACTERS, ROOMS
 from service.rules.lockdown.facts import AFTER_END, MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token, shape_violations
 from service.rules.lockdown import mechanics as M
+from service.rules.lockdown.mechanics import add_noise, nest_check, start_self_destruct  # noqa: F401 (old path)
 from service.rules.lockdown.mechanics import C
 from service.rules.lockdown.unknowns import (
     INCOMPLETE, apply_escape, apply_gap, apply_nowhere, apply_unknown, room_unknown, unknown_fields,
@@ -142,14 +143,6 @@ def _revive(state: LockdownState, cons: list[Consequence]) -> LockdownState:
         cons.append(C("revived", f"AutoDoc: {who(state, seat)} is revived in the Emergency Room (light wounds "
                       f"removed, serious wounds dressed).", seat=seat, room=er))
     return state
-
-
-def add_noise(state: LockdownState, key: str, place: str, cons: list[Consequence]) -> LockdownState:
-    n = state.board.number_at(key, place)
-    where = ("the technical corridors space" if key == TECHNICAL else f"area {key.rpartition('-')[2]}" if is_area(key)
-             else f"corridor {n} of {state.room_label(place)}")
-    cons.append(C("noise-placed", f"Noise marker placed in {where}.", corridor=key, room=place, number=n))
-    return replace(state, noise=state.noise | {key})
 
 
 def _danger(state: LockdownState, seat: int, place: str, cons: list[Consequence]) -> LockdownState:
@@ -619,14 +612,6 @@ def _fire_step(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     return state
 
 
-def nest_check(state: LockdownState, cons: list[Consequence]) -> LockdownState:
-    if state.eggs == 0 and not state.nest_destroyed:
-        cons.append(C("nest-destroyed", "No eggs are left in the Nest: the Nest is destroyed.",
-                      milestone="nest_destroyed"))
-        return replace(state, nest_destroyed=True)
-    return state
-
-
 def _move_intruders(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
     b = state.board
     kinds = set(card.moves)
@@ -670,7 +655,6 @@ def _move_intruders(state: LockdownState, card, cons: list[Consequence]) -> Lock
 def _coolant_leak(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     """Coolant Leak (Wyciek chłodziwa, seed 000 L1865–1897): a malfunction in the Cooling System starts the
     self-destruct countdown, otherwise a malfunction is placed there (after the stalkers moved)."""
-    from service.rules.lockdown.apply_play import start_self_destruct
     place = state.room_of_tile("cooling_system")
     if place is None or not state.rooms[place].explored:
         cons.append(C("event-effect", "Coolant Leak: the Cooling System is not explored, so no malfunction marker "

@@ -13,11 +13,12 @@ from typing import Callable
 
 from service.rules.base import Fact, Violation
 from service.rules.kit.builders import violation
-from service.rules.lockdown import sections as S
+from service.rules.lockdown import hidden_information, sections as S
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ACTION_CARDS, ROOMS
 from service.rules.lockdown.facts import HEAL_CHOICES, ROOM_ACTIONS, resolve_place
 from service.rules.lockdown.state import IN_BASE, IN_POD, SETUP, LockdownState, find_object, intruder, who
+from service.rules.lockdown.turns import action_cost, turn_check
 
 
 V = violation  # the kit's builder, short for the many rules below
@@ -33,7 +34,6 @@ def _in_game(state: LockdownState, seat: int, section: str = S.DEATH) -> list[Vi
 
 
 def _action(state: LockdownState, fact: Fact) -> list[Violation]:
-    from service.rules.lockdown.checks import action_cost, turn_check
     out = turn_check(state, fact)
     if out:
         return out
@@ -817,89 +817,6 @@ def _computer_revealed(state, fact):
 
 # --- objectives, contingency, lab ------------------------------------------------------------------
 
-def _mode_section(state):
-    return {"solo": S.SOLO, "coop": S.COOP}.get(state.setup.mode, S.OBJECTIVES)
-
-
-def _not_solo_coop(state, objectives, field):
-    """Solo and co-op deal "Solo/Koop" cards instead of the standard decks (seed 000 L4499–4500,
-    L4524–4526): a standard-deck card aimed at other players (``semi_coop_only``) is refused."""
-    if state.setup.mode not in ("solo", "coop"):
-        return []
-    from service.rules.lockdown.scoring import not_solo_coop_card
-    wrong = [k for k in (not_solo_coop_card(o) for o in objectives if o != "unknown") if k]
-    if wrong:
-        return [V("not-a-solo-coop-objective", f"{', '.join(wrong)} is a card of the standard objective decks; "
-                  f"{state.setup.mode} uses the Solo/Co-op deck.", _mode_section(state), field)]
-    return []
-
-
-def _dealt(state, fact):
-    c = state.characters[fact.actor]
-    n = 1 if state.setup.mode == "coop" else 2
-    if c.objectives:
-        return [V("objectives-twice", "Objectives were already dealt to this player.", S.OBJECTIVES)]
-    if len(fact.data["objectives"]) != n:
-        return [V("objective-count", f"{n} objective card(s) are dealt in {state.setup.mode} mode.",
-                  _mode_section(state), "objectives")]
-    return _not_solo_coop(state, fact.data["objectives"], "objectives")
-
-
-def _chosen(state, fact):
-    c = state.characters[fact.actor]
-    if state.setup.mode == "coop":
-        return [V("coop-objectives-open", "In co-op every player has 1 open objective; there is no choice.", S.COOP)]
-    if not state.first_encounter:
-        return [V("objective-choice-not-due", "Objectives are chosen at the first encounter with a night stalker.",
-                  S.OBJECTIVES)]
-    if c.objective is not None:
-        return [V("objective-chosen-twice", f"{who(state, fact.actor)} already kept an objective.", S.OBJECTIVES)]
-    known = [o for o in c.objectives if o != "unknown"]
-    if len(known) == len(c.objectives) and known and fact.data["objective"] not in known:
-        return [V("objective-not-dealt", f"{fact.data['objective']} was not dealt to this player.", S.OBJECTIVES,
-                  "objective")]
-    return _not_solo_coop(state, [fact.data["objective"]], "objective")
-
-
-def _revealed_objective(state, fact):
-    c = state.characters[fact.actor]
-    if c.objective not in (None, "unknown") and c.objective != fact.data["objective"]:
-        return [V("objective-mismatch", f"The objective kept was {c.objective}.", S.VICTORY, "objective")]
-    return _not_solo_coop(state, [fact.data["objective"]], "objective")
-
-
-def _tokens_dealt(state, fact):
-    c = state.characters[fact.actor]
-    if state.setup.mode == "coop":
-        return [V("coop-no-tokens", "In co-op no contingency tokens are dealt to players.", S.COOP)]
-    if c.contingency:
-        return [V("contingency-twice", "Contingency tokens were already dealt to this player.", S.CONTINGENCY)]
-    n = 2 if len(state.seats) <= 2 else 1
-    if len(fact.data["tokens"]) != n:
-        return [V("contingency-count", f"Each player holds {n} contingency token(s) with {len(state.seats)} "
-                  f"player(s).", S.CONTINGENCY, "tokens")]
-    return []
-
-
-def _peeked(state, fact):
-    if fact.data["owner"] == "active":
-        return [V("active-plan-hidden", "No effect may peek at the active contingency plan.", S.CONTINGENCY, "owner")]
-    if fact.data["owner"] == fact.actor:
-        return [V("own-token", "A player always knows their own tokens.", S.CONTINGENCY, "owner")]
-    return []
-
-
-def _taken(state, fact):
-    return [] if state.pool else [V("pool-empty", "The neutral pool is empty.", S.CONTINGENCY)]
-
-
-def _token_revealed(state, fact):
-    if fact.data["owner"] == "active" and not state.ended:
-        return [V("active-plan-hidden", "The active contingency plan is revealed only at the end of the game.",
-                  S.CONTINGENCY, "owner")]
-    return []
-
-
 def _weakness(state, fact):
     if state.weaknesses[fact.data["slot"] - 1] and not fact.data.get("card"):
         return [V("weakness-revealed-twice", f"Weakness {fact.data['slot']} is already face up.", S.WEAKNESS, "slot")]
@@ -936,8 +853,7 @@ RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "FireRemoved": _fire_removed, "MalfunctionPlaced": _malfunction, "MalfunctionRemoved": _malfunction_removed,
     "DoorChanged": _door, "NoiseMarkerPlaced": _noise_placed, "NoiseMarkerRemoved": _noise_removed,
     "SelfDestructStarted": _self_destruct, "RoomActionUsed": _room_action, "ComputerActionUsed": _computer,
-    "ComputerCardRevealed": _computer_revealed, "ObjectivesDealt": _dealt, "ObjectiveChosen": _chosen,
-    "ObjectiveRevealed": _revealed_objective, "ContingencyTokensDealt": _tokens_dealt,
-    "ContingencyTokenPeeked": _peeked, "ContingencyTokenTaken": _taken, "ContingencyTokenRevealed": _token_revealed,
+    "ComputerCardRevealed": _computer_revealed,
     "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
+    **hidden_information.RULES,  # objectives and contingency tokens (decision 0029)
 }

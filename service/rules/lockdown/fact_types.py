@@ -4,8 +4,9 @@
 (``checks.RULES``) and the effects (``apply.HANDLERS``); building it asserts that every fact type sits in
 exactly one concept, has a spec and an effect, and that no check or effect exists for a type nobody declared.
 A type with no rule of its own beyond its shape and its place in the game says so in ``SHAPE_ONLY``.
-The offers (``next_inputs``) are grouped by the situation of the game (a pending sub-step, the turn, the
-table effects), not by type; decision 0029 says where each concept's code lives today and what remains.
+A concept with a module of its own (``CONCEPT_MODULES``) declares its types there, spec, check and effect
+together, and the registries must hold exactly those. The offers (``next_inputs``) are grouped by the situation
+of the game (a pending sub-step, the turn, the table effects); decision 0029 says what remains.
 
     >>> FACT_TYPES["DoorChanged"].concept
     'systems'
@@ -19,6 +20,7 @@ from typing import Callable
 
 from service.rules.base import Consequence, Fact, Violation
 from service.rules.kit.facts import FactSpec
+from service.rules.lockdown import hidden_information
 from service.rules.lockdown.apply import HANDLERS
 from service.rules.lockdown.checks import RULES
 from service.rules.lockdown.facts import FACTS
@@ -42,11 +44,12 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
                 "SelfDestructStarted"),
     "rooms and computers": ("RoomActionUsed", "ComputerActionUsed", "ComputerCardRevealed", "KnowledgeGained",
                             "WeaknessRevealed"),
-    "hidden information": ("ObjectivesDealt", "ObjectiveChosen", "ObjectiveRevealed", "ContingencyTokensDealt",
-                           "ContingencyTokenPeeked", "ContingencyTokenTaken", "ContingencyTokenRevealed"),
+    "hidden information": tuple(t.spec.type for t in hidden_information.FACT_TYPES),
     "scoring": ("FinalScanRecorded", "GameEnded"),
     "a coarse record": ("RecordGap", "CharacterEscaped"),
 }
+#: the concepts that live in a module of their own, declaring their fact types there (decision 0029)
+CONCEPT_MODULES = {"hidden information": hidden_information}
 #: types whose only rules are their shape and their place in the game (checks.check's order rules)
 SHAPE_ONLY = frozenset({"FirePlaced", "GameEnded", "IntruderInjured", "IntruderRemoved", "PowerChanged"})
 
@@ -74,6 +77,11 @@ def _build() -> dict[str, FactType]:
         ("in two concepts", twice), ("in no concept", missing), ("not in the vocabulary", unknown),
         ("without an effect", no_effect), ("without a check (nor SHAPE_ONLY)", no_check),
         ("SHAPE_ONLY but checked", checked_anyway)) if types]
+    for concept, module in CONCEPT_MODULES.items():
+        stray = [t.spec.type for t in module.FACT_TYPES if FACTS.get(t.spec.type) is not t.spec
+                 or RULES.get(t.spec.type) is not t.check or HANDLERS.get(t.spec.type) is not t.effect]
+        if stray:
+            problems.append(f"declared in {concept} but registered otherwise: {', '.join(stray)}")
     if problems:
         raise AssertionError("Lockdown's fact types are incomplete — " + "; ".join(problems))
     concept_of = {t: c for c, types in CONCEPTS.items() for t in types}

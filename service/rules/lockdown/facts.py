@@ -14,9 +14,9 @@ from typing import Any, Mapping
 from service.rules.base import Fact, Violation
 from service.rules.kit.facts import Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
 from service.rules.kit.facts import shape_violations as kit_shape_violations
-from service.rules.lockdown import sections
+from service.rules.lockdown import hidden_information, sections
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
-from service.rules.lockdown.unknowns import UNKNOWN_KINDS, is_unknown
+from service.rules.lockdown.unknown_values import UNKNOWN_KINDS, is_unknown
 from service.rules.lockdown.components import (
     BOARDS, CHARACTERS, EVENT_CARDS, EXPLORATION_EFFECTS, NOISE_RESULTS, ROOMS, TOKEN_TYPES,
 )
@@ -364,7 +364,7 @@ COMPUTER_CARDS: dict[str, tuple[str, ...]] = {  # gaps_filled.md §5 (C1, card p
     "E": ("clear_room", "swap_power", "peek_css"),
 }
 COMPUTER_DECK = tuple(COMPUTER_CARDS) + ("lockdown",)
-CONTINGENCY_PLANS = ("signal", "knowledge", "pods", "isolation", "save_all", "unknown")
+CONTINGENCY_PLANS = hidden_information.CONTINGENCY_PLANS
 
 
 def _int(lo: int = 0, hi: int | None = None) -> Checker:
@@ -752,33 +752,7 @@ MORE = (
               _f("seat", "seat", "Lock-Down: the revealing player", False)),
              {"card": "B"}, S.COMPUTER),
     # --- objectives, contingency, lab, victory check --------------------------------------
-    FactSpec("ObjectivesDealt", "seat", "Objective cards dealt to the player (secret; names if recorded).",
-             (_f("objectives", "objectives", "the cards as type ids with values (see objectives.json), or 'unknown'"),),
-             {"objectives": ["unknown", "unknown"]}, S.OBJECTIVES),
-    FactSpec("ObjectiveChosen", "seat",
-             "At the first encounter the player kept 1 of their 2 objectives (the other is boxed unseen).",
-             (_f("objective", "objective", "the objective kept (type id with values, or 'unknown')"),),
-             {"objective": "send_signal"}, S.OBJECTIVES),
-    FactSpec("ObjectiveRevealed", "seat", "The player showed their objective (victory check, or later).",
-             (_f("objective", "objective", "the objective (type id with values)"),),
-             {"objective": "knowledge_at_least:5"}, S.VICTORY),
-    FactSpec("ContingencyTokensDealt", "seat", "Contingency tokens dealt to the player (secret).",
-             (_f("tokens", "names", "plan ids (signal, knowledge, pods, isolation, save_all) or 'unknown'"),),
-             {"tokens": ["unknown"]}, S.CONTINGENCY),
-    FactSpec("ContingencyTokenPeeked", "seat",
-             "The player looked at a contingency token (Archive, computer): whose, and what it was if recorded.",
-             (_f("owner", "owner", "a seat, or 'pool'"),
-              _f("token", "plan", "what was seen ('unknown' if not recorded)", False)),
-             {"owner": 2, "token": "save_all"}, S.CONTINGENCY),
-    FactSpec("ContingencyTokenTaken", "seat",
-             "The player took a contingency token from the neutral pool (Alert Room).",
-             (_f("token", "plan", "the token, if recorded", False),), {"token": "unknown"}, S.CONTINGENCY),
-    FactSpec("ContingencyTokenRevealed", "table",
-             "A hidden contingency token was revealed: the active plan (at the victory check), a neutral token "
-             "(co-op), or a player's token.",
-             (_f("owner", "owner", "'active', 'pool' or a seat"),
-              _f("token", "plan", "the plan on it")),
-             {"owner": "active", "token": "signal"}, S.CONTINGENCY),
+    *hidden_information.SPECS,  # declared with their checks and effects (decision 0029)
     FactSpec("WeaknessRevealed", "table", "A weakness card was revealed (by research or an item) or named.",
              (_f("slot", "slot", "slot 1–3 (knowledge 3, 5, 8)"),
               _f("card", "text", "the weakness card, if named", False),
