@@ -17,7 +17,8 @@ from types import MappingProxyType
 from typing import Callable
 
 from service.rules.base import Consequence, Fact
-from service.rules.lockdown import hidden_information, mechanics as M
+from service.rules.lockdown import condition, hidden_information, mechanics as M
+from service.rules.lockdown.condition import scan  # noqa: F401 (old path: apply_play.scan)
 from service.rules.lockdown.catalog import item_ammo
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.checks import ROOM_ACTION_COST, action_cost, who
@@ -35,86 +36,6 @@ Handler = Callable[[LockdownState, Fact, list[Consequence]], LockdownState]
 def _act(state: LockdownState, fact: Fact, cost: int) -> LockdownState:
     """An action: pay its cost and count it (lockdown.md §5.1)."""
     return M.count_action(M.pay(state, fact.actor, cost), fact.actor)
-
-
-# --- condition -------------------------------------------------------------------------------------
-
-def _wound(state, fact, cons):
-    return M.wound(state, fact.actor, fact.data["kind"], cons, card=fact.data.get("card"),
-                   count=fact.data.get("count") or 1)
-
-
-def _dressed(state, fact, cons):
-    c = state.characters[fact.actor]
-    n = fact.data.get("count") or 1
-    wounds, done = [], 0
-    for w in c.serious:
-        if not w.dressed and done < n:
-            w, done = replace(w, dressed=True), done + 1
-        wounds.append(w)
-    cons.append(C("dressed", f"{who(state, fact.actor)} dresses {done} serious wound(s).", seat=fact.actor, count=done))
-    return with_character(state, fact.actor, serious=tuple(wounds))
-
-
-def _healed(state, fact, cons):
-    c = state.characters[fact.actor]
-    if fact.data["kind"] == "light":
-        cons.append(C("healed", f"{who(state, fact.actor)}'s light wounds are healed.", seat=fact.actor))
-        return with_character(state, fact.actor, light=0)
-    wounds = list(c.serious)
-    i = next((k for k, w in enumerate(wounds) if w.dressed), None)
-    if i is None:
-        cons.append(C("ignored", "No dressed serious wound to heal."))
-        return state
-    del wounds[i]
-    cons.append(C("healed", f"{who(state, fact.actor)} heals a dressed serious wound.", seat=fact.actor))
-    return with_character(state, fact.actor, serious=tuple(wounds))
-
-
-def _contaminated(state, fact, cons):
-    return M.contaminate(state, fact.actor, cons, fact.data.get("count") or 1)
-
-
-def scan(state: LockdownState, seat: int, infected: int, clean: int, scope: str, remove: bool,
-         cons: list[Consequence]) -> LockdownState:
-    c = state.characters[seat]
-    cons.append(C("scanned", f"{who(state, seat)} scans contamination cards ({scope}): {infected} INFECTED, "
-                  f"{clean} clean.", seat=seat, infected=infected, clean=clean))
-    known_clean = min(c.contamination, max(c.clean, clean) if scope != "all" else clean)
-    state = with_character(state, seat, clean=known_clean, infected=min(c.contamination, max(c.infected, infected)))
-    if remove:
-        if infected:
-            state = M.remove_contamination(state, seat, infected, scope)
-            cons.append(C("contamination-removed", f"{infected} infected card(s) are removed.", seat=seat))
-        if state.characters[seat].larva:
-            state = with_character(state, seat, larva=False)
-            cons.append(C("larva-removed", f"The larva is removed from {who(state, seat)}'s board.", seat=seat))
-        return state
-    if infected:
-        state = M.infest(state, seat, cons)
-    return state
-
-
-def _scanned(state, fact, cons):
-    d = fact.data
-    return scan(state, fact.actor, d["infected"], d.get("clean") or 0, d.get("scope") or "hand",
-                bool(d.get("remove_infected")), cons)
-
-
-def _larva_removed(state, fact, cons):
-    cons.append(C("larva-removed", f"The larva is removed from {who(state, fact.actor)}'s board.", seat=fact.actor))
-    return with_character(state, fact.actor, larva=False)
-
-
-def _slime(state, fact, cons):
-    if fact.data["slime"]:
-        return M.slime(state, fact.actor, cons)
-    cons.append(C("slime-removed", f"{who(state, fact.actor)} discards the slime marker.", seat=fact.actor))
-    return with_character(state, fact.actor, slime=False)
-
-
-def _died(state, fact, cons):
-    return M.die(state, fact.actor, fact.data["cause"], cons)
 
 
 def _knowledge(state, fact, cons):
@@ -977,9 +898,8 @@ def _final_scan(state, fact, cons):
 
 
 HANDLERS: dict[str, Handler] = {
-    "WoundSuffered": _wound, "WoundDressed": _dressed, "WoundHealed": _healed,
-    "ContaminationCardReceived": _contaminated, "ContaminationScanned": _scanned, "LarvaRemoved": _larva_removed,
-    "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _knowledge,
+    **condition.EFFECTS,  # wounds, contamination, slime, death (decision 0029)
+    "KnowledgeGained": _knowledge,
     "CharacterMovedByEffect": _moved_by_effect,
     "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
     "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated, "IntruderPlaced": _placed,

@@ -20,7 +20,7 @@ from typing import Callable
 
 from service.rules.base import Consequence, Fact, Violation
 from service.rules.kit.facts import FactSpec
-from service.rules.lockdown import hidden_information
+from service.rules.lockdown import condition, hidden_information
 from service.rules.lockdown.apply import HANDLERS
 from service.rules.lockdown.checks import RULES
 from service.rules.lockdown.facts import FACTS
@@ -34,8 +34,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
                                  "NoiseRolled", "EncounterTokenDrawn", "NoiseMarkerPlaced", "NoiseMarkerRemoved"),
     "event phase": ("CssTokenRevealed", "TimeAdvanced", "NoiseMarkersCleared", "EventCardDrawn", "IntruderMoved",
                     "ColonyTokenDrawn"),
-    "condition": ("WoundSuffered", "WoundDressed", "WoundHealed", "ContaminationCardReceived", "ContaminationScanned",
-                  "LarvaRemoved", "SlimeChanged", "CharacterDied"),
+    "condition": tuple(t.spec.type for t in condition.FACT_TYPES),
     "combat": ("CharacterShot", "MeleeAttacked", "IntruderAttacked", "InjuryCheckDrawn", "IntruderRetreated",
                "IntruderPlaced", "IntruderRemoved", "IntruderInjured"),
     "items and crafting": ("RoomSearched", "ItemGained", "ItemCrafted", "ItemUsed", "ItemsTraded", "ItemDropped",
@@ -49,7 +48,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "a coarse record": ("RecordGap", "CharacterEscaped"),
 }
 #: the concepts that live in a module of their own, declaring their fact types there (decision 0029)
-CONCEPT_MODULES = {"hidden information": hidden_information}
+CONCEPT_MODULES = {"condition": condition, "hidden information": hidden_information}
 #: types whose only rules are their shape and their place in the game (checks.check's order rules)
 SHAPE_ONLY = frozenset({"FirePlaced", "GameEnded", "IntruderInjured", "IntruderRemoved", "PowerChanged"})
 

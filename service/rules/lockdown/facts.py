@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from service.rules.base import Fact, Violation
 from service.rules.kit.facts import Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
 from service.rules.kit.facts import shape_violations as kit_shape_violations
-from service.rules.lockdown import hidden_information, sections
+from service.rules.lockdown import condition, hidden_information, sections
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
 from service.rules.lockdown.unknown_values import UNKNOWN_KINDS, is_unknown
 from service.rules.lockdown.components import (
@@ -333,8 +333,7 @@ def _unknown(spec: FieldSpec, value: Any) -> bool:
 
 WOUND_KINDS = ("light", "serious")
 SCAN_SCOPES = ("hand", "all", "drawn")
-DEATH_CAUSES = ("wounds", "infection", "attack", "time_out", "alarm_procedure", "base_destroyed", "vent_out",
-                "defense_control", "contingency", "final_scan", "event", "other")
+DEATH_CAUSES = condition.DEATH_CAUSES
 DIE_FACES = ("blank", "creeper", "adult", "hit", "double", "card_for_1", "one_or_two")
 OBJECT_KINDS = ("corpse", "carcass", "egg")
 ITEM_COLOURS = ("red", "yellow", "green", "blue", "starting", "quest")
@@ -503,47 +502,7 @@ KINDS.update({
 S = sections
 MORE = (
     # --- character condition --------------------------------------------------------------
-    FactSpec("WoundSuffered", "seat",
-             "The character suffered wounds from an effect the table resolved (event, item, card). A 3rd light "
-             "wound becomes a serious wound and any wound beyond 3 serious wounds kills — both derived.",
-             (_f("kind", "wound_kind", "light or serious"),
-              _f("count", "count1", "how many (default 1); resolved one by one", False),
-              _f("card", "text", "the serious wound card drawn, if named ('Knee' / 'Kolano' surcharges a move: faq_lockdown.md 7)", False),
-              _f("cause", "text", "what caused it (free text)", False)),
-             {"kind": "light", "count": 1, "cause": "Noise in Corridors (darkness)"}, S.LIGHT_WOUNDS),
-    FactSpec("WoundDressed", "seat",
-             "Serious wounds were dressed (flipped): their effect is ignored, they still count towards 3.",
-             (_f("count", "count1", "how many serious wounds were dressed (default 1)", False),),
-             {"count": 1}, S.SERIOUS_WOUNDS),
-    FactSpec("WoundHealed", "seat",
-             "Wounds were healed: 'light' removes all light wounds, 'serious' discards 1 dressed serious wound.",
-             (_f("kind", "wound_kind", "light or serious"),),
-             {"kind": "light"}, S.SERIOUS_WOUNDS),
-    FactSpec("ContaminationCardReceived", "seat",
-             "The character received contamination cards (onto the own discard pile), from an effect the table "
-             "resolved.",
-             (_f("count", "count1", "how many (default 1)", False),),
-             {"count": 1}, S.CONTAMINATION),
-    FactSpec("ContaminationScanned", "seat",
-             "Contamination cards were scanned: how many showed INFECTED and how many were clean. An infected card "
-             "puts a larva on the board, or kills (a creeper appears) if a larva is already there — derived — "
-             "unless the effect removes infected cards.",
-             (_f("infected", "count0", "cards showing INFECTED"),
-              _f("clean", "count0", "cards without the word", False),
-              _f("scope", "scope", "hand, all (deck, hand and discard) or drawn (default hand)", False),
-              _f("remove_infected", "bool", "the effect removes the infected cards (and the larva)", False)),
-             {"infected": 0, "clean": 2, "scope": "hand"}, S.CONTAMINATION),
-    FactSpec("LarvaRemoved", "seat", "The larva on the character board was removed (Skalpel etc.).",
-             (), {}, S.CONTAMINATION),
-    FactSpec("SlimeChanged", "seat", "A slime marker was placed on (true) or removed from (false) the character board.",
-             (_f("slime", "bool", "true: slime marker placed; false: removed"),),
-             {"slime": False}, S.SLIME),
-    FactSpec("CharacterDied", "seat",
-             "The character died from an effect the table resolved (a death the rules derive is never recorded). "
-             "Corpse, dropped heavy objects, lost items, tokens to the pool and the main gate are derived.",
-             (_f("cause", "cause", f"one of {', '.join(DEATH_CAUSES)}"),
-              _f("note", "text", "free text", False)),
-             {"cause": "event", "note": "Blood Rage"}, S.DEATH),
+    *condition.SPECS,  # declared with their checks and effects (decision 0029)
     FactSpec("KnowledgeGained", "seat",
              "The character's knowledge changed by an effect not derived here (card, item); capped 0–8.",
              (_f("amount", "amount", "change of knowledge (e.g. 3 for Research Tools)"),

@@ -1,4 +1,5 @@
-"""Turns and actions: what an action is, what it costs, and whether it is this character's turn to take one.
+"""Turns and actions: what an action is, what it costs, whether it is this character's turn to take one, and
+whether the character is still in the game at all.
 
     >>> from service.rules.base import Fact
     >>> action_cost(Fact(1, "CharacterMovedCarefully", {}, 1)), "Passed" in ACTIONS
@@ -11,7 +12,8 @@ from service.rules.kit.builders import violation as V
 from service.rules.lockdown import sections as S
 from service.rules.lockdown.components import ROOMS
 from service.rules.lockdown.state import (
-    COLONY_STEP, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, NOISE_CLEANUP, TIME, LockdownState, who,
+    COLONY_STEP, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, IN_BASE, IN_POD, NOISE_CLEANUP, SETUP, TIME, LockdownState,
+    who,
 )
 
 ACTIONS = ("CharacterMoved", "CharacterMovedCarefully", "Passed", "CharacterShot", "MeleeAttacked",
@@ -78,4 +80,14 @@ def turn_check(state: LockdownState, fact: Fact) -> list[Violation]:
     if c.actions >= 2:
         return [V("third-action", f"{who(state, seat)} already took 2 actions this turn; a turn has at most 2 "
                   f"actions (the second may be a pass).", S.TURNS)]
+    return []
+
+
+def in_game(state: LockdownState, seat: int, section: str = S.DEATH) -> list[Violation]:
+    """A violation unless ``seat``'s character is still in the game (in the base, or sitting in a pod)."""
+    c = state.characters[seat]
+    if state.phase == SETUP:
+        return []
+    if c.status not in (IN_BASE, IN_POD):
+        return [V("character-out-of-play", f"{who(state, seat)} is no longer in the game ({c.status}).", section)]
     return []
