@@ -27,11 +27,21 @@ _DIGEST = "_fold_digest"  # where a game carries its digest (not an attribute of
 _STAGED = "_staged_head"  # Game's hook: an event body reuses a head already folded (service/game.py)
 
 
-def _observe():
-    """The Lockdown rules' learned-corridor observation of one step."""
-    from service.rules.lockdown.corridors import observe
+@dataclass(frozen=True)
+class SeenCorridor:
+    """A corridor observation read back from a fold snapshot: the fields every ruleset's observation has
+    (``Ruleset.observe_corridor``), so the read side needs no ruleset's own class to restore one."""
 
-    return observe
+    board: str
+    from_place: str
+    to_place: str
+    corridor: Any
+    mover: str
+    seq: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"board": self.board, "from_place": self.from_place, "to_place": self.to_place,
+                "corridor": self.corridor, "mover": self.mover, "seq": self.seq}
 
 
 @dataclass
@@ -39,11 +49,12 @@ class Digest:
     """What a game's as-corrected steps showed up to ``version`` (the game's aggregate version)."""
 
     version: int
-    observations: list = field(default_factory=list)  # corridors: Observation per step that made one
+    observations: list = field(default_factory=list)  # corridors: an observation per step that made one
     tally: Any = None  # statistics: projections.statistics.Tally
+    ruleset: Any = None  # whose observe_corridor reads the steps
 
     def step(self, before, fact: Fact, after, consequences) -> None:
-        seen = _observe()(before, fact, after)
+        seen = self.ruleset.observe_corridor(before, fact, after)
         if seen is not None:
             self.observations.append(seen)
         self.tally.step(before, fact, after, consequences)
@@ -57,8 +68,8 @@ def _new_tally():
 
 def digest_of_replay(replay, version: int) -> Digest:
     """The digest of a folded :class:`service.rules.replay.Replay` (steps with violations of shape skipped)."""
-    digest = Digest(version, [], _new_tally())
-    observe = _observe()
+    digest = Digest(version, [], _new_tally(), replay.ruleset)
+    observe = replay.ruleset.observe_corridor
     for before, step in zip(replay.steps, replay.steps[1:]):
         fact = step.fact
         if fact is None or any(v.shape for v in step.violations):
@@ -111,7 +122,7 @@ class GameFolder:
         if isinstance(event, Game.Created):
             game = event.mutate(None)
             if self.digests and game.ruleset_name in STEPPED:
-                game.__dict__[_DIGEST] = Digest(game.version, [], _new_tally())
+                game.__dict__[_DIGEST] = Digest(game.version, [], _new_tally(), game.ruleset)
         elif game is not None and game.version == event.originator_version - 1:
             self._step(game, event)
         else:
@@ -238,8 +249,6 @@ class Summary:
     # -- snapshots -------------------------------------------------------------------------------------------
 
     def to_json(self) -> dict:
-        from service.rules.lockdown.corridors import Observation  # noqa: F401 - the type stored below
-
         out = {name: getattr(self, name) for name in self.HEADER}
         out.update(id=str(self.id), version=self.version, position=self.position, flagged=self.flagged,
                    created_on=_iso(self.created_on), modified_on=_iso(self.modified_on), pos=self.pos,
@@ -251,8 +260,6 @@ class Summary:
 
     @classmethod
     def from_json(cls, data: dict) -> "Summary":
-        from service.rules.lockdown.corridors import Observation
-
         s = cls(None)
         s.__dict__["_game"] = None
         s.id, s.version, s.position = UUID(data["id"]), data["version"], data["position"]
@@ -264,7 +271,7 @@ class Summary:
         s.result = _result_from_json(data["result"])
         st = data["stats_state"]
         s.stats_state = None if st is None else {**st, "seats": {int(k): v for k, v in st["seats"].items()}}
-        s.observations = [(Observation(**o), when) for o, when in data["observations"]]
+        s.observations = [(SeenCorridor(**o), when) for o, when in data["observations"]]
         s.tally = _tally_from_json(data["tally"])
         return s
 

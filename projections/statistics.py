@@ -128,21 +128,6 @@ def _tile(state, place: str | None) -> str | None:
     return r.tile or None
 
 
-def route_of(survival: str | None, character) -> str | None:
-    """How a character left (or tried to leave) the base: pod, bunker or isolation; None: never tried."""
-    if survival:
-        base = survival.split(":")[0]
-        return {"swc": "pod"}.get(base, base) if base in ("swc", "pod", "bunker", "isolation") else None
-    if character is not None:
-        if character.status in ("pod", "evacuated"):
-            return "pod"
-        if character.status in ("bunker", "isolation"):
-            return character.status
-        if character.status == "dead" and character.was in ("pod", "isolation"):
-            return character.was
-    return None
-
-
 def objective_type(value: str | None) -> str | None:
     return value.split(":", 1)[0] if value else None
 
@@ -169,7 +154,7 @@ def rows_of(game: Summary) -> tuple[dict[str, Any], list[dict[str, Any]], list[d
         seats.append({
             "seat": seat, "name": names.get(seat, f"#{seat}"), "name_key": name_key(names.get(seat, f"#{seat}")),
             "character": c.character, "objective": objective_type(c.objective or (v.objective if v else None)),
-            "outcome": v.outcome if v else None, "survived": survived, "route": route_of(v.survival if v else None, c),
+            "outcome": v.outcome if v else None, "survived": survived, "route": ruleset.escape_route(v.survival if v else None, state, seat),
             "death_cause": cause if died else None,
             "death_round": death["round"] if death else (rounds if died else None),
             "death_room": death["room"] if death else None,

@@ -206,24 +206,24 @@ def board_corridors(board: str) -> dict[str, Any]:
     """What recorded moves say about ``board``'s corridors (decision 0005): proposals, conflicts, a fragment."""
     from werkzeug.exceptions import NotFound
 
-    from service.rules.lockdown.components import BOARDS, board as load_board
-    from service.rules.lockdown.corridors import board_fragment
+    from service.rules.registry import BOARDS, board_ruleset
 
-    if board not in BOARDS:
+    ruleset = board_ruleset(board)
+    if ruleset is None:
         raise NotFound(f"unknown board {board!r}; known boards: {', '.join(BOARDS)}")
     from web.auth import hidden_games
 
-    b = load_board(board)
+    about = ruleset.board_about(board)
     found = queries.corridor_proposals(archive().db, board, exclude=hidden_games())
     ranked = sorted(found["proposals"], key=lambda p: (-p["moves"], -p["games"]))
     return {
         "board": board,
-        "name": b.en,
-        "synthetic": b.synthetic,
-        "corridors_declared": b.has_graph,
+        "name": about["name"],
+        "synthetic": about["synthetic"],
+        "corridors_declared": about["corridors_declared"],
         "proposals": found["proposals"],
         "conflicts": found["conflicts"],
-        "fragment": board_fragment(board, ranked),
+        "fragment": ruleset.corridor_fragment(board, ranked),
     }
 
 

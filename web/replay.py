@@ -13,7 +13,7 @@ from werkzeug.exceptions import Forbidden, NotFound
 from projections import queries
 from service.errors import InvalidInput
 from service.i18n import _
-from service.rules.lockdown.components import BOARDS
+from service.rules.registry import BOARDS
 from web.api import ListQuery, _game_id
 from web.api import board_corridors as corridors
 from web.kv import kv

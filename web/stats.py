@@ -16,7 +16,7 @@ from werkzeug.exceptions import NotFound
 from projections import statistics_queries as sq
 from service.errors import InvalidInput
 from service.i18n import N_, _
-from service.rules.lockdown.names import shown
+from service.rules.registry import DEATH_CAUSES, ROUTES, shown
 from web import charts
 from web.league import _slug
 
@@ -25,14 +25,6 @@ stats_api = Blueprint("stats_api", __name__)
 
 SECTION_TITLES = {"characters": N_("Characters"), "deaths": N_("Deaths"), "escapes": N_("Escapes"),
                   "combat": N_("Kills"), "rooms": N_("Rooms")}
-DEATH_CAUSES = {
-    "wounds": N_("Wounds"), "infection": N_("Infection"), "attack": N_("Intruder attack"), "time_out": N_("Time ran out"),
-    "alarm_procedure": N_("Alarm procedure"), "base_destroyed": N_("Base destroyed"), "vent_out": N_("Vented out"),
-    "defense_control": N_("Defence control"), "contingency": N_("Contingency plan"), "final_scan": N_("Final scan"),
-    "event": N_("Event"), "other": N_("Other"), "rapid_response_team": N_("Rapid response team"),
-    "base": N_("Left in the base"), "died during play": N_("Died during play"),
-}
-ROUTES = {"pod": N_("CSS pod"), "bunker": N_("Bunker"), "isolation": N_("Isolation Room")}
 MODE_NAMES = {"standard": N_("Semi-co-op"), "coop": N_("Co-op"), "solo": N_("Solo")}
 
 

@@ -29,6 +29,12 @@ Replays also ask (with plain defaults here, so a new ruleset works before it tel
 - ``revealed(all_state, seen_state, as_)``  facts the perspective learns at the end (the victory check).
 - ``display_name(kind, id, locale)``        a component's printed name in a language (decision 0019).
 - ``names(kind, id)``                       every name a component goes by, for searches in either language.
+
+Boards (pages and the corridor view ask the ruleset, never its modules):
+
+- ``boards``, ``board_about(id)``           the boards the ruleset knows, and what a page says of one.
+- ``observe_corridor(before, fact, after)`` what a move showed of a board's corridors; ``learned_corridors(replay)``.
+- ``corridor_fragment(id, proposals)``      learned corridors in the board file's format.
 """
 from __future__ import annotations
 
@@ -244,6 +250,51 @@ class Ruleset(ABC):
         page that shows many drawings links those texts once as a stylesheet instead.
         """
         return None
+
+    # --- the vocabulary (the contract tests, tests/unit/test_ruleset_contract.py) ---------------------
+
+    #: every fact type the ruleset knows, by name (``service.rules.kit.facts.FactSpec``), and a shape checker per
+    #: field kind its specs name
+    facts: Mapping[str, Any] = {}
+    field_kinds: Mapping[str, Callable[[Any, Any], Any]] = {}
+
+
+    # --- boards and what recorded moves teach about them (decision 0005; pages ask here, never a ruleset's modules) ---
+
+    #: the ids of the boards this ruleset knows (its board files)
+    boards: tuple[str, ...] = ()
+
+    def board_about(self, board: str) -> dict[str, Any] | None:
+        """``{"id", "name", "synthetic", "corridors_declared"}`` of one of ``boards``; None for another id."""
+        return None
+
+    def observe_corridor(self, before: Any, fact: Fact | None, after: Any) -> Any | None:
+        """What ``fact`` showed of a board's corridors (an object with ``as_dict()``: ``board``, ``from_place``,
+        ``to_place``, ``corridor``, ``mover``, ``seq``), or None; a ruleset without corridors learns nothing."""
+        return None
+
+    def learned_corridors(self, replay: Any) -> list[Any]:
+        """Every corridor observation of a folded game (a :class:`service.rules.replay.Replay`), in order."""
+        steps = replay.steps
+        found = (self.observe_corridor(prev.state, step.fact, step.state) for prev, step in zip(steps, steps[1:])
+                 if step.fact is not None and not any(v.shape for v in step.violations))
+        return [o for o in found if o is not None]
+
+    def corridor_fragment(self, board: str, proposals: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
+        """Learned corridors (``from_place``, ``to_place``, ``corridor``) in the board file's format; None when
+        the ruleset's boards have no corridors."""
+        return None
+
+    # --- the result's words (statistics and pages print them) -----------------------------------------
+
+    #: ``{"death_cause": {cause: words}, "route": {route: words}}``, words marked for gettext (``N_``)
+    result_words: Mapping[str, Mapping[str, str]] = {}
+
+    def escape_route(self, survival: str | None, state: Any, seat: int) -> str | None:
+        """How seat's character left (or tried to leave) the game, from its verdict's ``survival`` and the final
+        ``state``: one of ``result_words["route"]``, or None."""
+        return None
+
     # --- the replay as a story (defaults: plain, secret-free) -----------------------------------
 
     def narrate(self, before: Any, fact: Fact, after: Any) -> str:

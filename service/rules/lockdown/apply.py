@@ -11,7 +11,7 @@ those): it does what the table recorded as far as it can. It never mutates its i
 """
 from __future__ import annotations
 
-from service.rules.lockdown.evolve import replace
+from service.rules.kit.replace import replace
 from math import ceil
 from types import MappingProxyType
 from typing import Any, Callable
@@ -22,6 +22,7 @@ from service.rules.lockdown.checks import ACTIONS, MOVE_COST, who
 from service.rules.lockdown.components import CHARACTERS, ROOMS
 from service.rules.lockdown.facts import AFTER_END, MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token, shape_violations
 from service.rules.lockdown import mechanics as M
+from service.rules.lockdown.mechanics import add_noise, nest_check, start_self_destruct  # noqa: F401 (old path)
 from service.rules.lockdown.mechanics import C
 from service.rules.lockdown.unknowns import (
     INCOMPLETE, apply_escape, apply_gap, apply_nowhere, apply_unknown, room_unknown, unknown_fields,
@@ -144,14 +145,6 @@ def _revive(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     return state
 
 
-def _add_noise(state: LockdownState, key: str, place: str, cons: list[Consequence]) -> LockdownState:
-    n = state.board.number_at(key, place)
-    where = ("the technical corridors space" if key == TECHNICAL else f"area {key.rpartition('-')[2]}" if is_area(key)
-             else f"corridor {n} of {state.room_label(place)}")
-    cons.append(C("noise-placed", f"Noise marker placed in {where}.", corridor=key, room=place, number=n))
-    return replace(state, noise=state.noise | {key})
-
-
 def _danger(state: LockdownState, seat: int, place: str, cons: list[Consequence]) -> LockdownState:
     """Danger: adjacent stalkers not in combat come in, else noise in every empty corridor (§5.7)."""
     b = state.board
@@ -186,7 +179,7 @@ def _danger(state: LockdownState, seat: int, place: str, cons: list[Consequence]
                   f"corridor without one.", room=place, resolved=True))
     for key in b.corridors_of(place) or ():
         if key not in state.noise:
-            state = _add_noise(state, key, place, cons)
+            state = add_noise(state, key, place, cons)
     return state
 
 
@@ -205,7 +198,7 @@ def _surface_danger(state: LockdownState, place: str, cons: list[Consequence]) -
                   f"go on every area without one.", room=place, resolved=True))
     for key in b.area_keys():
         if key not in state.noise:
-            state = _add_noise(state, key, place, cons)
+            state = add_noise(state, key, place, cons)
     return state
 
 
@@ -242,7 +235,7 @@ def _noise(state: LockdownState, seat: int, place: str, result: Any, cons: list[
         return state
     if key in state.noise:
         return _encounter_due(state, seat, place, cons)
-    return _add_noise(state, key, place, cons)
+    return add_noise(state, key, place, cons)
 
 
 def _place_intruder(state: LockdownState, kind: str, place: str,
@@ -340,7 +333,7 @@ def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
     if careful:
         nkey = b.corridor_key(dest, fact.data["noise_corridor"])
         if nkey is not None and nkey not in state.noise:
-            state = _add_noise(state, nkey, dest, cons)
+            state = add_noise(state, nkey, dest, cons)
     attacks = tuple(Pending("attack", seat, origin, reason="escape", intruder=i.id) for i in escape_from)
     return M.entered(state, seat, dest, key, occupied, cons, careful=careful, attacks=attacks)
 
@@ -470,7 +463,7 @@ def _encounter_drawn(state: LockdownState, fact: Fact, cons: list[Consequence]) 
                           "markers.", room=place))
         for key in keys or ():
             if key not in state.noise:
-                state = _add_noise(state, key, place, cons)
+                state = add_noise(state, key, place, cons)
         if sum(state.bag.values()) <= state.bag.get("blank", 0):
             state = _supply_to_bag(state, "adult", cons)
         return state
@@ -615,15 +608,7 @@ def _fire_step(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     if nest and state.rooms[nest].fire and state.rooms[nest].explored and state.eggs:
         state = replace(state, eggs=state.eggs - 1)
         cons.append(C("egg-burned", f"An egg in the burning Nest is destroyed ({state.eggs} left).", room=nest))
-        state = _nest_check(state, cons)
-    return state
-
-
-def _nest_check(state: LockdownState, cons: list[Consequence]) -> LockdownState:
-    if state.eggs == 0 and not state.nest_destroyed:
-        cons.append(C("nest-destroyed", "No eggs are left in the Nest: the Nest is destroyed.",
-                      milestone="nest_destroyed"))
-        return replace(state, nest_destroyed=True)
+        state = nest_check(state, cons)
     return state
 
 
@@ -670,7 +655,6 @@ def _move_intruders(state: LockdownState, card, cons: list[Consequence]) -> Lock
 def _coolant_leak(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     """Coolant Leak (Wyciek chłodziwa, seed 000 L1865–1897): a malfunction in the Cooling System starts the
     self-destruct countdown, otherwise a malfunction is placed there (after the stalkers moved)."""
-    from service.rules.lockdown.apply_play import start_self_destruct
     place = state.room_of_tile("cooling_system")
     if place is None or not state.rooms[place].explored:
         cons.append(C("event-effect", "Coolant Leak: the Cooling System is not explored, so no malfunction marker "

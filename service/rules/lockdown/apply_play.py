@@ -12,18 +12,19 @@ on a well-shaped fact and return a new state.
 """
 from __future__ import annotations
 
-from service.rules.lockdown.evolve import replace
+from service.rules.kit.replace import replace
 from types import MappingProxyType
 from typing import Callable
 
 from service.rules.base import Consequence, Fact
-from service.rules.lockdown import mechanics as M
+from service.rules.lockdown import condition, hidden_information, mechanics as M
+from service.rules.lockdown.condition import scan  # noqa: F401 (old path: apply_play.scan)
 from service.rules.lockdown.catalog import item_ammo
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.checks import ROOM_ACTION_COST, action_cost, who
 from service.rules.lockdown.components import ATTACK_CARDS, ROOMS
 from service.rules.lockdown.facts import COMPUTER_CARDS, resolve_card, resolve_place
-from service.rules.lockdown.mechanics import C
+from service.rules.lockdown.mechanics import C, add_noise, nest_check, start_self_destruct
 from service.rules.lockdown.state import (
     IN_BASE, IN_BUNKER, IN_POD, Item, find_object, LockdownState, Pending,
     with_character, with_room,
@@ -35,86 +36,6 @@ Handler = Callable[[LockdownState, Fact, list[Consequence]], LockdownState]
 def _act(state: LockdownState, fact: Fact, cost: int) -> LockdownState:
     """An action: pay its cost and count it (lockdown.md §5.1)."""
     return M.count_action(M.pay(state, fact.actor, cost), fact.actor)
-
-
-# --- condition -------------------------------------------------------------------------------------
-
-def _wound(state, fact, cons):
-    return M.wound(state, fact.actor, fact.data["kind"], cons, card=fact.data.get("card"),
-                   count=fact.data.get("count") or 1)
-
-
-def _dressed(state, fact, cons):
-    c = state.characters[fact.actor]
-    n = fact.data.get("count") or 1
-    wounds, done = [], 0
-    for w in c.serious:
-        if not w.dressed and done < n:
-            w, done = replace(w, dressed=True), done + 1
-        wounds.append(w)
-    cons.append(C("dressed", f"{who(state, fact.actor)} dresses {done} serious wound(s).", seat=fact.actor, count=done))
-    return with_character(state, fact.actor, serious=tuple(wounds))
-
-
-def _healed(state, fact, cons):
-    c = state.characters[fact.actor]
-    if fact.data["kind"] == "light":
-        cons.append(C("healed", f"{who(state, fact.actor)}'s light wounds are healed.", seat=fact.actor))
-        return with_character(state, fact.actor, light=0)
-    wounds = list(c.serious)
-    i = next((k for k, w in enumerate(wounds) if w.dressed), None)
-    if i is None:
-        cons.append(C("ignored", "No dressed serious wound to heal."))
-        return state
-    del wounds[i]
-    cons.append(C("healed", f"{who(state, fact.actor)} heals a dressed serious wound.", seat=fact.actor))
-    return with_character(state, fact.actor, serious=tuple(wounds))
-
-
-def _contaminated(state, fact, cons):
-    return M.contaminate(state, fact.actor, cons, fact.data.get("count") or 1)
-
-
-def scan(state: LockdownState, seat: int, infected: int, clean: int, scope: str, remove: bool,
-         cons: list[Consequence]) -> LockdownState:
-    c = state.characters[seat]
-    cons.append(C("scanned", f"{who(state, seat)} scans contamination cards ({scope}): {infected} INFECTED, "
-                  f"{clean} clean.", seat=seat, infected=infected, clean=clean))
-    known_clean = min(c.contamination, max(c.clean, clean) if scope != "all" else clean)
-    state = with_character(state, seat, clean=known_clean, infected=min(c.contamination, max(c.infected, infected)))
-    if remove:
-        if infected:
-            state = M.remove_contamination(state, seat, infected, scope)
-            cons.append(C("contamination-removed", f"{infected} infected card(s) are removed.", seat=seat))
-        if state.characters[seat].larva:
-            state = with_character(state, seat, larva=False)
-            cons.append(C("larva-removed", f"The larva is removed from {who(state, seat)}'s board.", seat=seat))
-        return state
-    if infected:
-        state = M.infest(state, seat, cons)
-    return state
-
-
-def _scanned(state, fact, cons):
-    d = fact.data
-    return scan(state, fact.actor, d["infected"], d.get("clean") or 0, d.get("scope") or "hand",
-                bool(d.get("remove_infected")), cons)
-
-
-def _larva_removed(state, fact, cons):
-    cons.append(C("larva-removed", f"The larva is removed from {who(state, fact.actor)}'s board.", seat=fact.actor))
-    return with_character(state, fact.actor, larva=False)
-
-
-def _slime(state, fact, cons):
-    if fact.data["slime"]:
-        return M.slime(state, fact.actor, cons)
-    cons.append(C("slime-removed", f"{who(state, fact.actor)} discards the slime marker.", seat=fact.actor))
-    return with_character(state, fact.actor, slime=False)
-
-
-def _died(state, fact, cons):
-    return M.die(state, fact.actor, fact.data["cause"], cons)
 
 
 def _knowledge(state, fact, cons):
@@ -191,8 +112,7 @@ def _combat(state: LockdownState, fact: Fact, cons: list[Consequence], melee: bo
         elif n and state.rooms[place].tile == "nest" and state.eggs:
             state = replace(state, eggs=max(0, state.eggs - n))
             cons.append(C("egg-destroyed", f"{n} egg(s) destroyed in the Nest ({state.eggs} left).", room=place))
-            from service.rules.lockdown.apply import _nest_check
-            state = _nest_check(state, cons)
+            state = nest_check(state, cons)
         else:
             cons.append(C("missed", "The eggs are missed."))
         cons.append(C("noise-roll-due", "After every attempt on the eggs: a noise roll.", seat=seat))
@@ -495,8 +415,7 @@ def _destroy_eggs(state: LockdownState, place: str | None, n: int, cons: list[Co
         elif state.rooms[place].tile == "nest" and state.rooms[place].explored and state.eggs:
             state = replace(state, eggs=state.eggs - 1)
             cons.append(C("egg-destroyed", f"An egg in the Nest is destroyed ({state.eggs} left).", room=place))
-            from service.rules.lockdown.apply import _nest_check
-            state = _nest_check(state, cons)
+            state = nest_check(state, cons)
     return state
 
 
@@ -591,12 +510,11 @@ def _door(state, fact, cons):
 
 
 def _noise_placed(state, fact, cons):
-    from service.rules.lockdown.apply import _add_noise
     place = resolve_place(state, fact.data["room"])
     key = state.board.corridor_key(place, fact.data["corridor"])
     if key is None or key in state.noise:
         return state
-    return _add_noise(state, key, place, cons)
+    return add_noise(state, key, place, cons)
 
 
 def _noise_removed(state, fact, cons):
@@ -618,13 +536,6 @@ def _power(state, fact, cons):
     power[loc] = (n, d["on"])
     cons.append(C("power", f"Power token {n} ({loc}) turns {'on' if d['on'] else 'off'}.", location=loc, on=d["on"]))
     return replace(state, power=MappingProxyType(power))
-
-
-def start_self_destruct(state: LockdownState, cons: list[Consequence]) -> LockdownState:
-    at = min(state.time + 3, len(state.board.time_spaces) - 1)
-    cons.append(C("self-destruct", f"Self-destruct countdown: the yellow token goes on "
-                  f"{state.board.time_label(at)}.", space=state.board.time_label(at)))
-    return replace(state, self_destruct=("yellow", at))
 
 
 def _self_destruct(state, fact, cons):
@@ -749,8 +660,7 @@ def _ra_egg(state, seat, place, d, cons):
         state = with_character(state, seat, objects=state.characters[seat].objects + ("egg",))
         cons.append(C("egg-taken", f"{who(state, seat)} takes an egg ({state.eggs} left in the Nest); a noise roll "
                       f"follows.", seat=seat, eggs=state.eggs))
-        from service.rules.lockdown.apply import _nest_check
-        state = _nest_check(state, cons)
+        state = nest_check(state, cons)
     return replace(state, pending=(Pending("noise", seat, place, reason="took an egg"),) + state.pending)
 
 
@@ -857,21 +767,6 @@ def _ra_alarm(state, seat, place, d, cons):
     return replace(state, alarm=idx, isolation_open=True)
 
 
-def _ra_gather(state, seat, place, d, cons):
-    token = d.get("token") or "unknown"
-    pool = list(state.pool)
-    if token in pool:
-        pool.remove(token)
-    elif "unknown" in pool:
-        pool.remove("unknown")
-    elif pool:
-        pool.pop()
-    c = state.characters[seat]
-    cons.append(C("contingency-taken", f"{who(state, seat)} takes a contingency token from the neutral pool.",
-                  seat=seat))
-    return replace(with_character(state, seat, contingency=c.contingency + (token,)), pool=tuple(pool))
-
-
 def _ra_restore(state, seat, place, d, cons):
     power = dict(state.power)
     if sum(1 for _, on in power.values() if on) < 3:
@@ -929,7 +824,7 @@ ROOM_HANDLERS = {
     "take_egg": _ra_egg, "stop_self_destruct": _ra_stop_sd, "toggle_power": _ra_toggle_power,
     "send_signal": _ra_signal, "check_objective": _ra_check_objective, "schedule_css": _ra_schedule,
     "eliminate_threat": _ra_threat, "take_item": _ra_take_item, "surgery": _ra_surgery,
-    "take_neutralizer": _ra_neutralizer, "vent": _ra_vent, "alarm": _ra_alarm, "gather_information": _ra_gather,
+    "take_neutralizer": _ra_neutralizer, "vent": _ra_vent, "alarm": _ra_alarm, "gather_information": hidden_information.gather,
     "restore_power": _ra_restore, "call_elevator": _ra_call, "use_elevator": _ra_use, "lock_in": _ra_lock_in,
     "escape_bunker": _ra_bunker,
 }
@@ -989,68 +884,6 @@ def _computer_revealed(state, fact, cons):
 
 # --- objectives, contingency, lab, victory check ------------------------------------------------------------------
 
-def _dealt(state, fact, cons):
-    cons.append(C("objectives-dealt", f"{who(state, fact.actor)} is dealt {len(fact.data['objectives'])} objective(s).",
-                  seat=fact.actor))
-    return with_character(state, fact.actor, objectives=tuple(fact.data["objectives"]))
-
-
-def _chosen(state, fact, cons):
-    cons.append(C("objective-chosen", f"{who(state, fact.actor)} keeps 1 objective; the other is boxed unseen.",
-                  seat=fact.actor))
-    return with_character(state, fact.actor, objective=fact.data["objective"])
-
-
-def _objective_revealed(state, fact, cons):
-    cons.append(C("objective-revealed", f"{who(state, fact.actor)} reveals the objective {fact.data['objective']}.",
-                  seat=fact.actor, objective=fact.data["objective"]))
-    c = state.characters[fact.actor]
-    objectives = c.objectives if fact.data["objective"] in c.objectives else c.objectives + (fact.data["objective"],)
-    return with_character(state, fact.actor, objective=fact.data["objective"], objectives=objectives)
-
-
-def _tokens_dealt(state, fact, cons):
-    tokens = tuple(fact.data["tokens"])
-    cons.append(C("contingency-dealt", f"{who(state, fact.actor)} holds {len(tokens)} contingency token(s).",
-                  seat=fact.actor))
-    return with_character(state, fact.actor, contingency=tokens)
-
-
-def _peeked(state, fact, cons):
-    owner, token = fact.data["owner"], fact.data.get("token") or "unknown"
-    cons.append(C("contingency-peeked", f"{who(state, fact.actor)} looks at a contingency token of "
-                  f"{'the neutral pool' if owner == 'pool' else who(state, owner)}.", seat=fact.actor, owner=owner))
-    if token != "unknown" and owner != "pool":
-        held = list(state.characters[owner].contingency)
-        if token not in held and "unknown" in held:
-            held[held.index("unknown")] = token
-            state = with_character(state, owner, contingency=tuple(held))
-    return state
-
-
-def _taken(state, fact, cons):
-    return _ra_gather(state, fact.actor, None, fact.data, cons)
-
-
-def _token_revealed(state, fact, cons):
-    owner, token = fact.data["owner"], fact.data["token"]
-    cons.append(C("contingency-revealed", f"Contingency token revealed ({owner}): {token}.", owner=owner, token=token))
-    if owner == "active":
-        return replace(state, active_contingency=token)
-    if owner == "pool":
-        pool = list(state.pool)
-        if "unknown" in pool:
-            pool.remove("unknown")
-        return replace(state, pool=tuple(pool) + (token,), revealed_pool=state.revealed_pool + (token,))
-    held = list(state.characters[owner].contingency)
-    if token not in held:
-        if "unknown" in held:
-            held[held.index("unknown")] = token
-        else:
-            held.append(token)
-    return with_character(state, owner, contingency=tuple(held))
-
-
 def _weakness(state, fact, cons):
     return reveal_weakness(state, fact.data["slot"] - 1, fact.data.get("card"), fact.data.get("object"), cons)
 
@@ -1065,9 +898,8 @@ def _final_scan(state, fact, cons):
 
 
 HANDLERS: dict[str, Handler] = {
-    "WoundSuffered": _wound, "WoundDressed": _dressed, "WoundHealed": _healed,
-    "ContaminationCardReceived": _contaminated, "ContaminationScanned": _scanned, "LarvaRemoved": _larva_removed,
-    "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _knowledge,
+    **condition.EFFECTS,  # wounds, contamination, slime, death (decision 0029)
+    "KnowledgeGained": _knowledge,
     "CharacterMovedByEffect": _moved_by_effect,
     "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
     "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated, "IntruderPlaced": _placed,
@@ -1078,7 +910,6 @@ HANDLERS: dict[str, Handler] = {
     "MalfunctionRemoved": _malfunction_removed, "DoorChanged": _door, "NoiseMarkerPlaced": _noise_placed,
     "NoiseMarkerRemoved": _noise_removed, "PowerChanged": _power, "SelfDestructStarted": _self_destruct,
     "RoomActionUsed": _room_action, "ComputerActionUsed": _computer, "ComputerCardRevealed": _computer_revealed,
-    "ObjectivesDealt": _dealt, "ObjectiveChosen": _chosen, "ObjectiveRevealed": _objective_revealed,
-    "ContingencyTokensDealt": _tokens_dealt, "ContingencyTokenPeeked": _peeked, "ContingencyTokenTaken": _taken,
-    "ContingencyTokenRevealed": _token_revealed, "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
+    "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
+    **hidden_information.EFFECTS,  # objectives and contingency tokens (decision 0029)
 }

@@ -115,6 +115,10 @@ class Board:
     def from_data(cls, data: Mapping[str, Any]) -> "Board":
         return cls(data)
 
+    def __snapshot__(self) -> str:
+        """A board is its data file's, so its id stands for it in a state's snapshot (service.rules.kit.snapshot)."""
+        return self.id
+
     # --- the surface (mars side) ------------------------------------------------------
 
     def is_crossroad(self, place: str | None) -> bool:

@@ -17,21 +17,14 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from service.rules.kit.catalogue import freeze
 from service.rules.lockdown.components import DATA, load  # noqa: F401  (DATA: the data folder, for callers)
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, dict):
-        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
-    if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
-    return value
 
 
 @lru_cache(maxsize=None)
 def data(name: str) -> Mapping[str, Any]:
     """The whole of ``data/<name>.json``, frozen (dicts → read-only mappings, lists → tuples)."""
-    return _freeze(load(name))
+    return freeze(load(name))
 
 
 # --- objectives and contingency plans (scoring) -------------------------------------------
@@ -105,7 +98,7 @@ def characters() -> Mapping[str, Mapping[str, Any]]:
         group = extra["groups"][merged["group"]]
         merged.setdefault("start_room", group["start_room"])
         merged.setdefault("knowledge", group["knowledge"])
-        out[c["id"]] = _freeze(merged) if isinstance(merged, dict) else merged
+        out[c["id"]] = freeze(merged) if isinstance(merged, dict) else merged
     for c in extra["nemesis_characters"]:
         group = extra["groups"][c["group"]]
         out.setdefault(c["id"], MappingProxyType({**c, "start_room": group["start_room"], "knowledge": group["knowledge"]}))

@@ -13,25 +13,21 @@ from __future__ import annotations
 from typing import Callable
 
 from service.rules.base import Fact, Violation
+from service.rules.kit.builders import violation
 from service.rules.lockdown import sections as S, unknowns
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import CHARACTERS, ROOMS
 from service.rules.lockdown.facts import (
     AFTER_END, FACTS, MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token, shape_violations,
 )
+from service.rules.lockdown.turns import (  # noqa: F401 (old paths: checks.ACTIONS, checks.action_cost …)
+    ACTIONS, BASIC_COST, MOVE_COST, ROOM_ACTION_COST, STEP_NAMES, action_cost, turn_check,
+)
 from service.rules.lockdown.state import (
     BOARD, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, NOISE_CLEANUP, PLAYER, READY,
     SETUP, TIME, COLONY_STEP, LockdownState, who,
 )
 
-ACTIONS = ("CharacterMoved", "CharacterMovedCarefully", "Passed", "CharacterShot", "MeleeAttacked",
-           "ActionCardPlayed", "RoomSearched", "ItemCrafted", "ItemUsed", "ItemsTraded", "HeavyObjectPickedUp",
-           "RoomActionUsed", "ComputerActionUsed")
-MOVE_COST = {"CharacterMoved": 1, "CharacterMovedCarefully": 2}  # gaps_filled.md §2
-BASIC_COST = {"CharacterShot": 1, "MeleeAttacked": 1, "ItemCrafted": 1, "ItemsTraded": 1, "HeavyObjectPickedUp": 1,
-              "ComputerActionUsed": 1}  # gaps_filled.md §2
-# action cards paid per room action, from rooms.json (gaps_filled.md §2: 2, the elevator 1)
-ROOM_ACTION_COST = {a["id"]: a["cost"] for room in ROOMS for a in room.extra.get("actions", ())}
 PENDING_FACT = {"explore": "RoomExplored", "noise": "NoiseRolled", "encounter": "EncounterTokenDrawn",
                 "attack": "IntruderAttacked", "injury_check": "InjuryCheckDrawn", "retreat": "IntruderRetreated"}
 # facts the table may record at any moment of play (effects it resolved, corrections of hidden information)
@@ -49,29 +45,11 @@ SETUP_FACTS = frozenset(("BoardPrepared", "CharacterChosen", "SetupCompleted", "
                          "ContingencyTokensDealt", "ItemGained", "ComputerCardRevealed", "ContingencyTokenRevealed"))
 
 
-def action_cost(fact: Fact) -> int:
-    """Cards an action costs (lockdown.md §5.1; gaps_filled.md §2)."""
-    t = fact.type
-    if t in MOVE_COST:
-        return MOVE_COST[t]
-    if t in BASIC_COST:
-        return BASIC_COST[t]
-    if t == "RoomActionUsed":
-        return ROOM_ACTION_COST.get(fact.data.get("action"), 2)
-    if t in ("ActionCardPlayed", "RoomSearched"):
-        return 1 + (fact.data.get("cost") or 0)
-    if t == "ItemUsed":
-        return fact.data.get("cost") or 0
-    return 0
 EVENT_STEP_FACT = {CSS: "CssTokenRevealed", TIME: "TimeAdvanced", NOISE_CLEANUP: "NoiseMarkersCleared",
                    EVENT_CARD: "EventCardDrawn", COLONY_STEP: "ColonyTokenDrawn"}
-STEP_NAMES = {CSS: "the CSS pod launch (CssTokenRevealed)", TIME: "the time track (TimeAdvanced)",
-              NOISE_CLEANUP: "noise marker removal (NoiseMarkersCleared)",
-              EVENT_CARD: "the event card (EventCardDrawn)", COLONY_STEP: "the colony draw (ColonyTokenDrawn)"}
 
 
-def V(rule: str, message: str, section: str, field: str | None = None) -> Violation:
-    return Violation(rule=rule, message=message, section=section, field=field)
+V = violation  # the kit's builder, short for the many rules below
 
 
 def pending_text(state: LockdownState) -> str:
@@ -272,43 +250,6 @@ def _first_player_passed(state: LockdownState, fact: Fact) -> list[Violation]:
     return out
 
 
-def _action(state: LockdownState, fact: Fact) -> list[Violation]:
-    seat = fact.actor
-    verb = {"Passed": "pass", "CharacterMoved": "move", "CharacterMovedCarefully": "move carefully"}.get(
-        fact.type, "act")
-    if state.phase == EVENT:
-        return [V("wrong-phase", f"{who(state, seat)} cannot {verb} during the event phase: actions are taken only "
-                  f"in the player phase. The event phase is at {STEP_NAMES.get(state.step, state.step)}.",
-                  S.EVENT_PHASE)]
-    if state.step == FIRST_PLAYER:
-        return [V("first-player-pending", f"The round has just begun: record FirstPlayerPassed (seat "
-                  f"{state.first_player} passes the token to seat {state.next_first_player()}) before any "
-                  f"action.", S.FIRST_PLAYER)]
-    c = state.characters[seat]
-    placeless = fact.type in MOVE_COST or fact.type == "Passed"  # need no room to act in
-    if c.status == "base" and c.room is None and c.character and not placeless:
-        # decision 0018: its room was recorded as unknown; a move to a known room puts it back on the board
-        return [V("room-unknown", f"{who(state, seat)}'s room is not recorded: the action counts, but what it does "
-                  f"there cannot be derived (record a move to a known room first).", S.TURNS)]
-    if c.status != "base" or (c.room is None and not (c.character and placeless)):
-        where = {"dead": "is dead", "pod": "sits in a CSS pod", "isolation": "is locked in the Isolation Room",
-                 "bunker": "escaped to the Bunker", "evacuated": "was evacuated"}.get(c.status, "is not on the board")
-        return [V("character-out-of-play", f"{who(state, seat)} {where} and takes no more actions.", S.DEATH)]
-    if c.passed:
-        return [V("acting-after-passing", f"{who(state, seat)} has already passed this round and cannot take more "
-                  f"actions until the next round.", S.PASS)]
-    if seat != state.turn:
-        prev = state.last_turn
-        if prev == seat and state.turn is not None and state.characters[state.turn].actions == 0:
-            return [V("third-action", f"{who(state, seat)} already took 2 actions this turn; it is now "
-                      f"{who(state, state.turn)}'s turn.", S.TURNS)]
-        return [V("out-of-turn", f"It is {who(state, state.turn)}'s turn, not {who(state, seat)}'s.", S.TURNS)]
-    if c.actions >= 2:
-        return [V("third-action", f"{who(state, seat)} already took 2 actions this turn; a turn has at most 2 "
-                  f"actions (the second may be a pass).", S.TURNS)]
-    return []
-
-
 # serious wound cards whose effect the sources give (only through the FAQ); names normalised (casefold)
 KNEE_WOUNDS = ("knee", "kolano")
 
@@ -322,7 +263,7 @@ def knee_surcharge_due(state: LockdownState, seat: int) -> bool:
 
 
 def _move(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = _action(state, fact)
+    out = turn_check(state, fact)
     if out:
         return out
     seat = fact.actor
@@ -417,7 +358,7 @@ def _noise_rolled(state: LockdownState, fact: Fact) -> list[Violation]:
 
 
 def _passed(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = _action(state, fact)
+    out = turn_check(state, fact)
     d = fact.data.get("discarded") or 0  # null means not given, like an absent field
     if not out and d > state.characters[fact.actor].hand:
         out.append(V("discard-too-many", f"{who(state, fact.actor)} has only {state.characters[fact.actor].hand} "

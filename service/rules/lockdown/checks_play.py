@@ -12,28 +12,20 @@ from __future__ import annotations
 from typing import Callable
 
 from service.rules.base import Fact, Violation
-from service.rules.lockdown import sections as S
+from service.rules.kit.builders import violation
+from service.rules.lockdown import condition, hidden_information, sections as S
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ACTION_CARDS, ROOMS
 from service.rules.lockdown.facts import HEAL_CHOICES, ROOM_ACTIONS, resolve_place
 from service.rules.lockdown.state import IN_BASE, IN_POD, SETUP, LockdownState, find_object, intruder, who
+from service.rules.lockdown.turns import action_cost, in_game, turn_check
 
 
-def V(rule: str, message: str, section: str, field: str | None = None) -> Violation:
-    return Violation(rule=rule, message=message, section=section, field=field)
+V = violation  # the kit's builder, short for the many rules below
 
-
-def _in_game(state: LockdownState, seat: int, section: str = S.DEATH) -> list[Violation]:
-    c = state.characters[seat]
-    if state.phase == SETUP:
-        return []
-    if c.status not in (IN_BASE, IN_POD):
-        return [V("character-out-of-play", f"{who(state, seat)} is no longer in the game ({c.status}).", section)]
-    return []
 
 
 def _action(state: LockdownState, fact: Fact) -> list[Violation]:
-    from service.rules.lockdown.checks import _action as turn_check, action_cost
     out = turn_check(state, fact)
     if out:
         return out
@@ -56,11 +48,11 @@ def _out_of_combat(state: LockdownState, fact: Fact, what: str, section: str) ->
 
 def _in_play(state, fact):
     """Facts whose only rule is that their character is still in the game."""
-    return _in_game(state, fact.actor, S.SERIOUS_WOUNDS)
+    return in_game(state, fact.actor, S.SERIOUS_WOUNDS)
 
 
 def _moved_by_effect(state, fact):
-    out = _in_game(state, fact.actor, S.MOVE)
+    out = in_game(state, fact.actor, S.MOVE)
     if not out and state.characters[fact.actor].room is None:
         out.append(V("moved-from-nowhere", f"{who(state, fact.actor)} is not in a room of the base.", S.MOVE))
     return out
@@ -76,56 +68,10 @@ def _intruder_placed(state, fact):
     return []
 
 
-def _dressed(state, fact):
-    out = _in_game(state, fact.actor, S.SERIOUS_WOUNDS)
-    open_ = sum(1 for w in state.characters[fact.actor].serious if not w.dressed)
-    n = fact.data.get("count") or 1
-    if not out and open_ < n:
-        out.append(V("no-undressed-wound", f"{who(state, fact.actor)} has {open_} undressed serious wound(s), "
-                     f"not {n}.", S.SERIOUS_WOUNDS, "count"))
-    return out
 
 
-def _healed(state, fact):
-    out = _in_game(state, fact.actor, S.SERIOUS_WOUNDS)
-    c = state.characters[fact.actor]
-    if out:
-        return out
-    if fact.data["kind"] == "light" and c.light == 0:
-        out.append(V("no-light-wounds", f"{who(state, fact.actor)} has no light wounds to heal.", S.LIGHT_WOUNDS,
-                     "kind"))
-    if fact.data["kind"] == "serious" and not any(w.dressed for w in c.serious):
-        out.append(V("no-dressed-wound", f"Only a dressed serious wound can be healed; {who(state, fact.actor)} "
-                     f"has none (dress it first).", S.SERIOUS_WOUNDS, "kind"))
-    return out
 
 
-def _scanned(state, fact):
-    out = _in_game(state, fact.actor, S.CONTAMINATION)
-    c = state.characters[fact.actor]
-    n = fact.data["infected"] + (fact.data.get("clean") or 0)
-    if not out and n > c.contamination:
-        out.append(V("scan-more-than-owned", f"{who(state, fact.actor)} owns {c.contamination} contamination "
-                     f"card(s); {n} cannot have been scanned.", S.CONTAMINATION))
-    return out
-
-
-def _larva(state, fact):
-    out = _in_game(state, fact.actor, S.CONTAMINATION)
-    if not out and not state.characters[fact.actor].larva:
-        out.append(V("no-larva", f"{who(state, fact.actor)} has no larva on the board.", S.CONTAMINATION))
-    return out
-
-
-def _slime(state, fact):
-    out = _in_game(state, fact.actor, S.SLIME)
-    if not out and not fact.data["slime"] and not state.characters[fact.actor].slime:
-        out.append(V("no-slime", f"{who(state, fact.actor)} has no slime marker to remove.", S.SLIME, "slime"))
-    return out
-
-
-def _died(state, fact):
-    return _in_game(state, fact.actor)
 
 
 # --- combat ----------------------------------------------------------------------------------------
@@ -281,7 +227,7 @@ def _known_card(state, fact) -> list[Violation]:
 
 def _card_played(state, fact):
     if fact.data.get("reaction"):
-        out = _in_game(state, fact.actor, S.ACTION_CARDS)
+        out = in_game(state, fact.actor, S.ACTION_CARDS)
         if not out and state.characters[fact.actor].hand < 1 + (fact.data.get("cost") or 0):
             out.append(V("not-enough-cards", "Not enough cards for this card and its cost.", S.ACTION_CARDS))
         return out or _known_card(state, fact) or _card_move(state, fact)
@@ -374,7 +320,7 @@ def _holds(state, seat, name) -> bool:
 
 def _crafted(state, fact):
     if fact.data.get("free"):
-        out = _in_game(state, fact.actor, S.REPOSITORY_CRAFT) or _out_of_combat(state, fact, "Crafting", S.CRAFT)
+        out = in_game(state, fact.actor, S.REPOSITORY_CRAFT) or _out_of_combat(state, fact, "Crafting", S.CRAFT)
         c = state.characters[fact.actor]
         if not out and (c.status != IN_BASE or c.room is None or state.rooms[c.room].tile != "repository"):
             out.append(V("free-craft-not-in-repository", f"Only characters in the Repository share its craft; "
@@ -422,7 +368,7 @@ ITEMS_ON_OTHERS = ("scalpel", "skalpel")
 
 def _used(state, fact):
     d = fact.data
-    out = _action(state, fact) if d.get("cost") else _in_game(state, fact.actor, S.ITEMS)
+    out = _action(state, fact) if d.get("cost") else in_game(state, fact.actor, S.ITEMS)
     if not out and not _holds(state, fact.actor, d["item"]):
         out.append(V("no-such-item", f"{who(state, fact.actor)} holds no {d['item']}.", S.ITEMS, "item"))
     if out:
@@ -479,7 +425,7 @@ def _traded(state, fact):
 
 
 def _dropped(state, fact):
-    out = _in_game(state, fact.actor, S.DROP)
+    out = in_game(state, fact.actor, S.DROP)
     if out:
         return out
     if state.phase != "player" or state.turn != fact.actor:
@@ -817,89 +763,6 @@ def _computer_revealed(state, fact):
 
 # --- objectives, contingency, lab ------------------------------------------------------------------
 
-def _mode_section(state):
-    return {"solo": S.SOLO, "coop": S.COOP}.get(state.setup.mode, S.OBJECTIVES)
-
-
-def _not_solo_coop(state, objectives, field):
-    """Solo and co-op deal "Solo/Koop" cards instead of the standard decks (seed 000 L4499–4500,
-    L4524–4526): a standard-deck card aimed at other players (``semi_coop_only``) is refused."""
-    if state.setup.mode not in ("solo", "coop"):
-        return []
-    from service.rules.lockdown.scoring import _not_solo_coop_card
-    wrong = [k for k in (_not_solo_coop_card(o) for o in objectives if o != "unknown") if k]
-    if wrong:
-        return [V("not-a-solo-coop-objective", f"{', '.join(wrong)} is a card of the standard objective decks; "
-                  f"{state.setup.mode} uses the Solo/Co-op deck.", _mode_section(state), field)]
-    return []
-
-
-def _dealt(state, fact):
-    c = state.characters[fact.actor]
-    n = 1 if state.setup.mode == "coop" else 2
-    if c.objectives:
-        return [V("objectives-twice", "Objectives were already dealt to this player.", S.OBJECTIVES)]
-    if len(fact.data["objectives"]) != n:
-        return [V("objective-count", f"{n} objective card(s) are dealt in {state.setup.mode} mode.",
-                  _mode_section(state), "objectives")]
-    return _not_solo_coop(state, fact.data["objectives"], "objectives")
-
-
-def _chosen(state, fact):
-    c = state.characters[fact.actor]
-    if state.setup.mode == "coop":
-        return [V("coop-objectives-open", "In co-op every player has 1 open objective; there is no choice.", S.COOP)]
-    if not state.first_encounter:
-        return [V("objective-choice-not-due", "Objectives are chosen at the first encounter with a night stalker.",
-                  S.OBJECTIVES)]
-    if c.objective is not None:
-        return [V("objective-chosen-twice", f"{who(state, fact.actor)} already kept an objective.", S.OBJECTIVES)]
-    known = [o for o in c.objectives if o != "unknown"]
-    if len(known) == len(c.objectives) and known and fact.data["objective"] not in known:
-        return [V("objective-not-dealt", f"{fact.data['objective']} was not dealt to this player.", S.OBJECTIVES,
-                  "objective")]
-    return _not_solo_coop(state, [fact.data["objective"]], "objective")
-
-
-def _revealed_objective(state, fact):
-    c = state.characters[fact.actor]
-    if c.objective not in (None, "unknown") and c.objective != fact.data["objective"]:
-        return [V("objective-mismatch", f"The objective kept was {c.objective}.", S.VICTORY, "objective")]
-    return _not_solo_coop(state, [fact.data["objective"]], "objective")
-
-
-def _tokens_dealt(state, fact):
-    c = state.characters[fact.actor]
-    if state.setup.mode == "coop":
-        return [V("coop-no-tokens", "In co-op no contingency tokens are dealt to players.", S.COOP)]
-    if c.contingency:
-        return [V("contingency-twice", "Contingency tokens were already dealt to this player.", S.CONTINGENCY)]
-    n = 2 if len(state.seats) <= 2 else 1
-    if len(fact.data["tokens"]) != n:
-        return [V("contingency-count", f"Each player holds {n} contingency token(s) with {len(state.seats)} "
-                  f"player(s).", S.CONTINGENCY, "tokens")]
-    return []
-
-
-def _peeked(state, fact):
-    if fact.data["owner"] == "active":
-        return [V("active-plan-hidden", "No effect may peek at the active contingency plan.", S.CONTINGENCY, "owner")]
-    if fact.data["owner"] == fact.actor:
-        return [V("own-token", "A player always knows their own tokens.", S.CONTINGENCY, "owner")]
-    return []
-
-
-def _taken(state, fact):
-    return [] if state.pool else [V("pool-empty", "The neutral pool is empty.", S.CONTINGENCY)]
-
-
-def _token_revealed(state, fact):
-    if fact.data["owner"] == "active" and not state.ended:
-        return [V("active-plan-hidden", "The active contingency plan is revealed only at the end of the game.",
-                  S.CONTINGENCY, "owner")]
-    return []
-
-
 def _weakness(state, fact):
     if state.weaknesses[fact.data["slot"] - 1] and not fact.data.get("card"):
         return [V("weakness-revealed-twice", f"Weakness {fact.data['slot']} is already face up.", S.WEAKNESS, "slot")]
@@ -925,9 +788,8 @@ def _final_scan(state, fact):
 
 
 RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
-    "WoundSuffered": _in_play, "WoundDressed": _dressed, "WoundHealed": _healed,
-    "ContaminationCardReceived": _in_play, "ContaminationScanned": _scanned, "LarvaRemoved": _larva,
-    "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _in_play, "IntruderPlaced": _intruder_placed,
+    **condition.RULES,  # wounds, contamination, slime, death (decision 0029)
+    "KnowledgeGained": _in_play, "IntruderPlaced": _intruder_placed,
     "CharacterMovedByEffect": _moved_by_effect,
     "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
     "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated,
@@ -936,8 +798,7 @@ RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "FireRemoved": _fire_removed, "MalfunctionPlaced": _malfunction, "MalfunctionRemoved": _malfunction_removed,
     "DoorChanged": _door, "NoiseMarkerPlaced": _noise_placed, "NoiseMarkerRemoved": _noise_removed,
     "SelfDestructStarted": _self_destruct, "RoomActionUsed": _room_action, "ComputerActionUsed": _computer,
-    "ComputerCardRevealed": _computer_revealed, "ObjectivesDealt": _dealt, "ObjectiveChosen": _chosen,
-    "ObjectiveRevealed": _revealed_objective, "ContingencyTokensDealt": _tokens_dealt,
-    "ContingencyTokenPeeked": _peeked, "ContingencyTokenTaken": _taken, "ContingencyTokenRevealed": _token_revealed,
+    "ComputerCardRevealed": _computer_revealed,
     "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
+    **hidden_information.RULES,  # objectives and contingency tokens (decision 0029)
 }

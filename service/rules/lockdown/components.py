@@ -8,24 +8,20 @@ so a recorder may type what is printed on the tile.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Generic, Iterator, Mapping, TypeVar
+from typing import Any, Mapping
+
+from service.rules.kit.catalogue import Catalogue, load_json
 
 DATA = Path(__file__).parent / "data"
 
 
 def load(name: str) -> dict[str, Any]:
     """The parsed JSON data file ``data/<name>.json``."""
-    with open(DATA / f"{name}.json", encoding="utf-8") as fh:
-        return json.load(fh)
-
-
-def _norm(text: str) -> str:
-    return " ".join(str(text).replace("_", " ").replace("-", " ").split()).casefold()
+    return load_json(DATA, name)
 
 
 @dataclass(frozen=True)
@@ -98,48 +94,6 @@ class ActionCard:
     pl: str = ""
     owners: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
-
-
-T = TypeVar("T")
-
-
-class Catalogue(Generic[T]):
-    """Components by id, with a forgiving name lookup."""
-
-    def __init__(self, items: list[T]):
-        self._by_id: dict[str, T] = {item.id: item for item in items}  # type: ignore[attr-defined]
-        self._by_name: dict[str, list[T]] = {}
-        for item in items:
-            names = {item.id, item.en, getattr(item, "pl", "") or "", *getattr(item, "aliases", ())}  # type: ignore[attr-defined]
-            for name in names:
-                if name:
-                    self._by_name.setdefault(_norm(name), []).append(item)
-
-    def __getitem__(self, key: str) -> T:
-        return self._by_id[key]
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._by_id
-
-    def __iter__(self) -> Iterator[T]:
-        return iter(self._by_id.values())
-
-    def __len__(self) -> int:
-        return len(self._by_id)
-
-    def ids(self) -> list[str]:
-        return list(self._by_id)
-
-    def matches(self, name: Any) -> list[T]:
-        if not isinstance(name, str):
-            return []
-        if name in self._by_id:
-            return [self._by_id[name]]
-        return list(self._by_name.get(_norm(name), []))
-
-    def resolve(self, name: Any) -> T | None:
-        found = self.matches(name)
-        return found[0] if found else None
 
 
 def _rooms() -> Catalogue[Room]:

@@ -9,13 +9,14 @@ of ``checks.py``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from service.rules.base import Fact, Violation
-from service.rules.lockdown import sections
+from service.rules.kit.facts import Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
+from service.rules.kit.facts import shape_violations as kit_shape_violations
+from service.rules.lockdown import condition, hidden_information, sections
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
-from service.rules.lockdown.unknowns import UNKNOWN_KINDS, is_unknown
+from service.rules.lockdown.unknown_values import UNKNOWN_KINDS, is_unknown
 from service.rules.lockdown.components import (
     BOARDS, CHARACTERS, EVENT_CARDS, EXPLORATION_EFFECTS, NOISE_RESULTS, ROOMS, TOKEN_TYPES,
 )
@@ -27,26 +28,7 @@ CSS_TOKENS = ("A", "B", "C", "ALL", "NONE")
 MAX_TOKEN_ITEMS = 9
 
 
-@dataclass(frozen=True)
-class FieldSpec:
-    name: str
-    kind: str
-    required: bool = True
-    doc: str = ""
-
-
-@dataclass(frozen=True)
-class FactSpec:
-    type: str
-    actor: str  # "seat" (a seat acts) or "table" (actor is None)
-    summary: str
-    fields: tuple[FieldSpec, ...] = ()
-    example: Mapping[str, Any] = field(default_factory=dict)
-    section: str = ""
-
-
-def _f(name: str, kind: str, doc: str, required: bool = True) -> FieldSpec:
-    return FieldSpec(name, kind, required, doc)
+_f = field_spec  # short, for the long table below
 
 
 SURCHARGE_DOC = ("extra cards paid on top of the move's cost for an undressed Knee serious wound: required (≥ 1) on "
@@ -218,14 +200,7 @@ def noise_result(value: Any) -> Any:
     return None
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 # --- shape validation ------------------------------------------------------------------
-
-Checker = Callable[[Any, Any], "str | None"]
-
 
 def _corridor(state: Any, v: Any) -> str | None:
     if not _is_int(v) or v not in CORRIDOR_NUMBERS:
@@ -343,49 +318,13 @@ KINDS: dict[str, Checker] = {
 
 
 def shape_violations(state: Any, fact: Fact) -> list[Violation]:
-    spec = FACTS.get(fact.type)
-    if spec is None:
-        return [Violation(
-            rule="unknown-fact-type", shape=True, field="type",
-            message=f"Unknown fact type {fact.type!r}. Known types: {', '.join(sorted(FACTS))}.",
-        )]
-    out: list[Violation] = []
-    if not isinstance(fact.data, Mapping):
-        return [Violation(rule="malformed-data", shape=True, field="data", section=spec.section,
-                          message=f"{fact.type}: data must be a JSON object.")]
-    if spec.actor == "seat" and not (_is_int(fact.actor) and fact.actor in state.seats):
-        out.append(Violation(
-            rule="actor-required", shape=True, field="actor", section=spec.section,
-            message=f"{fact.type} is done by a player: give the acting seat "
-                    f"({', '.join(map(str, state.seats))}), not {fact.actor!r}.",
-        ))
-    if spec.actor == "table" and fact.actor is not None:
-        out.append(Violation(
-            rule="actor-not-allowed", shape=True, field="actor", section=spec.section,
-            message=f"{fact.type} is recorded for the whole table: leave the actor empty (got seat {fact.actor!r}).",
-        ))
-    known = {f.name for f in spec.fields}
-    for name in fact.data:
-        if name not in known:
-            out.append(Violation(
-                rule="unknown-field", shape=True, field=name, section=spec.section,
-                message=f"{fact.type} has no field {name!r}; its fields are: {', '.join(sorted(known)) or 'none'}.",
-            ))
-    for f in spec.fields:
-        if f.name not in fact.data or fact.data[f.name] is None:
-            if f.required:
-                out.append(Violation(
-                    rule="missing-field", shape=True, field=f.name, section=spec.section,
-                    message=f"{fact.type} needs {f.name!r}: {f.doc}.",
-                ))
-            continue
-        if f.kind in UNKNOWN_KINDS and is_unknown(fact.data[f.name]):
-            continue  # well shaped; checks.check answers value-unknown (refused in strict games)
-        problem = KINDS[f.kind](state, fact.data[f.name])
-        if problem:
-            out.append(Violation(rule="invalid-field", shape=True, field=f.name, section=spec.section,
-                                 message=f"{fact.type}.{f.name} {problem}."))
-    return out
+    """Why ``fact`` cannot be applied at all (the kit's shape check over ``FACTS`` and ``KINDS``); a value
+    recorded as unknown is well shaped (``checks.check`` answers value-unknown, decision 0018)."""
+    return kit_shape_violations(FACTS, KINDS, state, fact, seats=state.seats, skip=_unknown)
+
+
+def _unknown(spec: FieldSpec, value: Any) -> bool:
+    return spec.kind in UNKNOWN_KINDS and is_unknown(value)
 
 
 # =========================================================================================
@@ -394,8 +333,7 @@ def shape_violations(state: Any, fact: Fact) -> list[Violation]:
 
 WOUND_KINDS = ("light", "serious")
 SCAN_SCOPES = ("hand", "all", "drawn")
-DEATH_CAUSES = ("wounds", "infection", "attack", "time_out", "alarm_procedure", "base_destroyed", "vent_out",
-                "defense_control", "contingency", "final_scan", "event", "other")
+DEATH_CAUSES = condition.DEATH_CAUSES
 DIE_FACES = ("blank", "creeper", "adult", "hit", "double", "card_for_1", "one_or_two")
 OBJECT_KINDS = ("corpse", "carcass", "egg")
 ITEM_COLOURS = ("red", "yellow", "green", "blue", "starting", "quest")
@@ -425,7 +363,7 @@ COMPUTER_CARDS: dict[str, tuple[str, ...]] = {  # gaps_filled.md §5 (C1, card p
     "E": ("clear_room", "swap_power", "peek_css"),
 }
 COMPUTER_DECK = tuple(COMPUTER_CARDS) + ("lockdown",)
-CONTINGENCY_PLANS = ("signal", "knowledge", "pods", "isolation", "save_all", "unknown")
+CONTINGENCY_PLANS = hidden_information.CONTINGENCY_PLANS
 
 
 def _int(lo: int = 0, hi: int | None = None) -> Checker:
@@ -564,47 +502,7 @@ KINDS.update({
 S = sections
 MORE = (
     # --- character condition --------------------------------------------------------------
-    FactSpec("WoundSuffered", "seat",
-             "The character suffered wounds from an effect the table resolved (event, item, card). A 3rd light "
-             "wound becomes a serious wound and any wound beyond 3 serious wounds kills — both derived.",
-             (_f("kind", "wound_kind", "light or serious"),
-              _f("count", "count1", "how many (default 1); resolved one by one", False),
-              _f("card", "text", "the serious wound card drawn, if named ('Knee' / 'Kolano' surcharges a move: faq_lockdown.md 7)", False),
-              _f("cause", "text", "what caused it (free text)", False)),
-             {"kind": "light", "count": 1, "cause": "Noise in Corridors (darkness)"}, S.LIGHT_WOUNDS),
-    FactSpec("WoundDressed", "seat",
-             "Serious wounds were dressed (flipped): their effect is ignored, they still count towards 3.",
-             (_f("count", "count1", "how many serious wounds were dressed (default 1)", False),),
-             {"count": 1}, S.SERIOUS_WOUNDS),
-    FactSpec("WoundHealed", "seat",
-             "Wounds were healed: 'light' removes all light wounds, 'serious' discards 1 dressed serious wound.",
-             (_f("kind", "wound_kind", "light or serious"),),
-             {"kind": "light"}, S.SERIOUS_WOUNDS),
-    FactSpec("ContaminationCardReceived", "seat",
-             "The character received contamination cards (onto the own discard pile), from an effect the table "
-             "resolved.",
-             (_f("count", "count1", "how many (default 1)", False),),
-             {"count": 1}, S.CONTAMINATION),
-    FactSpec("ContaminationScanned", "seat",
-             "Contamination cards were scanned: how many showed INFECTED and how many were clean. An infected card "
-             "puts a larva on the board, or kills (a creeper appears) if a larva is already there — derived — "
-             "unless the effect removes infected cards.",
-             (_f("infected", "count0", "cards showing INFECTED"),
-              _f("clean", "count0", "cards without the word", False),
-              _f("scope", "scope", "hand, all (deck, hand and discard) or drawn (default hand)", False),
-              _f("remove_infected", "bool", "the effect removes the infected cards (and the larva)", False)),
-             {"infected": 0, "clean": 2, "scope": "hand"}, S.CONTAMINATION),
-    FactSpec("LarvaRemoved", "seat", "The larva on the character board was removed (Skalpel etc.).",
-             (), {}, S.CONTAMINATION),
-    FactSpec("SlimeChanged", "seat", "A slime marker was placed on (true) or removed from (false) the character board.",
-             (_f("slime", "bool", "true: slime marker placed; false: removed"),),
-             {"slime": False}, S.SLIME),
-    FactSpec("CharacterDied", "seat",
-             "The character died from an effect the table resolved (a death the rules derive is never recorded). "
-             "Corpse, dropped heavy objects, lost items, tokens to the pool and the main gate are derived.",
-             (_f("cause", "cause", f"one of {', '.join(DEATH_CAUSES)}"),
-              _f("note", "text", "free text", False)),
-             {"cause": "event", "note": "Blood Rage"}, S.DEATH),
+    *condition.SPECS,  # declared with their checks and effects (decision 0029)
     FactSpec("KnowledgeGained", "seat",
              "The character's knowledge changed by an effect not derived here (card, item); capped 0–8.",
              (_f("amount", "amount", "change of knowledge (e.g. 3 for Research Tools)"),
@@ -813,33 +711,7 @@ MORE = (
               _f("seat", "seat", "Lock-Down: the revealing player", False)),
              {"card": "B"}, S.COMPUTER),
     # --- objectives, contingency, lab, victory check --------------------------------------
-    FactSpec("ObjectivesDealt", "seat", "Objective cards dealt to the player (secret; names if recorded).",
-             (_f("objectives", "objectives", "the cards as type ids with values (see objectives.json), or 'unknown'"),),
-             {"objectives": ["unknown", "unknown"]}, S.OBJECTIVES),
-    FactSpec("ObjectiveChosen", "seat",
-             "At the first encounter the player kept 1 of their 2 objectives (the other is boxed unseen).",
-             (_f("objective", "objective", "the objective kept (type id with values, or 'unknown')"),),
-             {"objective": "send_signal"}, S.OBJECTIVES),
-    FactSpec("ObjectiveRevealed", "seat", "The player showed their objective (victory check, or later).",
-             (_f("objective", "objective", "the objective (type id with values)"),),
-             {"objective": "knowledge_at_least:5"}, S.VICTORY),
-    FactSpec("ContingencyTokensDealt", "seat", "Contingency tokens dealt to the player (secret).",
-             (_f("tokens", "names", "plan ids (signal, knowledge, pods, isolation, save_all) or 'unknown'"),),
-             {"tokens": ["unknown"]}, S.CONTINGENCY),
-    FactSpec("ContingencyTokenPeeked", "seat",
-             "The player looked at a contingency token (Archive, computer): whose, and what it was if recorded.",
-             (_f("owner", "owner", "a seat, or 'pool'"),
-              _f("token", "plan", "what was seen ('unknown' if not recorded)", False)),
-             {"owner": 2, "token": "save_all"}, S.CONTINGENCY),
-    FactSpec("ContingencyTokenTaken", "seat",
-             "The player took a contingency token from the neutral pool (Alert Room).",
-             (_f("token", "plan", "the token, if recorded", False),), {"token": "unknown"}, S.CONTINGENCY),
-    FactSpec("ContingencyTokenRevealed", "table",
-             "A hidden contingency token was revealed: the active plan (at the victory check), a neutral token "
-             "(co-op), or a player's token.",
-             (_f("owner", "owner", "'active', 'pool' or a seat"),
-              _f("token", "plan", "the plan on it")),
-             {"owner": "active", "token": "signal"}, S.CONTINGENCY),
+    *hidden_information.SPECS,  # declared with their checks and effects (decision 0029)
     FactSpec("WeaknessRevealed", "table", "A weakness card was revealed (by research or an item) or named.",
              (_f("slot", "slot", "slot 1–3 (knowledge 3, 5, 8)"),
               _f("card", "text", "the weakness card, if named", False),

@@ -1,4 +1,4 @@
-"""A game as a history of facts, in the manner of python-chess's ``Board.push``.
+"""A Lockdown game as a history of facts: the kit's ``Table`` (service/rules/kit/table.py) for Lockdown.
 
     >>> from service.rules.base import Seat, Setup
     >>> g = Game(Setup(players=(Seat(1, "Ann"),)))
@@ -14,49 +14,19 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from service.rules.base import Consequence, Fact, Setup, Violation
+from service.rules.base import Setup
+from service.rules.kit.table import Table
 from service.rules.lockdown.ruleset import LOCKDOWN
 from service.rules.lockdown.state import LockdownState
 
 
-class Game:
+class Game(Table):
+    """A Lockdown table (the kit's ``Table`` bound to ``LOCKDOWN``)."""
+
+    state: LockdownState
+
     def __init__(self, setup: Setup):
-        self.setup = setup
-        self.state: LockdownState = LOCKDOWN.initial_state(setup)
-        self.facts: list[Fact] = []
-        self.states: list[LockdownState] = [self.state]
-        self.consequences: list[Consequence] = []
-        self.violations: list[list[Violation]] = []
-
-    def fact(self, type_: str, actor: int | None = None, **data: Any) -> Fact:
-        """The Fact that ``push`` would record next (not recorded)."""
-        return Fact(seq=len(self.facts) + 1, type=type_, data=data, actor=actor)
-
-    def check(self, type_: str, actor: int | None = None, **data: Any) -> list[Violation]:
-        return LOCKDOWN.check(self.state, self.fact(type_, actor, **data))
-
-    def push(self, type_: str, actor: int | None = None, **data: Any) -> list[Violation]:
-        return self.push_fact(self.fact(type_, actor, **data))
-
-    def push_fact(self, fact: Fact) -> list[Violation]:
-        violations = LOCKDOWN.check(self.state, fact)
-        self.state, self.consequences = LOCKDOWN.apply(self.state, fact)
-        self.facts.append(fact)
-        self.states.append(self.state)
-        self.violations.append(violations)
-        return violations
-
-    def pop(self) -> Fact:
-        """Undo the last fact."""
-        fact = self.facts.pop()
-        self.states.pop()
-        self.violations.pop()
-        self.state = self.states[-1]
-        self.consequences = []
-        return fact
-
-    def position(self) -> dict[str, Any]:
-        return LOCKDOWN.position(self.state)
+        super().__init__(LOCKDOWN, setup)
 
 
 def new_game(players: int = 2, board: str = "basic", characters: Iterable[str] | None = None,

@@ -13,12 +13,12 @@ import random
 from typing import Any
 
 from service.rules.base import Expected, Fact, Seat, Setup
+from service.rules.kit.player import OMIT, GeneratedFact, any_option, facts_of, fill, play  # noqa: F401 (facts_of: old path)
 from service.rules.lockdown.components import COLONY, EVENT_CARDS, EXPLORATION, NOISE_DIE, ROOMS
 from service.rules.lockdown.inputs_play import SEARCH_ITEMS, is_table_effect
 from service.rules.lockdown.ruleset import LOCKDOWN
 from service.rules.lockdown.state import FIRST_PLAYER, LockdownState
 
-GeneratedFact = tuple[str, "int | None", dict[str, Any]]
 MAX_FACTS = 20_000  # a safety net; real generated games are far shorter
 
 
@@ -36,40 +36,27 @@ def generate_game(seed: int, players: int = 4, mode: str = "standard",
     rng = random.Random(seed)
     setup = Setup(players=tuple(Seat(i, f"Player {i}") for i in range(1, players + 1)), mode=mode,
                   options={} if board == "basic" else {"board": board})
-    state = LOCKDOWN.initial_state(setup)
-    facts: list[GeneratedFact] = []
 
-    def push(choice: GeneratedFact) -> None:
-        nonlocal state
-        state, _ = LOCKDOWN.apply(state, Fact(len(facts) + 1, choice[0], choice[2], choice[1]))
-        facts.append(choice)
+    def stop(state: LockdownState, n: int) -> GeneratedFact | None:
+        if n >= MAX_FACTS or (state.round > max_rounds and state.step == FIRST_PLAYER and not state.pending):
+            return ("GameEnded", None, {"ending": "abandoned", "note": f"generated game stopped after "
+                                        f"{state.round - 1} round(s)"})
+        return None
 
-    while not state.ended:
-        if len(facts) >= MAX_FACTS or (state.round > max_rounds and state.step == FIRST_PLAYER
-                                       and not state.pending):
-            push(("GameEnded", None, {"ending": "abandoned", "note": f"generated game stopped after "
-                                      f"{state.round - 1} round(s)"}))
-            break
-        offered = LOCKDOWN.next_inputs(state)
-        effects = [e for e in offered if is_table_effect(e)]
-        expected = [e for e in offered if e.type != "GameEnded" and not is_table_effect(e)]
-        effect = _table_effect(rng, state, effects) if expected else rng.choice(effects)
-        if effect is not None:
-            push((effect.type, effect.actor, _fill(rng, state, effect)))
-            continue
-        push(_pick(rng, state, expected))
-    while True:  # the victory check's hidden information
-        expected = LOCKDOWN.next_inputs(state)
-        if not expected or len(facts) >= MAX_FACTS:
-            break
-        e = expected[0]
-        push((e.type, e.actor, _fill(rng, state, e)))
-    return setup, facts
+    state, facts = play(LOCKDOWN, setup, rng, choose=_strategy, fillers=FILLERS, finished=lambda s: s.ended,
+                        stop=stop, max_facts=MAX_FACTS)
+    # the victory check's hidden information: what is asked next, in order, until nothing is
+    _, tail = play(LOCKDOWN, setup, rng, choose=lambda rng, s, offered: offered[0], fillers=FILLERS,
+                   finished=lambda s: False, max_facts=MAX_FACTS, start=(state, facts))
+    return setup, tail
 
 
-def facts_of(generated: list[GeneratedFact]) -> list[Fact]:
-    """The generated tuples as Fact objects with sequence numbers from 1."""
-    return [Fact(seq=i, type=t, data=d, actor=a) for i, (t, a, d) in enumerate(generated, start=1)]
+def sample_game(seed: int) -> tuple[Setup, list[Fact]]:
+    """A short generated game for the ruleset contract: every table size and mode, three rounds at most."""
+    players = 1 + seed % 5
+    mode = "solo" if players == 1 and seed % 2 else ("coop" if seed % 7 == 0 else "standard")
+    setup, generated = generate_game(seed, players=players, mode=mode, max_rounds=3)
+    return setup, facts_of(generated)
 
 
 PRIORITY = ("ObjectiveChosen", "ComputerCardRevealed", "ObjectivesDealt", "ContingencyTokensDealt", "ItemGained")
@@ -78,9 +65,12 @@ USEFUL_ROOM_ACTIONS = ("send_signal", "read_archive", "heal", "research", "take_
                        "restore_power", "start_self_destruct", "decontaminate", "gather_information", "call_elevator")
 
 
-def _pick(rng: random.Random, state: LockdownState, expected: list[Expected]) -> GeneratedFact:
-    e = _choose(rng, state, expected)
-    return e.type, e.actor, _fill(rng, state, e)
+def _strategy(rng: random.Random, state: LockdownState, offered: list[Expected]) -> Expected:
+    """Now and then, after an event card, a table effect; otherwise a fact of play (``_choose``)."""
+    effects = [e for e in offered if is_table_effect(e)]
+    expected = [e for e in offered if e.type != "GameEnded" and not is_table_effect(e)]
+    effect = _table_effect(rng, state, effects) if expected else rng.choice(effects)
+    return effect if effect is not None else _choose(rng, state, expected)
 
 
 def _choose(rng: random.Random, state: LockdownState, expected: list[Expected]) -> Expected:
@@ -176,19 +166,11 @@ def _table_effect(rng: random.Random, state: LockdownState, effects: list[Expect
 
 
 def _fill(rng: random.Random, state: LockdownState, e: Expected) -> dict[str, Any]:
-    data: dict[str, Any] = {}
-    for name, options in e.options.items():
-        value = FILLERS.get((e.type, name), _default)(rng, state, e, options, data)
-        if value is not _OMIT:
-            data[name] = value
-    return data
+    return fill(rng, state, e, FILLERS)
 
 
-_OMIT = object()
-
-
-def _default(rng, state, e, options, data):
-    return rng.choice(options) if options else _OMIT
+_OMIT = OMIT
+_default = any_option
 
 
 def _tiles(rng, state, e, options, data):

@@ -21,6 +21,7 @@ from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.checks import MOVE_COST, knee_surcharge_due, who
 from service.rules.lockdown.components import CHARACTERS, EVENT_CARDS, NOISE_RESULTS, ROOMS
 from service.rules.lockdown.facts import CSS_TOKENS, ENDINGS, MARS_CARD
+from service.rules.lockdown.hidden_information import contingency_tokens, objective_cards  # noqa: F401 (old path)
 from service.rules.lockdown.state import (
     ATTACKS, BOARD, CHARACTERS as CHARACTERS_STEP, COLONY_STEP, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, NOISE_CLEANUP,
     PLAYER, READY, SETUP, TIME, TURNS, LockdownState,
@@ -245,34 +246,6 @@ def _heavy(name: str) -> bool:
     """Is a starting item heavy (held in a hand)? Only items marked ``heavy: false`` are not (data/items.json)."""
     from service.rules.lockdown import catalog
     return next((bool(i.get("heavy", True)) for i in catalog.items().values() if i.get("en") == name), True)
-
-
-def objective_cards(state: LockdownState, seat: int) -> list[str]:
-    """Objectives as recorded (type plus printed arguments, data/objectives.json): every type with the arguments
-    this game allows — a seat, a weakness 1-3, knowledge 1-8, two sectors. The printed X values are not
-    in the sources, so the ranges are the tracks' own."""
-    from service.rules.lockdown import catalog
-    from service.rules.lockdown.state import POWER_LOCATIONS
-    sectors = [p for p in POWER_LOCATIONS if p.startswith("S-")]
-    # every seat: the check does not refuse one's own number (a card names a player number, not a person)
-    args = {"player": [str(o) for o in state.seats], "weakness": ["1", "2", "3"],
-            "knowledge": [str(n) for n in range(1, 9)]}
-    out = []
-    for tid, t in catalog.objective_types().items():
-        params = tuple(t.get("params") or ())
-        if not params:
-            out.append(tid)
-        elif params == ("sector", "sector"):
-            out += [f"{tid}:{a},{b}" for i, a in enumerate(sectors) for b in sectors[i + 1:]]
-        elif len(params) == 1 and params[0] in args:
-            out += [f"{tid}:{v}" for v in args[params[0]]]
-    return out
-
-
-def contingency_tokens() -> list[str]:
-    """The contingency plans a player may be dealt, and ``unknown`` for a token the recorder did not see."""
-    from service.rules.lockdown import catalog
-    return list(catalog.plans()) + ["unknown"]
 
 
 def _setup_extras(state: LockdownState) -> list[Expected]:

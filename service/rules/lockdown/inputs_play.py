@@ -14,12 +14,14 @@ from functools import lru_cache
 from typing import Any
 
 from service.rules.base import Expected, Fact
+from service.rules.lockdown import hidden_information
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, EVENT_CARDS, ROOMS
 from service.rules.lockdown.facts import (
-    COMPUTER_CARDS, COMPUTER_DECK, CONTINGENCY_PLANS, DEATH_CAUSES, DIE_FACES, ITEM_COLOURS, OBJECT_KINDS,
+    COMPUTER_CARDS, COMPUTER_DECK, DEATH_CAUSES, DIE_FACES, ITEM_COLOURS, OBJECT_KINDS,
     POWER_LOCATIONS, ROOM_ACTIONS, SCAN_SCOPES,
 )
+from service.rules.lockdown.offers import offer
 from service.rules.lockdown.state import IN_BASE, LockdownState
 
 BASIC_FACES = ("blank", "creeper", "adult", "hit", "double")
@@ -249,7 +251,6 @@ def is_table_effect(e: Expected) -> bool:
     return e.note.startswith(TABLE_EFFECT)
 
 
-_OFFERS: dict[tuple, Expected] = {}  # value-keyed: the same offer (type, actor, options) is built once
 
 
 @lru_cache(maxsize=None)
@@ -294,17 +295,6 @@ def _door_offers(board, destroyed: frozenset) -> tuple[Expected, ...]:
                           {"state": DOOR_STATES_OFFERED}, TABLE_EFFECT))
 
 
-def _offer(type_: str, actor: int | None, key: Any, build) -> Expected:
-    """The offer for (type, actor, key), built by ``build()`` on first use; offers are immutable and shared."""
-    k = (type_, actor, key)
-    e = _OFFERS.get(k)
-    if e is None:
-        if len(_OFFERS) > 20_000:
-            _OFFERS.clear()
-        e = _OFFERS[k] = build()
-    return e
-
-
 def _grouped(type_: str, groups: dict[tuple, list[str]], extra: dict[str, Any], note: str) -> list[Expected]:
     return [Expected(type_, None, {"room": rooms, "corridor": list(nums), **extra}, note)
             for nums, rooms in groups.items() if nums]
@@ -323,12 +313,12 @@ def table_effects(state: LockdownState) -> list[Expected]:
     rooms = list(state.rooms)
     ids = [i.id for i in state.intruders]
     # the most frequent: wounds and contamination, noise, stalkers, fire and malfunctions
-    out += [_offer("WoundSuffered", s, None, lambda: Expected("WoundSuffered", s, {"kind": WOUND_OPTIONS}, note))
+    out += [offer("WoundSuffered", s, None, lambda: Expected("WoundSuffered", s, {"kind": WOUND_OPTIONS}, note))
             for s in seats]
-    out += [_offer("ContaminationCardReceived", s, None, lambda: Expected("ContaminationCardReceived", s, {}, note))
+    out += [offer("ContaminationCardReceived", s, None, lambda: Expected("ContaminationCardReceived", s, {}, note))
             for s in seats]
     # a card's move (its own fact, not a Movement): the table names the room and the card
-    out += [_offer("CharacterMovedByEffect", s, len(rooms), lambda: Expected(
+    out += [offer("CharacterMovedByEffect", s, len(rooms), lambda: Expected(
         "CharacterMovedByEffect", s, {"to_room": rooms, "effect": None}, note))
         for s in seats if state.characters[s].status == "base" and state.characters[s].room is not None]
     out += _noise_offers(b, state.noise)[0]
@@ -366,12 +356,12 @@ def table_effects(state: LockdownState) -> list[Expected]:
     for s in seats:  # cards and items played outside the own actions
         c = chars[s]
         if c.hand >= 1:
-            out.append(_offer("ActionCardPlayed", s, None, lambda: Expected(
+            out.append(offer("ActionCardPlayed", s, None, lambda: Expected(
                 "ActionCardPlayed", s, {"card": None, "reaction": [True]}, f"{note}: a reaction card, played out of "
                 f"turn")))
         if c.items:
             names = tuple(dict.fromkeys(i.name for i in c.items))
-            out.append(_offer("ItemUsed", s, names, lambda: Expected("ItemUsed", s, {"item": list(names)},
+            out.append(offer("ItemUsed", s, names, lambda: Expected("ItemUsed", s, {"item": list(names)},
                                                                       f"{note}: a free item use (no card)")))
     if ids:
         out.append(Expected("IntruderInjured", None, {"intruder": ids}, note))
@@ -382,24 +372,24 @@ def table_effects(state: LockdownState) -> list[Expected]:
         c = chars[s]
         open_ = sum(1 for w in c.serious if not w.dressed)
         if open_:
-            out.append(_offer("WoundDressed", s, open_, lambda: Expected(
+            out.append(offer("WoundDressed", s, open_, lambda: Expected(
                 "WoundDressed", s, {"count": list(range(1, open_ + 1))}, note)))
         healable = (["light"] if c.light else []) + (["serious"] if any(w.dressed for w in c.serious) else [])
         if healable:
-            out.append(_offer("WoundHealed", s, tuple(healable), lambda: Expected(
+            out.append(offer("WoundHealed", s, tuple(healable), lambda: Expected(
                 "WoundHealed", s, {"kind": healable}, note)))
     for s in seats:
         c = chars[s]
         n = c.contamination
-        out.append(_offer("ContaminationScanned", s, n, lambda: Expected(
+        out.append(offer("ContaminationScanned", s, n, lambda: Expected(
             "ContaminationScanned", s, {"infected": list(range(n + 1)), "scope": list(SCAN_SCOPES)}, note)))
         slime = c.slime
-        out.append(_offer("SlimeChanged", s, slime, lambda: Expected(
+        out.append(offer("SlimeChanged", s, slime, lambda: Expected(
             "SlimeChanged", s, {"slime": [False, True] if slime else [True]}, note)))
-        out.append(_offer("KnowledgeGained", s, None, lambda: Expected(
+        out.append(offer("KnowledgeGained", s, None, lambda: Expected(
             "KnowledgeGained", s, {"amount": KNOWLEDGE_AMOUNTS}, note)))
         free_hand = c.hands_used < 2
-        out.append(_offer("ItemGained", s, free_hand, lambda: Expected(
+        out.append(offer("ItemGained", s, free_hand, lambda: Expected(
             "ItemGained", s, {"item": None, "colour": list(ITEM_COLOURS),
                               "where": ["backpack", "hand"] if free_hand else ["backpack"]}, note)))
     # removals and systems
@@ -413,44 +403,16 @@ def table_effects(state: LockdownState) -> list[Expected]:
         out.append(Expected("PowerChanged", None, {"location": locations, "on": [False, True]}, note))
     out.append(Expected("PowerChanged", None, {"on": [True, False], "emergency": [True]},
                         f"{note}: the time token (emergency power)"))
-    out += [_offer("LarvaRemoved", s, None, lambda: Expected("LarvaRemoved", s, {}, note))
+    out += [offer("LarvaRemoved", s, None, lambda: Expected("LarvaRemoved", s, {}, note))
             for s in seats if chars[s].larva]
     slots = [i + 1 for i, up in enumerate(state.weaknesses) if not up]
     if slots:
         out.append(Expected("WeaknessRevealed", None, {"slot": slots, "object": list(OBJECT_KINDS)}, note))
-    # hidden information: contingency tokens and objectives
-    plans = list(CONTINGENCY_PLANS)
-    holders = [s for s in state.seats if chars[s].contingency]
-    for s in seats:
-        owners = [o for o in holders if o != s] + (["pool"] if state.pool else [])
-        if owners:
-            out.append(_offer("ContingencyTokenPeeked", s, tuple(owners), lambda: Expected(
-                "ContingencyTokenPeeked", s, {"owner": owners, "token": plans}, note)))
-    if state.pool:
-        out += [_offer("ContingencyTokenTaken", s, None, lambda: Expected(
-            "ContingencyTokenTaken", s, {"token": plans}, note)) for s in seats]
-    hidden = (["pool"] if "unknown" in state.pool else []) + [s for s in holders if "unknown" in chars[s].contingency]
-    if hidden:
-        out.append(Expected("ContingencyTokenRevealed", None, {"owner": hidden, "token": plans[:-1]}, note))
-    for s in seats:
-        c = chars[s]
-        if c.objective not in (None, "unknown"):
-            objective: list[str] | None = [c.objective]
-        else:
-            known = [o for o in dict.fromkeys(c.objectives) if o != "unknown"]
-            objective = known if known and "unknown" not in c.objectives else None
-        out.append(_offer("ObjectiveRevealed", s, tuple(objective) if objective else None, lambda: Expected(
-            "ObjectiveRevealed", s, {"objective": objective}, note)))
-        if not c.objectives:
-            from service.rules.lockdown.inputs import contingency_tokens, objective_cards
-            out.append(Expected("ObjectivesDealt", s, {"objectives": objective_cards(state, s)}, note))
-        if not c.contingency and state.setup.mode != "coop":
-            from service.rules.lockdown.inputs import contingency_tokens
-            out.append(Expected("ContingencyTokensDealt", s, {"tokens": contingency_tokens()}, note))
+    out += hidden_information.table_effects(state, seats, note)  # contingency tokens and objectives
     # rare and final
     if state.self_destruct is None:
         out.append(Expected("SelfDestructStarted", None, {}, note))
-    out += [_offer("CharacterDied", s, None, lambda: Expected("CharacterDied", s, {"cause": DEATH_CAUSES_OFFERED},
+    out += [offer("CharacterDied", s, None, lambda: Expected("CharacterDied", s, {"cause": DEATH_CAUSES_OFFERED},
                                                                note)) for s in seats]
     return out
 

@@ -14,11 +14,13 @@ table recorded as far as the rules allow and never raise.
 """
 from __future__ import annotations
 
-from service.rules.lockdown.evolve import replace
+from service.rules.kit.replace import replace
 from types import MappingProxyType
 from typing import Any
 
 from service.rules.base import Consequence
+from service.rules.kit.builders import consequence
+from service.rules.lockdown.board import TECHNICAL, is_area
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, ROOMS
 from service.rules.lockdown.state import (
     DEAD, ENDED, EVACUATED, FIRE_MARKERS, GONE, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, MALFUNCTION_MARKERS,
@@ -32,8 +34,7 @@ DEATH_CAUSES = ("wounds", "infection", "attack", "time_out", "alarm_procedure", 
 NO_MALFUNCTION_ROOMS = ("nest", "contaminated_room")
 
 
-def C(type_: str, text: str, **data: Any) -> Consequence:
-    return Consequence(type=type_, text=text, data=MappingProxyType(data))
+C = consequence  # the kit's builder, short for the many effects below
 
 
 # --- actions, moves and pending steps -------------------------------------------------------
@@ -572,3 +573,28 @@ def end_game(state: LockdownState, ending: str, cons: list[Consequence], reason:
 
 def survivors(state: LockdownState) -> tuple[int, ...]:
     return tuple(s for s in state.seats if state.characters[s].status in (LOCKED_IN, IN_BUNKER, EVACUATED))
+
+
+# --- small effects several concepts share ---------------------------------------------------------------
+
+def add_noise(state: LockdownState, key: str, place: str, cons: list[Consequence]) -> LockdownState:
+    n = state.board.number_at(key, place)
+    where = ("the technical corridors space" if key == TECHNICAL else f"area {key.rpartition('-')[2]}" if is_area(key)
+             else f"corridor {n} of {state.room_label(place)}")
+    cons.append(C("noise-placed", f"Noise marker placed in {where}.", corridor=key, room=place, number=n))
+    return replace(state, noise=state.noise | {key})
+
+
+def nest_check(state: LockdownState, cons: list[Consequence]) -> LockdownState:
+    if state.eggs == 0 and not state.nest_destroyed:
+        cons.append(C("nest-destroyed", "No eggs are left in the Nest: the Nest is destroyed.",
+                      milestone="nest_destroyed"))
+        return replace(state, nest_destroyed=True)
+    return state
+
+
+def start_self_destruct(state: LockdownState, cons: list[Consequence]) -> LockdownState:
+    at = min(state.time + 3, len(state.board.time_spaces) - 1)
+    cons.append(C("self-destruct", f"Self-destruct countdown: the yellow token goes on "
+                  f"{state.board.time_label(at)}.", space=state.board.time_label(at)))
+    return replace(state, self_destruct=("yellow", at))

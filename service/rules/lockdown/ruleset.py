@@ -7,12 +7,16 @@
 """
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
 from service.rules.base import Consequence, Expected, Fact, Group, Moment, Result, Ruleset, Setup, Violation
 from service.rules.lockdown import names as _names
 from service.rules.lockdown import apply as _apply, checks, inputs, perspective, sidebar as _sidebar, state as _state, story, svg, unknowns, view
-from service.rules.lockdown.components import EVENT_CARDS
+from service.rules.lockdown import corridors as _corridors, result_words
+from service.rules.lockdown.components import BOARDS, EVENT_CARDS, board as _board
+from service.rules.lockdown.fact_types import FACT_TYPES
+from service.rules.lockdown.facts import KINDS
 
 
 class LockdownRuleset(Ruleset):
@@ -46,6 +50,38 @@ class LockdownRuleset(Ruleset):
              learned: Callable[[str], Iterable[Mapping[str, Any]]] | None = None, narrow: bool = False,
              styled: bool = True) -> str:
         return svg.board(state, before=before, learned=learned, narrow=narrow, styled=styled)
+
+    # --- the vocabulary --------------------------------------------------------------------
+
+    facts = MappingProxyType({t: ft.spec for t, ft in FACT_TYPES.items()})  # asserted complete at import
+    field_kinds = KINDS
+
+    # --- boards and learned corridors -------------------------------------------------------
+
+    boards = BOARDS
+
+    def board_about(self, board: str) -> dict[str, Any] | None:
+        if board not in BOARDS:
+            return None
+        b = _board(board)
+        return {"id": b.id, "name": b.en, "synthetic": b.synthetic, "corridors_declared": b.has_graph}
+
+    def observe_corridor(self, before: _state.LockdownState, fact: Fact | None,
+                         after: _state.LockdownState) -> _corridors.Observation | None:
+        return _corridors.observe(before, fact, after)
+
+    def learned_corridors(self, replay: Any) -> list[_corridors.Observation]:
+        return list(_corridors.observations(_corridors.replay_steps(replay)))
+
+    def corridor_fragment(self, board: str, proposals: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+        return _corridors.board_fragment(board, proposals)
+
+    # --- the result's words ------------------------------------------------------------------
+
+    result_words = {"death_cause": result_words.DEATH_CAUSES, "route": result_words.ROUTES}
+
+    def escape_route(self, survival: str | None, state: _state.LockdownState, seat: int) -> str | None:
+        return result_words.escape_route(survival, state.characters.get(seat))
 
     # --- the replay as a story -------------------------------------------------------------
 

@@ -783,7 +783,7 @@ def _standard(seats: dict[int, _Seat], ctx: _Ctx) -> dict:
     return out
 
 
-def _not_solo_coop_card(text: str | None) -> str | None:
+def not_solo_coop_card(text: str | None) -> str | None:
     """The objective type if ``text`` is a card of the standard decks only (``semi_coop_only``)."""
     from service.rules.lockdown.catalog import objective_types, parse_objective
 
@@ -805,7 +805,7 @@ def _solo(view: ScoringView, seats: dict[int, _Seat], ctx: _Ctx) -> dict:
     """
     (n, s), = seats.items()  # victory_check refuses a solo view with another seat count
     options = _objective_options(s.view)
-    wrong = [k for k in (_not_solo_coop_card(o) for o in options) if k]
+    wrong = [k for k in (not_solo_coop_card(o) for o in options) if k]
     if wrong and s.alive.value is not False:
         need = (f"a Solo/Co-op objective card: {', '.join(dict.fromkeys(wrong))} is a card of the standard decks "
                 f"(solo deals 2 \"Solo/Koop\" cards, seed 000 L4499–4500)")
@@ -834,7 +834,7 @@ def _coop(view: ScoringView, seats: dict[int, _Seat], ctx: _Ctx) -> dict:
             continue
         kind, _ = parse_objective(card)
         t = objective_types().get(kind)
-        if _not_solo_coop_card(card):
+        if not_solo_coop_card(card):
             verdicts.append(_u(f"a Solo/Co-op objective card: {kind} is a card of the standard decks "
                                f"(co-op deals 1 \"Solo/Koop\" card per player, seed 000 L4524–4526)"))
             team.append(f"objective {_describe_objective(card)} is not a Solo/Co-op card")

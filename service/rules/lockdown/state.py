@@ -1,6 +1,6 @@
 """The state of a Lockdown game: plain, immutable data.
 
-Every change makes a new object with ``evolve.replace``; unchanged parts (the board,
+Every change makes a new object with ``replace`` (service/rules/kit/replace.py); unchanged parts (the board,
 other rooms, other characters) are shared between the old and the new state, so folding a
 long game copies only small mappings.
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from service.rules.lockdown.evolve import replace
+from service.rules.kit.replace import replace
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 

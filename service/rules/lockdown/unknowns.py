@@ -27,33 +27,24 @@ from typing import Any, Callable
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.lockdown import mechanics as M
 from service.rules.lockdown import sections as S
-from service.rules.lockdown.evolve import replace
+from service.rules.kit.replace import replace
+from service.rules.lockdown.facts import FACTS
 from service.rules.lockdown.mechanics import C
+from service.rules.lockdown.turns import ACTIONS, action_cost
 from service.rules.lockdown.state import (
     COLONY_STEP, EVACUATED, EVENT, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, PLAYER, ROUND_END, TIME, TURNS,
     LockdownState, Pending, who, with_character, with_characters, with_room,
 )
 
-UNKNOWN = "unknown"
-# the kinds of table values a lenient game may record as "unknown" (facts.KINDS)
-UNKNOWN_KINDS = frozenset((
-    "character", "room", "tile", "corridor", "move_corridor", "corridor_list", "exploration_token", "noise_result",
-    "colony_token", "css_token", "event_card", "attack_card", "die_face", "blood", "computer_card", "cause", "pod",
-    "markers",
-))
+from service.rules.lockdown.unknown_values import UNKNOWN, UNKNOWN_KINDS, is_unknown  # noqa: F401 (old paths)
 GAP_RULE, ESCAPE_RULE, UNKNOWN_RULE = "record-gap", "escape-summary", "value-unknown"
 ESCAPE_ROUTES = ("pod", "bunker", "isolation")
 POD_LETTERS = ("A", "B", "C")
 INCOMPLETE = "incomplete"
 
 
-def is_unknown(value: Any) -> bool:
-    return isinstance(value, str) and value.strip().casefold() == UNKNOWN
-
-
 def unknown_fields(fact: Fact) -> list[str]:
     """The fields of ``fact`` recorded as ``"unknown"`` where the kind allows it."""
-    from service.rules.lockdown.facts import FACTS
 
     spec = FACTS.get(fact.type)
     if spec is None or not hasattr(fact.data, "get"):
@@ -74,7 +65,6 @@ def uncertain(state: LockdownState) -> bool:
 # --- checks ------------------------------------------------------------------------------
 
 def violations(state: LockdownState, fact: Fact, fields: list[str]) -> list[Violation]:
-    from service.rules.lockdown.facts import FACTS
 
     spec = FACTS[fact.type]
     return [Violation(
@@ -127,7 +117,6 @@ def _without(fact: Fact, fields: list[str], **extra: Any) -> Fact:
 def apply_unknown(state: LockdownState, fact: Fact, fields: list[str], cons: list[Consequence],
                   handlers: dict[str, Handler]) -> LockdownState:
     """Apply a fact with unknown values: what does not depend on them, nothing derived from them."""
-    from service.rules.lockdown.facts import FACTS
 
     cons.append(C("value-unknown", f"{fact.type}: {', '.join(fields)} not recorded (unknown); what follows from "
                   f"it is not derived.", fields=list(fields)))
@@ -264,7 +253,6 @@ SPECIAL: dict[str, Callable[..., LockdownState]] = {
 
 def room_unknown(state: LockdownState, fact: Fact) -> bool:
     """The acting character is in the base but its room was not recorded, and the fact acts in that room."""
-    from service.rules.lockdown.checks import ACTIONS
 
     c = state.characters.get(fact.actor) if isinstance(fact.actor, int) else None
     return (c is not None and c.status == IN_BASE and c.room is None and bool(c.character)
@@ -275,7 +263,6 @@ def room_unknown(state: LockdownState, fact: Fact) -> bool:
 def apply_nowhere(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     """An action of a character whose room is unknown: its cost is paid and it counts; what it does in the room is not
     derived (the room is not known)."""
-    from service.rules.lockdown.checks import action_cost
 
     seat = fact.actor
     cost = action_cost(fact)

@@ -1,0 +1,137 @@
+"""Fact and field specs: the vocabulary of a ruleset, and the shape check every ruleset shares.
+
+A ruleset declares each fact type once (:class:`FactSpec`: who records it, what it says, its fields,
+an example, the rulebook section) and names a checker per field *kind* (``kinds``). The shape check
+refuses what cannot be applied at all: an unknown type, a wrong actor, an unknown, missing or
+malformed field.
+
+    >>> SPECS = {"Passed": FactSpec("Passed", "seat", "The player passed.",
+    ...                             (field_spec("discarded", "count", "cards discarded", False),))}
+    >>> KINDS = {"count": lambda state, v: None if is_int(v) and v >= 0 else f"must be ≥ 0, got {v!r}"}
+    >>> from service.rules.base import Fact
+    >>> [v.rule for v in shape_violations(SPECS, KINDS, None, Fact(1, "Passed", {"discarded": -1}, 1), seats=(1, 2))]
+    ['invalid-field']
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Collection, Mapping
+
+from service.rules.base import Fact, Violation
+
+Checker = Callable[[Any, Any], "str | None"]  # (state, value) -> a problem, or None when well shaped
+SEAT, TABLE = "seat", "table"  # FactSpec.actor: a seat acts, or the table (actor None)
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str
+    kind: str
+    required: bool = True
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class FactSpec:
+    type: str
+    actor: str  # "seat" (a seat acts) or "table" (actor is None)
+    summary: str
+    fields: tuple[FieldSpec, ...] = ()
+    example: Mapping[str, Any] = field(default_factory=dict)
+    section: str = ""
+
+
+@dataclass(frozen=True)
+class FactType:
+    """A fact type declared once, where its game concept lives: its spec, the check of its rules (None: its shape
+    and its place in the game are all there is to check) and its effect on the state."""
+
+    spec: FactSpec
+    check: Callable[[Any, Fact], list[Violation]] | None
+    effect: Callable[[Any, Fact, list], Any]
+
+
+def field_spec(name: str, kind: str, doc: str, required: bool = True) -> FieldSpec:
+    return FieldSpec(name, kind, required, doc)
+
+
+def is_int(v: Any) -> bool:
+    """A whole number that is not a bool (JSON ``true`` is not 1)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def shape_violations(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker], state: Any, fact: Fact, *,
+                     seats: Collection[int], skip: Callable[[FieldSpec, Any], bool] | None = None) -> list[Violation]:
+    """Why ``fact`` cannot be applied at all (every violation has ``shape=True``); empty when well shaped.
+
+    ``skip(field, value)`` tells a value that is well shaped whatever its kind says (a value recorded as
+    unknown, decision 0018).
+    """
+    spec = specs.get(fact.type)
+    if spec is None:
+        return [Violation(
+            rule="unknown-fact-type", shape=True, field="type",
+            message=f"Unknown fact type {fact.type!r}. Known types: {', '.join(sorted(specs))}.",
+        )]
+    out: list[Violation] = []
+    if not isinstance(fact.data, Mapping):
+        return [Violation(rule="malformed-data", shape=True, field="data", section=spec.section,
+                          message=f"{fact.type}: data must be a JSON object.")]
+    if spec.actor == SEAT and not (is_int(fact.actor) and fact.actor in seats):
+        out.append(Violation(
+            rule="actor-required", shape=True, field="actor", section=spec.section,
+            message=f"{fact.type} is done by a player: give the acting seat "
+                    f"({', '.join(map(str, seats))}), not {fact.actor!r}.",
+        ))
+    if spec.actor == TABLE and fact.actor is not None:
+        out.append(Violation(
+            rule="actor-not-allowed", shape=True, field="actor", section=spec.section,
+            message=f"{fact.type} is recorded for the whole table: leave the actor empty (got seat {fact.actor!r}).",
+        ))
+    known = {f.name for f in spec.fields}
+    for name in fact.data:
+        if name not in known:
+            out.append(Violation(
+                rule="unknown-field", shape=True, field=name, section=spec.section,
+                message=f"{fact.type} has no field {name!r}; its fields are: {', '.join(sorted(known)) or 'none'}.",
+            ))
+    for f in spec.fields:
+        if f.name not in fact.data or fact.data[f.name] is None:
+            if f.required:
+                out.append(Violation(
+                    rule="missing-field", shape=True, field=f.name, section=spec.section,
+                    message=f"{fact.type} needs {f.name!r}: {f.doc}.",
+                ))
+            continue
+        if skip is not None and skip(f, fact.data[f.name]):
+            continue
+        problem = kinds[f.kind](state, fact.data[f.name])
+        if problem:
+            out.append(Violation(rule="invalid-field", shape=True, field=f.name, section=spec.section,
+                                 message=f"{fact.type}.{f.name} {problem}."))
+    return out
+
+
+def undocumented(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker]) -> list[str]:
+    """What a ruleset's vocabulary leaves unsaid: a fact type without summary or section, a field without a doc,
+    a field kind without a checker (the contract test asks for none).
+
+    >>> undocumented({"Passed": FactSpec("Passed", "seat", "", (field_spec("n", "count", ""),))}, {})
+    ['Passed: no summary', 'Passed: no rulebook section', 'Passed.n: no doc', 'Passed.n: kind count has no checker']
+    """
+    out = []
+    for t, spec in specs.items():
+        if spec.type != t:
+            out.append(f"{t}: registered as {spec.type}")
+        if spec.actor not in (SEAT, TABLE):
+            out.append(f"{t}: actor must be {SEAT!r} or {TABLE!r}")
+        if not spec.summary.strip():
+            out.append(f"{t}: no summary")
+        if not spec.section.strip():
+            out.append(f"{t}: no rulebook section")
+        for f in spec.fields:
+            if not f.doc.strip():
+                out.append(f"{t}.{f.name}: no doc")
+            if f.kind not in kinds:
+                out.append(f"{t}.{f.name}: kind {f.kind} has no checker")
+    return out

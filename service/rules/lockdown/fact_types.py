@@ -1,0 +1,90 @@
+"""Every Lockdown fact type, once, by game concept: its spec, its check, its effect — one registry, complete.
+
+``FACT_TYPES`` is built from the concept table below and the vocabulary (``facts.FACTS``), the rules
+(``checks.RULES``) and the effects (``apply.HANDLERS``); building it asserts that every fact type sits in
+exactly one concept, has a spec and an effect, and that no check or effect exists for a type nobody declared.
+A type with no rule of its own beyond its shape and its place in the game says so in ``SHAPE_ONLY``.
+A concept with a module of its own (``CONCEPT_MODULES``) declares its types there, spec, check and effect
+together, and the registries must hold exactly those. The offers (``next_inputs``) are grouped by the situation
+of the game (a pending sub-step, the turn, the table effects); decision 0029 says what remains.
+
+    >>> FACT_TYPES["DoorChanged"].concept
+    'systems'
+    >>> sorted(t for t, ft in FACT_TYPES.items() if ft.concept == "setup")
+    ['BoardPrepared', 'CharacterChosen', 'SetupCompleted']
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from service.rules.base import Consequence, Fact, Violation
+from service.rules.kit.facts import FactSpec
+from service.rules.lockdown import condition, hidden_information
+from service.rules.lockdown.apply import HANDLERS
+from service.rules.lockdown.checks import RULES
+from service.rules.lockdown.facts import FACTS
+from service.rules.lockdown.state import LockdownState
+
+#: the game's concepts in rulebook order, each with its fact types
+CONCEPTS: dict[str, tuple[str, ...]] = {
+    "setup": ("BoardPrepared", "CharacterChosen", "SetupCompleted"),
+    "turns and actions": ("FirstPlayerPassed", "Passed", "ActionCardPlayed"),
+    "movement and exploration": ("CharacterMoved", "CharacterMovedCarefully", "CharacterMovedByEffect", "RoomExplored",
+                                 "NoiseRolled", "EncounterTokenDrawn", "NoiseMarkerPlaced", "NoiseMarkerRemoved"),
+    "event phase": ("CssTokenRevealed", "TimeAdvanced", "NoiseMarkersCleared", "EventCardDrawn", "IntruderMoved",
+                    "ColonyTokenDrawn"),
+    "condition": tuple(t.spec.type for t in condition.FACT_TYPES),
+    "combat": ("CharacterShot", "MeleeAttacked", "IntruderAttacked", "InjuryCheckDrawn", "IntruderRetreated",
+               "IntruderPlaced", "IntruderRemoved", "IntruderInjured"),
+    "items and crafting": ("RoomSearched", "ItemGained", "ItemCrafted", "ItemUsed", "ItemsTraded", "ItemDropped",
+                           "HeavyObjectPickedUp"),
+    "systems": ("PowerChanged", "DoorChanged", "FirePlaced", "FireRemoved", "MalfunctionPlaced", "MalfunctionRemoved",
+                "SelfDestructStarted"),
+    "rooms and computers": ("RoomActionUsed", "ComputerActionUsed", "ComputerCardRevealed", "KnowledgeGained",
+                            "WeaknessRevealed"),
+    "hidden information": tuple(t.spec.type for t in hidden_information.FACT_TYPES),
+    "scoring": ("FinalScanRecorded", "GameEnded"),
+    "a coarse record": ("RecordGap", "CharacterEscaped"),
+}
+#: the concepts that live in a module of their own, declaring their fact types there (decision 0029)
+CONCEPT_MODULES = {"condition": condition, "hidden information": hidden_information}
+#: types whose only rules are their shape and their place in the game (checks.check's order rules)
+SHAPE_ONLY = frozenset({"FirePlaced", "GameEnded", "IntruderInjured", "IntruderRemoved", "PowerChanged"})
+
+Check = Callable[[LockdownState, Fact], list[Violation]]
+Effect = Callable[[LockdownState, Fact, list[Consequence]], LockdownState]
+
+
+@dataclass(frozen=True)
+class FactType:
+    spec: FactSpec
+    concept: str
+    check: Check | None  # None: SHAPE_ONLY
+    effect: Effect
+
+
+def _build() -> dict[str, FactType]:
+    placed = [t for types in CONCEPTS.values() for t in types]
+    twice = sorted({t for t in placed if placed.count(t) > 1})
+    missing = sorted(set(FACTS) - set(placed))
+    unknown = sorted((set(placed) | set(RULES) | set(HANDLERS) | SHAPE_ONLY) - set(FACTS))
+    no_effect = sorted(set(FACTS) - set(HANDLERS))
+    no_check = sorted(set(FACTS) - set(RULES) - SHAPE_ONLY)
+    checked_anyway = sorted(SHAPE_ONLY & set(RULES))
+    problems = [f"{what}: {', '.join(types)}" for what, types in (
+        ("in two concepts", twice), ("in no concept", missing), ("not in the vocabulary", unknown),
+        ("without an effect", no_effect), ("without a check (nor SHAPE_ONLY)", no_check),
+        ("SHAPE_ONLY but checked", checked_anyway)) if types]
+    for concept, module in CONCEPT_MODULES.items():
+        stray = [t.spec.type for t in module.FACT_TYPES if FACTS.get(t.spec.type) is not t.spec
+                 or RULES.get(t.spec.type) is not t.check or HANDLERS.get(t.spec.type) is not t.effect]
+        if stray:
+            problems.append(f"declared in {concept} but registered otherwise: {', '.join(stray)}")
+    if problems:
+        raise AssertionError("Lockdown's fact types are incomplete — " + "; ".join(problems))
+    concept_of = {t: c for c, types in CONCEPTS.items() for t in types}
+    return {t: FactType(FACTS[t], concept_of[t], RULES.get(t), HANDLERS[t]) for t in placed}
+
+
+FACT_TYPES: dict[str, FactType] = _build()
