@@ -33,6 +33,7 @@ from projections.folding import Summary, summary
 from projections.viewbase import GameView
 from service.game import Game
 from service.league import name_key
+from service.rules import get_ruleset
 
 RULESETS = ("lockdown",)
 SECTORS = ("S-01", "S-02", "S-03")
@@ -135,6 +136,9 @@ def objective_type(value: str | None) -> str | None:
 def rows_of(game: Summary) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict], list[tuple]]:
     """(game row, seat rows, kill rows, room rows) of a game's summary: its last state and what its steps showed."""
     tally, state = game.tally, game.stats_state
+    ruleset = get_ruleset(game.ruleset_name)
+    # the final state as the summary keeps it: each seat's character (status, and where it was before)
+    kept = SimpleNamespace(characters={seat: SimpleNamespace(**facts) for seat, facts in state["seats"].items()})
     finished = game.finished
     result = game.result if finished else None
     verdicts = {p.seat: p for p in result.players} if result else {}
@@ -154,7 +158,7 @@ def rows_of(game: Summary) -> tuple[dict[str, Any], list[dict[str, Any]], list[d
         seats.append({
             "seat": seat, "name": names.get(seat, f"#{seat}"), "name_key": name_key(names.get(seat, f"#{seat}")),
             "character": c.character, "objective": objective_type(c.objective or (v.objective if v else None)),
-            "outcome": v.outcome if v else None, "survived": survived, "route": ruleset.escape_route(v.survival if v else None, state, seat),
+            "outcome": v.outcome if v else None, "survived": survived, "route": ruleset.escape_route(v.survival if v else None, kept, seat),
             "death_cause": cause if died else None,
             "death_round": death["round"] if death else (rounds if died else None),
             "death_room": death["room"] if death else None,
