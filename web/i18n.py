@@ -36,6 +36,8 @@ WORDS = (
     i18n.N_("noise cleanup"), i18n.N_("attacks"), i18n.N_("fire"), i18n.N_("event card"), i18n.N_("colony"),
     i18n.N_("css launch"), i18n.N_("ready"), i18n.N_("round end"), i18n.N_("self destruct"), i18n.N_("everyone died"),
     i18n.N_("time ran out"), i18n.N_("base destroyed"), i18n.N_("all escaped"), i18n.N_("game ended"),
+    # how a game ended (the result's ``ending``, shown as ``ending|replace('_', ' ')|t``)
+    i18n.N_("time out"), i18n.N_("alarm procedure"), i18n.N_("no characters left"),
     # the sub-steps a position names while the rules wait for it (lockdown view.PENDING_STEP; decision 0023)
     i18n.N_("exploration"), i18n.N_("noise roll"), i18n.N_("encounter"), i18n.N_("attack"), i18n.N_("injury check"),
     i18n.N_("retreat"), i18n.N_("resolving"),

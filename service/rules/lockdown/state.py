@@ -17,6 +17,7 @@ from service.rules.kit.replace import replace
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from service.i18n import _ as _t
 from service.rules.base import Setup
 from service.rules.lockdown.board import Board
 from service.rules.lockdown.components import CHARACTERS as CHARACTER_CARDS, COLONY, ROOMS, board as load_board
@@ -57,6 +58,12 @@ TABLE_PENDING = ("attack", "injury_check", "retreat")  # sub-steps the table rec
 def frozen(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
     return MappingProxyType(dict(mapping))
 
+
+
+
+def _english(tile: Any) -> str:
+    """A room tile's English name: the rules' own messages name rooms so (:meth:`LockdownState.room_label`)."""
+    return tile.en
 
 @dataclass(frozen=True)
 class RoomState:
@@ -309,22 +316,26 @@ class LockdownState:
         c = self.characters.get(seat)
         return bool(c and c.room and self.intruders_in(c.room))
 
-    def room_label(self, place: str | None, name: Callable[[Any], str] = lambda tile: tile.en) -> str:
+    def room_label(self, place: str | None, name: Callable[[Any], str] | None = None) -> str:
         """The room on ``place`` as the table calls it. English by default: the rules' own messages and
         consequences use it, and a fold must not depend on a reader's language (decision 0019); pages
-        pass ``name=names.local``."""
+        pass ``name=names.local``, and then the words around the name are in the page's language too."""
+        words = (lambda text: text) if name is None else _t
+        name = name or _english
         if place is None:
-            return "nowhere"
+            return words("nowhere")
         r = self.rooms.get(place)
         if r is None:
             return place
         if r.tile and (r.explored or r.kind == "special"):
             return name(ROOMS[r.tile])
         if r.tile:
-            return f"{place} (unexplored: {name(ROOMS[r.tile])})"
+            return words("%(place)s (unexplored: %(room)s)") % {"place": place, "room": name(ROOMS[r.tile])}
         if r.kind == "crossroad":
-            return place if r.explored else f"{place} (unexplored)"
-        return f"{place} (unexplored {'room' if r.kind == 'any' else r.kind})"
+            return place if r.explored else words("%(place)s (unexplored)") % {"place": place}
+        if r.kind == "any":
+            return words("%(place)s (unexplored room)") % {"place": place}
+        return words("%(place)s (unexplored %(kind)s)") % {"place": place, "kind": r.kind}
 
     @property
     def nemesis_characters(self) -> bool:

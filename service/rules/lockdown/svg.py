@@ -386,9 +386,11 @@ def board(state: LockdownState, *, before: LockdownState | None = None,
     if lay.shaft:
         x, y, w, h = lay.shaft
         on = state.powered(ELEVATOR)
-        at = f"; the elevator is at {state.elevator}" if state.elevator else ""
+        at = (_("; the elevator is at %(place)s") % {"place": state.room_label(state.elevator, name=local)}
+              if state.elevator else "")
+        shaft = _("Elevator shaft: powered") if on else _("Elevator shaft: no power")
         out.append(f'<rect class="shaft" x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="8">'
-                   f'<title>Elevator shaft: {"powered" if on else "no power"}{at}</title></rect>')
+                   f'<title>{_e(shaft + at)}</title></rect>')
     out.extend(labels)
     out.append(_declared_corridors(b.id, lay.columns) if b.has_graph else "")
     marks = _marks(state, ch)
@@ -512,12 +514,12 @@ def _time_track(state: LockdownState, ch: Changes, W: float) -> str:
         colour_sd, at = state.self_destruct
         x = M + min(at, len(spaces) - 1) * step + 3 + w / 2
         fill = "#ffd23f" if colour_sd == "yellow" else "#ff3b30"
-        out.append(f'<g class="{_hl(ch.tokens).strip()}"><title>Self-destruct token ({_e(colour_sd)}) on '
-                   f'{b.time_label(at)}</title><path class="sd" d="M{_n(x)},{y - 14}l9,15l-18,0z" fill="{fill}"/></g>')
+        tip = _("Self-destruct token (%(colour)s) on %(space)s") % {"colour": _(colour_sd), "space": b.time_label(at)}
+        out.append(f'<g class="{_hl(ch.tokens).strip()}"><title>{_e(tip)}</title><path class="sd" d="M{_n(x)},{y - 14}l9,15l-18,0z" fill="{fill}"/></g>')
     if state.alarm is not None:
         x = M + min(state.alarm, len(spaces) - 1) * step + 3 + w / 2
-        out.append(f'<g class="{_hl(ch.tokens).strip()}"><title>Alarm procedure token on {b.time_label(state.alarm)}'
-                   f'</title><rect class="sd" x="{_n(x - 8)}" y="{y - 15}" width="16" height="13" rx="3" '
+        tip = _("Alarm procedure token on %(space)s") % {"space": b.time_label(state.alarm)}
+        out.append(f'<g class="{_hl(ch.tokens).strip()}"><title>{_e(tip)}</title><rect class="sd" x="{_n(x - 8)}" y="{y - 15}" width="16" height="13" rx="3" '
                    f'fill="#ff9f1c"/></g>')
     out.append("</g>")
     return "".join(out)
@@ -529,20 +531,25 @@ def _chip(x: float, y: float, w: float, text: str, tip: str, on: bool = False, h
             f'<text class="small" x="{_n(x + w / 2)}" y="{_n(y + 18)}" text-anchor="middle">{_e(text)}</text></g>')
 
 
+ROVER_WORDS = {"exit": N_("at the exit"), "bunker": N_("at the Bunker"), "away": N_("away from the base")}
+
+
 def _status(state: LockdownState, ch: Changes, W: float) -> str:
     y = 124
     out = []
     x = M
     for letter in ("A", "B", "C"):
         seat = state.pods.get(letter)
-        tip = f"CSS pod {letter}: " + (f"{who(state, seat)} waits in it" if seat else "empty")
+        tip = (_("CSS pod %(letter)s: %(who)s waits in it") % {"letter": letter, "who": who(state, seat)} if seat
+               else _("CSS pod %(letter)s: empty") % {"letter": letter})
         out.append(_chip(x, y, 74, _("Pod %(letter)s") % {"letter": letter}, tip, on=bool(seat), hl=ch.pods))
         if seat:
             out.append(_character_token(state, seat, x + 66, y + 14, 10, hl=False))
         x += 82
     gate = _("Main gate open") if state.gate_open else _("Main gate closed")
     out.append(_chip(x, y, 128, gate, gate
-                     + (f" ({state.gate_reason})" if state.gate_reason else "") + f"; rover: {state.rover}",
+                     + (f" ({state.gate_reason})" if state.gate_reason else "")
+                     + _("; rover: %(rover)s") % {"rover": _(ROVER_WORDS.get(state.rover, str(state.rover)))},
                      on=state.gate_open, hl=ch.gate))
     x += 136
     if state.launches and x + 128 < W - M - 198:
@@ -563,8 +570,8 @@ def _band(state: LockdownState, band: Band, ch: Changes, ids: str) -> tuple[str,
     hl = bool(sector and sector in ch.power)
     fill = f' fill="url(#{ids}-dark)"' if cls else ""
     out = [f'<rect class="band{cls}{_hl(hl)}"{fill} x="{_n(band.x)}" y="{_n(band.y)}" width="{_n(band.w)}" '
-           f'height="{_n(band.h)}" rx="8"><title>{_e(band.title.title())}'
-           f'{": " + band.note if band.note else ""}</title></rect>']
+           f'height="{_n(band.h)}" rx="8"><title>{_e(_(band.title).capitalize() if not sector else _("Sector %(s)s") % {"s": sector})}'
+           f'{": " + _e(_(band.note)) if band.note else ""}</title></rect>']
     shown_title = _("SECTOR %(s)s") % {"s": sector} if sector else _(band.title)
     title = sector if sector and band.w < 12 * len(shown_title) + 50 else shown_title
     label = [f'<text class="band-title" x="{_n(band.x + 12)}" y="{_n(band.y + 20)}">{_e(title)}</text>']
@@ -595,17 +602,22 @@ def _learned_corridors(state: LockdownState, lay: Layout, learned) -> str:
             a, z, n = row.get("from_place"), row.get("to_place"), row.get("corridor")
             if a in lay.cards and z in lay.cards and isinstance(n, int) and n in PORT_XY:
                 moves = row.get("moves")
-                tip = (f"Learned corridor: from {a} into {z} through {z}'s corridor {n}"
-                       + (f" ({moves} recorded moves)" if moves else "") + "; not printed data")
+                tip = (_("Learned corridor: from %(a)s into %(z)s through its corridor %(n)s") % {"a": a, "z": z, "n": n}
+                       + (_(" (%(n)s recorded moves)") % {"n": moves} if moves else "") + _("; not printed data"))
                 out.append(_line(lay, a, None, z, n, "cor learned", tip))
                 out.append(_port(b.id, lay.columns, z, n))
     return "".join(out)
 
 
-@lru_cache(maxsize=None)
 def _declared_corridors(board_id: str, columns: int) -> str:
+    return _declared_corridors_in(i18n.current(), board_id, columns)
+
+
+@lru_cache(maxsize=None)
+def _declared_corridors_in(language: str, board_id: str, columns: int) -> str:
     b, lay = load_board(board_id), layout(board_id, columns)
-    return "".join(_line(lay, pa, na, pb, nb, "cor", f"Corridor {c.id}: {pa} ({na}) – {pb} ({nb})")
+    word = _("Corridor %(n)s")
+    return "".join(_line(lay, pa, na, pb, nb, "cor", f"{word % {'n': c.id}}: {pa} ({na}) – {pb} ({nb})")
                    for c in b.corridors.values() if len(c.ends) == 2 and all(p in lay.cards for p, _ in c.ends)
                    for (pa, na), (pb, nb) in [c.ends])
 
@@ -627,10 +639,10 @@ def _arrow(lay: Layout, kind: str, ident: str, src: str, dst: str, state: Lockdo
     (x1, y1), (x2, y2) = lay.cards[src], lay.cards[dst]
     x1, y1, x2, y2 = x1 + CW / 2, y1 + CH / 2, x2 + CW / 2, y2 + CH / 2
     mx, my = (x1 + x2) / 2 + (y2 - y1) * 0.15, (y1 + y2) / 2 - (x2 - x1) * 0.15
-    name = who(state, int(ident)) if kind == "character" else f"intruder {ident}"
+    name = who(state, int(ident)) if kind == "character" else _("intruder %(id)s") % {"id": ident}
     marker = f"{lay.ids}-arrow" + ("-red" if kind == "intruder" else "")
     return (f'<path class="arrow {kind} hl" marker-end="url(#{marker})" d="M{_n(x1)},{_n(y1)}Q{_n(mx)},{_n(my)} {_n(x2)},{_n(y2)}">'
-            f'<title>{_e(name)} moved from {_e(state.room_label(src, name=local))} to {_e(state.room_label(dst, name=local))}</title></path>')
+            f'<title>{_e(_("%(who)s moved from %(src)s to %(dst)s") % {"who": name, "src": state.room_label(src, name=local), "dst": state.room_label(dst, name=local)})}</title></path>')
 
 
 def _character_token(state: LockdownState, seat: int, x: float, y: float, r: float = TOKEN_R,
@@ -675,8 +687,13 @@ def _intruder_token(state: LockdownState, i: Any, x: float, y: float, hl: bool) 
 
 
 def _object_token(kind: str, seat: str | None, x: float, y: float, hl: bool, count: int = 1) -> str:
-    label = {"egg": "Egg", "carcass": "Carcass", "corpse": "Corpse"}.get(kind, kind)
-    tip = f"{label}{f' of seat {seat}' if seat else ''} on the floor" if count == 1 else f"{count} eggs in the Nest"
+    label = _({"egg": N_("Egg"), "carcass": N_("Carcass"), "corpse": N_("Corpse")}.get(kind, kind))
+    if count > 1:
+        tip = _("%(n)s eggs in the Nest") % {"n": count}
+    elif seat:
+        tip = _("%(label)s of seat %(seat)s on the floor") % {"label": label, "seat": seat}
+    else:
+        tip = _("%(label)s on the floor") % {"label": label}
     if kind == "egg":
         shape = f'<ellipse class="egg{_hl(hl)}" cx="{_n(x)}" cy="{_n(y)}" rx="9" ry="12"/>'
     elif kind == "carcass":
@@ -786,7 +803,7 @@ def _card_face_in(lang: str, board_id: str, columns: int, place: str, kind: str,
     out = [f'<rect class="{cls}" x="{_n(x)}" y="{_n(y)}" width="{CW}" height="{CH}" rx="8"/>']
     if tile and face_up and tile.colour in ROOM_STRIPE:
         out.append(f'<rect x="{_n(x + 1)}" y="{_n(y + 8)}" width="5" height="{CH - 16}" rx="2" '
-                   f'fill="{ROOM_STRIPE[tile.colour]}"><title>{_e(tile.colour)} room</title></rect>')
+                   f'fill="{ROOM_STRIPE[tile.colour]}"><title>{_e(_("%(colour)s room") % {"colour": _(tile.colour)})}</title></rect>')
     label = _("special room") if kind == "special" else place if kind == CROSSROAD else f"{place} · {kind}"
     out.append(f'<text class="slot" x="{_n(x + 10)}" y="{_n(y + 17)}">{_e(label)}</text>')
     if cls == "card down":
@@ -826,10 +843,10 @@ def _card(state: LockdownState, columns: int, place: str, x: float, y: float, ch
             out.append(_intruder_token(state, it, cx, fy, hl=it.id in ch.intruders))
         elif what == "g":
             out.append(f'<path class="gone" d="M{_n(cx)},{_n(fy - 15)}L{_n(cx + 15)},{_n(fy)}L{_n(cx)},{_n(fy + 15)}'
-                       f'L{_n(cx - 15)},{_n(fy)}z"><title>{_e(it.kind.title())} ({_e(it.id)}) left the board</title></path>')
+                       f'L{_n(cx - 15)},{_n(fy)}z"><title>{_e(_("%(kind)s (%(id)s) left the board") % {"kind": shown("intruder", it.kind, it.kind.title()), "id": it.id})}</title></path>')
         else:
             kind, n = it
-            base, _, seat = kind.partition(":")
+            base, _sep, seat = kind.partition(":")
             out.append(_object_token(base, seat or None, cx, fy, place in ch.rooms, n if base == "egg" else 1))
     out.append(_ports(state, columns, place, x, y, ch, marks) if marks else _quiet_ports(state.board.id, columns, place))
     out.append("</g>")
@@ -903,14 +920,15 @@ def _quiet_ports(board_id: str, columns: int, place: str) -> str:
 def _special_space(state: LockdownState, key: str, x: float, y: float, ch: Changes) -> str:
     b = state.board
     if key == TECHNICAL:
-        title, lines = "Technical corridors", ["One space for all", "technical entrances"]
-        entrances = ", ".join(f"{p} ({n})" for p, n in b.technical.items()) or "not known on this board"
-        tip = f"Technical corridors: a noise marker here counts at every entrance; entrances: {entrances}"
+        title, lines = _("Technical corridors"), [_("One space for all"), _("technical entrances")]
+        entrances = ", ".join(f"{p} ({n})" for p, n in b.technical.items()) or _("not known on this board")
+        tip = _("Technical corridors: a noise marker here counts at every entrance; entrances: %(e)s") % {"e": entrances}
     else:
         number = key[len(AREA_PREFIX):]
         building = b.areas.get(int(number))
-        title, lines = f"Area {number}", [f"around {building}" if building else "the exterior"]
-        tip = f"Area {number} (a special technical corridor, connected to every crossroad)"
+        title = _("Area %(n)s") % {"n": number}
+        lines = [_("around %(building)s") % {"building": building} if building else _("the exterior")]
+        tip = _("Area %(n)s (a special technical corridor, connected to every crossroad)") % {"n": number}
     out = [f'<g class="room{_hl(key in ch.noise_new or key in ch.noise_gone)}" data-place="{_e(key)}">'
            f'<title>{_e(tip)}</title><rect class="card tech" x="{_n(x)}" y="{_n(y)}" width="{CW}" height="{CH}" rx="8"/>'
            f'<text class="name" x="{_n(x + 10)}" y="{_n(y + 26)}"{_fit(title, 13)}>{_e(title)}</text>']
@@ -918,7 +936,7 @@ def _special_space(state: LockdownState, key: str, x: float, y: float, ch: Chang
         out.append(f'<text class="slot" x="{_n(x + 10)}" y="{_n(y + 48 + 16 * k)}">{_e(line)}</text>')
     if key in state.noise:
         cx, cy = x + CW / 2, y + CH - 22
-        out.append(f'<g class="noise-marker" data-corridor="{_e(key)}"><title>Noise marker in {_e(title)}</title>'
+        out.append(f'<g class="noise-marker" data-corridor="{_e(key)}"><title>{_e(_("Noise marker in %(place)s") % {"place": title})}</title>'
                    f'<circle class="noise{_hl(key in ch.noise_new)}" cx="{_n(cx)}" cy="{_n(cy)}" r="{NOISE_R}"/>'
                    f'<text class="pn nn" x="{_n(cx)}" y="{_n(cy)}">!</text></g>')
     out.append("</g>")
