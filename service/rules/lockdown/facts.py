@@ -17,8 +17,11 @@ from service.rules.kit.facts import shape_violations as kit_shape_violations
 from service.rules.lockdown import condition, hidden_information, sections
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
 from service.rules.lockdown.unknown_values import UNKNOWN_KINDS, is_unknown
+from service.rules.lockdown.values import (  # noqa: F401 (old paths: facts.resolve_place …)
+    MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token,
+)
 from service.rules.lockdown.components import (
-    BOARDS, CHARACTERS, EVENT_CARDS, EXPLORATION_EFFECTS, NOISE_RESULTS, ROOMS, TOKEN_TYPES,
+    BOARDS, CHARACTERS, EVENT_CARDS, EXPLORATION_EFFECTS, ROOMS, TOKEN_TYPES,
 )
 
 # "incomplete": the record stops before the game's end (a coarse record; docs/decisions/0018)
@@ -146,58 +149,6 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
               _f("note", "text", "free text", False)),
              {"route": "pod", "pod": "B"}, sections.END),
 )}
-
-
-# --- value resolution (used by checks and apply) ---------------------------------------
-
-def resolve_place(state: Any, value: Any) -> str | None:
-    """A place id for ``value``: a place id, or a room id/name whose position is known."""
-    if not isinstance(value, str):
-        return None
-    if value in state.rooms:
-        return value
-    for room in ROOMS.matches(value):
-        place = state.room_of_tile(room.id)
-        if place is not None:
-            return place
-    lowered = value.strip().casefold()
-    for place in state.rooms:
-        if place.casefold() == lowered:
-            return place
-    return None
-
-
-def resolve_card(value: Any, corridors: Any = None):
-    cards = EVENT_CARDS.matches(value)
-    if len(cards) > 1 and isinstance(corridors, list):
-        exact = [c for c in cards if list(c.corridors) == corridors]
-        cards = exact or cards
-    return cards[0] if cards else None
-
-
-def resolve_token(value: Any) -> str | None:
-    if isinstance(value, str) and value.strip().casefold() in TOKEN_TYPES:
-        return value.strip().casefold()
-    return None
-
-
-MARS_CARD = "mars_card"  # the Mars die's own symbol: draw and resolve 1 Mars surface card (lockdown.md §12.5)
-
-
-def noise_result(value: Any) -> Any:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, str) and value.strip().casefold().replace(" ", "_") in (MARS_CARD, "mars"):
-        return MARS_CARD
-    if isinstance(value, int) and value in NOISE_RESULTS:
-        return value
-    if isinstance(value, str):
-        v = value.strip().casefold()
-        if v.isdigit() and int(v) in NOISE_RESULTS:
-            return int(v)
-        if v in NOISE_RESULTS:
-            return v
-    return None
 
 
 # --- shape validation ------------------------------------------------------------------
