@@ -12,18 +12,19 @@ those): it does what the table recorded as far as it can. It never mutates its i
 from __future__ import annotations
 
 from service.rules.kit.replace import replace
-from math import ceil
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Callable
 
 from service.rules.base import Consequence, Fact
-from service.rules.lockdown.board import PATH, TECHNICAL, is_area
-from service.rules.lockdown.checks import ACTIONS, MOVE_COST, who
+from service.rules.lockdown.board import TECHNICAL
+from service.rules.lockdown.checks import ACTIONS, who
 from service.rules.lockdown.components import CHARACTERS, ROOMS
-from service.rules.lockdown.facts import AFTER_END, MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token, shape_violations
+from service.rules.lockdown.facts import AFTER_END, resolve_card, resolve_place, resolve_token, shape_violations
 from service.rules.lockdown import mechanics as M
 from service.rules.lockdown.mechanics import add_noise, nest_check, start_self_destruct  # noqa: F401 (old path)
-from service.rules.lockdown.mechanics import C
+from service.rules.lockdown.mechanics import C, push_front, supply_to_bag
+from service.rules.lockdown import movement
+from service.rules.lockdown.movement import corridor_unverified  # noqa: F401 (old path: apply.corridor_unverified)
 from service.rules.lockdown.unknowns import (
     INCOMPLETE, apply_escape, apply_gap, apply_nowhere, apply_unknown, room_unknown, unknown_fields,
 )
@@ -68,28 +69,6 @@ def _off_board(state: LockdownState, seat: int | None) -> bool:
     c = state.characters.get(seat) if seat is not None else None
     # a character in the base whose room was recorded as unknown is on the board, somewhere (decision 0018)
     return c is not None and c.room is None and not (c.status == IN_BASE and c.character)
-
-def _bag_add(state: LockdownState, token: str, n: int = 1) -> LockdownState:
-    bag = dict(state.bag)
-    bag[token] = max(0, bag.get(token, 0) + n)
-    return replace(state, bag=MappingProxyType(bag))
-
-
-def _supply_to_bag(state: LockdownState, token: str, cons: list[Consequence]) -> LockdownState:
-    if state.supply.get(token, 0) <= 0:
-        cons.append(C("colony-supply-empty", f"No {token} token is left next to the board; nothing is added.",
-                      token=token))
-        return state
-    supply = dict(state.supply)
-    supply[token] -= 1
-    state = replace(state, supply=MappingProxyType(supply))
-    cons.append(C("colony-token-added", f"1 {token} token is added to the colony bag.", token=token))
-    return _bag_add(state, token)
-
-
-def _push_front(state: LockdownState, *items: Pending) -> LockdownState:
-    return replace(state, pending=tuple(items) + state.pending)
-
 
 def _hand_target(state: LockdownState, seat: int) -> int:
     c = state.characters[seat]
@@ -143,99 +122,6 @@ def _revive(state: LockdownState, cons: list[Consequence]) -> LockdownState:
         cons.append(C("revived", f"AutoDoc: {who(state, seat)} is revived in the Emergency Room (light wounds "
                       f"removed, serious wounds dressed).", seat=seat, room=er))
     return state
-
-
-def _danger(state: LockdownState, seat: int, place: str, cons: list[Consequence]) -> LockdownState:
-    """Danger: adjacent stalkers not in combat come in, else noise in every empty corridor (§5.7)."""
-    b = state.board
-    if b.is_crossroad(place):
-        return _surface_danger(state, place, cons)
-    if not b.has_graph:
-        cons.append(C("danger", f"Danger in {state.room_label(place)}: the corridor graph of this board is unknown, so "
-                      f"the table resolves it (move adjacent stalkers in with IntruderMoved, or place noise markers "
-                      f"in every corridor without one).", room=place, resolved=False))
-        return state
-    movers = []
-    for key, _, other in b.exits(place):
-        if state.characters_in(other):
-            continue  # stalkers there are in combat
-        for intruder in state.intruders_in(other):
-            movers.append((intruder, key, other))
-    if movers:
-        intruders = list(state.intruders)
-        doors = set(state.doors)
-        for intruder, key, other in movers:
-            if key in doors:
-                doors.discard(key)
-                cons.append(C("door-destroyed", f"The {intruder.kind} ({intruder.id}) destroys the closed door "
-                              f"instead of moving.", intruder=intruder.id, corridor=key))
-                continue
-            intruders[intruders.index(intruder)] = replace(intruder, room=place)
-            cons.append(C("intruder-moved", f"Danger: the {intruder.kind} ({intruder.id}) moves from "
-                          f"{state.room_label(other)} into {state.room_label(place)}.", intruder=intruder.id,
-                          to_room=place))
-        return replace(state, intruders=tuple(intruders), doors=frozenset(doors))
-    cons.append(C("danger", f"Danger in {state.room_label(place)}: no stalker nearby, noise markers go in every "
-                  f"corridor without one.", room=place, resolved=True))
-    for key in b.corridors_of(place) or ():
-        if key not in state.noise:
-            state = add_noise(state, key, place, cons)
-    return state
-
-
-def _surface_danger(state: LockdownState, place: str, cons: list[Consequence]) -> LockdownState:
-    """Danger on a crossroad: every stalker on the surface (crossroads; not in a building, not in combat) moves
-    to it along the paths; if none can, a noise marker goes on every area without one (lockdown.md §12.5)."""
-    b = state.board
-    movers = [i for i in state.intruders if i.room != place and b.is_crossroad(i.room) and not state.characters_in(i.room)]
-    if movers:
-        ids = {i.id for i in movers}
-        for i in movers:
-            cons.append(C("intruder-moved", f"Danger: the {i.kind} ({i.id}) moves along the paths from "
-                          f"{state.room_label(i.room)} to {state.room_label(place)}.", intruder=i.id, to_room=place))
-        return replace(state, intruders=tuple(replace(i, room=place) if i.id in ids else i for i in state.intruders))
-    cons.append(C("danger", f"Danger on {state.room_label(place)}: no stalker on the surface can come, noise markers "
-                  f"go on every area without one.", room=place, resolved=True))
-    for key in b.area_keys():
-        if key not in state.noise:
-            state = add_noise(state, key, place, cons)
-    return state
-
-
-def _encounter_due(state: LockdownState, seat: int, place: str, cons: list[Consequence]) -> LockdownState:
-    """Encounter: clear the room's noise markers, then a token is drawn (the next fact) (§7.4)."""
-    cleared = [k for k in state.board.local_keys(place) if k in state.noise]
-    cons.append(C("encounter", f"Encounter in {state.room_label(place)} for {who(state, seat)}: the noise markers "
-                  f"of all its corridors are removed and a token is drawn from the colony bag.",
-                  room=place, seat=seat, cleared=cleared))
-    state = replace(state, noise=state.noise - set(cleared))
-    return _push_front(state, Pending("encounter", seat, place, reason="noise in a marked corridor"))
-
-
-def _noise(state: LockdownState, seat: int, place: str, result: Any, cons: list[Consequence]) -> LockdownState:
-    c = state.characters[seat]
-    if result == "silence" and c.slime:
-        cons.append(C("silence-as-danger", f"Silence, but {who(state, seat)} has slime: resolved as danger.",
-                      seat=seat))
-        result = "danger"
-    if result == "silence":
-        cons.append(C("silence", "Silence: nothing happens.", seat=seat))
-        return state
-    if result == "danger":
-        return _danger(state, seat, place, cons)
-    if result == MARS_CARD:
-        cons.append(C("mars-card", f"Mars die: {who(state, seat)} draws and resolves 1 Mars surface card (top part on "
-                      f"the surface, bottom part with a space suit or in a building); the table records its effects.",
-                      seat=seat, room=place))
-        return state
-    key = state.board.corridor_key(place, result)
-    if key is None:
-        cons.append(C("no-corridor", f"{state.room_label(place)} has no corridor {result}: nothing happens.",
-                      room=place, number=result))
-        return state
-    if key in state.noise:
-        return _encounter_due(state, seat, place, cons)
-    return add_noise(state, key, place, cons)
 
 
 def _place_intruder(state: LockdownState, kind: str, place: str,
@@ -301,52 +187,6 @@ def _first_player_passed(state: LockdownState, fact: Fact, cons: list[Consequenc
     return replace(state, first_player=to, turn=to, step=TURNS, last_turn=None)
 
 
-def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    seat = fact.actor
-    c = state.characters[seat]
-    dest = resolve_place(state, fact.data["to_room"])
-    b = state.board
-    n = fact.data["corridor"]
-    origin = c.room
-    key = M.entry_key(state, origin, dest, n) if n is not None else None  # None: not recorded (decision 0018)
-    surcharge = fact.data.get("surcharge") or 0
-    cost = MOVE_COST[fact.type] + surcharge
-    careful = fact.type == "CharacterMovedCarefully"
-    occupied = M.occupied(state, dest, seat)
-    escape_from = M.escape_attackers(state, origin)
-    if escape_from:
-        cons.append(C("escape", f"{who(state, seat)} escapes from combat: each stalker in "
-                      f"{state.room_label(origin)} attacks first, the largest first (record IntruderAttacked for "
-                      f"each).", seat=seat,
-                      intruders=[i.id for i in escape_from]))
-    state = M.pay(state, seat, cost)
-    state = with_character(state, seat, room=dest, moves=c.moves + 1)
-    state = M.count_action(state, seat)
-    cons.append(C("moved", f"{who(state, seat)} {'carefully ' if careful else ''}moves from "
-                  f"{state.room_label(origin)} to {state.room_label(dest)} "
-                  f"{'along a path' if n == PATH else f'through corridor {n}' if n is not None else 'through a corridor not recorded'} ({cost} "
-                  f"card{'s' if cost > 1 else ''}"
-                  f"{f', {surcharge} for the Knee wound' if surcharge else ''}).", seat=seat, from_room=origin, to_room=dest, corridor=key))
-    if origin and not b.has_graph:
-        cons.append(corridor_unverified(state, origin, dest, n))
-    M.combat_notice(state, seat, dest, cons)
-    if careful:
-        nkey = b.corridor_key(dest, fact.data["noise_corridor"])
-        if nkey is not None and nkey not in state.noise:
-            state = add_noise(state, nkey, dest, cons)
-    attacks = tuple(Pending("attack", seat, origin, reason="escape", intruder=i.id) for i in escape_from)
-    return M.entered(state, seat, dest, key, occupied, cons, careful=careful, attacks=attacks)
-
-
-def corridor_unverified(state: LockdownState, origin: str, dest: str, n: Any, mover: str = "") -> Consequence:
-    """The warning of a move on a board without declared corridors: recorded, never refused (decision 0005)."""
-    b = state.board
-    way = "a path" if n == PATH else f"corridor {n}" if n is not None else "a corridor the table did not name"
-    return C("corridor-unverified", f"Adjacency not checked: the {b.id} board file declares no corridors, so "
-             f"{mover + ' ' if mover else ''}{state.room_label(origin)} → {state.room_label(dest)} through {way} is "
-             f"recorded as the table named it.", board=b.id, from_room=origin, to_room=dest, corridor=n)
-
-
 def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     seat = fact.actor
     c = state.characters[seat]
@@ -360,126 +200,6 @@ def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
 
 
 # --- sub-steps --------------------------------------------------------------------------------
-
-def _room_explored(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    seat = fact.actor
-    state, p = M.pop_pending(state, "explore", seat)
-    if p is None:  # not due: best effort on the actor's room, if it is unexplored
-        place = state.characters[seat].room
-        if place is None or state.rooms[place].explored:
-            cons.append(C("ignored", "No unexplored room to reveal here; nothing changes."))
-            return state
-        p = Pending("explore", seat, place, empty=False, careful=True)
-    token = dict(fact.data["token"])
-    effect = token["effect"]
-    crossroad = state.board.is_crossroad(p.room)
-    room = ROOMS.resolve(fact.data["room"]) if not crossroad else None
-    if room is None:  # a crossroad (lockdown.md §12.5): no tile, only the surface exploration token
-        state = with_room(state, p.room, explored=True, token=MappingProxyType(token), items=None)
-        cons.append(C("room-revealed", f"{state.room_label(p.room)}: surface exploration token {effect}.",
-                      room=p.room, tile=None, effect=effect, items=None))
-    else:
-        items = token.get("items")
-        if not room.has_item_counter:
-            items = None
-        elif items is not None and state.setup.mode == "solo":
-            items = ceil(items / 2)  # solo halves item counters, rounding up (lockdown.md §3.3)
-        state = with_room(state, p.room, tile=room.id, explored=True, token=MappingProxyType(token), items=items)
-        cons.append(C("room-revealed", f"{state.room_label(p.room)} is explored: token {effect}"
-                      + (f", item counter {items}." if items is not None else "."), room=p.room, tile=room.id,
-                      effect=effect, items=items))
-    if room is not None and room.extra.get("discovery_knowledge"):
-        k = min(8, state.characters[seat].knowledge + room.extra["discovery_knowledge"])  # capped 0–8
-        state = with_character(state, seat, knowledge=k)
-        cons.append(C("knowledge", f"{who(state, seat)} discovers the Nest: knowledge +1 (now {k}).", seat=seat))
-    roll = p.empty and not p.careful
-    if effect == "silence":
-        if state.characters[seat].slime:
-            cons.append(C("silence-as-danger", "Silence token, but the character has slime: resolved as danger.",
-                          seat=seat))
-            return _danger(state, seat, p.room, cons)
-        cons.append(C("no-noise-roll", "Silence: no noise roll after this move.", seat=seat))
-        return state
-    if effect == "danger":
-        return _danger(state, seat, p.room, cons)
-    if effect == "slime":
-        state = with_character(state, seat, slime=True)
-        cons.append(C("slime", f"{who(state, seat)} gets a slime marker.", seat=seat))
-    elif effect == "fire":
-        state = M.place_fire(state, p.room, cons)
-        if state.ended:
-            return state
-    elif effect == "malfunction":
-        state = M.place_malfunction(state, p.room, cons)
-        if state.ended:
-            return state
-    elif effect == "door" and state.board.surface and (crossroad or p.via is None or is_area(p.via)):
-        cons.append(C("no-door", "Door token, but the character came along a path (or the way is unknown): paths "
-                      "never hold doors, nothing is placed.", corridor=p.via))
-    elif effect == "door":
-        if p.via and p.via != TECHNICAL and p.via not in state.destroyed_doors:
-            state = replace(state, doors=state.doors | {p.via})
-        cons.append(C("door", "A closed door is placed in the corridor the character came through.",
-                      corridor=p.via))
-    elif effect in ("red_item", "yellow_item", "green_item"):
-        colour = effect.split("_")[0]
-        cons.append(C("draw-item", f"{who(state, seat)} draws 1 card from the {colour} item deck (record "
-                      f"ItemGained).", seat=seat, colour=colour))
-    elif effect == MARS_CARD:
-        cons.append(C("mars-card", f"{who(state, seat)} draws and resolves 1 Mars surface card, then the noise roll "
-                      f"follows as usual; the table records the card's effects.", seat=seat, room=p.room))
-    if roll:
-        cons.append(C("noise-roll-due", f"{who(state, seat)} entered an empty room: a noise roll is due.", seat=seat))
-        state = _push_front(state, Pending("noise", seat, p.room, reason="entered an empty room"))
-    return state
-
-
-def _due_room(state: LockdownState, kind: str, seat: int) -> tuple[LockdownState, str | None]:
-    """Take the seat's pending ``kind`` step off the queue: its room, or the seat's own room when none was due."""
-    state, p = M.pop_pending(state, kind, seat)
-    return state, (p.room if p else state.characters[seat].room)
-
-
-def _noise_rolled(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    seat = fact.actor
-    state, place = _due_room(state, "noise", seat)
-    if place is None:
-        return state
-    return _noise(state, seat, place, noise_result(fact.data["result"]), cons)
-
-
-def _encounter_drawn(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    seat = fact.actor
-    state, place = _due_room(state, "encounter", seat)
-    if place is None:
-        return state
-    token = resolve_token(fact.data["token"])
-    if token == "blank":
-        cons.append(C("blank", "Blank token: noise markers go in every corridor of the room; the token returns to "
-                      "the bag.", room=place))
-        keys = state.board.corridors_of(place)
-        if keys is None:
-            cons.append(C("table-resolves", "This board's corridors are unknown: the table places those noise "
-                          "markers.", room=place))
-        for key in keys or ():
-            if key not in state.noise:
-                state = add_noise(state, key, place, cons)
-        if sum(state.bag.values()) <= state.bag.get("blank", 0):
-            state = _supply_to_bag(state, "adult", cons)
-        return state
-    state = M.set_aside(state, token)  # the drawn token is put aside (seed 000 L2834–2836)
-    state, iid = _place_intruder(state, token, place, cons)
-    number = fact.data.get("number")
-    hand = state.characters[seat].hand
-    if number is not None and hand < number and iid is not None:
-        cons.append(C("surprise-attack", f"Surprise attack: {who(state, seat)} holds {hand} card(s), fewer than "
-                      f"{number}: the {token} attacks (record IntruderAttacked).", seat=seat, intruder=iid))
-        state = _push_front(state, Pending("attack", seat, place, reason="surprise attack", intruder=iid))
-    elif number is not None:
-        cons.append(C("no-surprise-attack", f"No surprise attack ({hand} card(s) in hand, token {number}).",
-                      seat=seat))
-    return state
-
 
 # --- event phase ------------------------------------------------------------------------------
 
@@ -795,7 +515,7 @@ def _colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
     if token in ("larva", "creeper"):
         state = M.set_aside(state, token)  # "put the removed token beside the board" (seed 000 L1825)
         cons.append(C("colony-token-removed", f"The {token} token is set aside next to the board.", token=token))
-        state = _supply_to_bag(state, "adult" if token == "larva" else "breeder", cons)
+        state = supply_to_bag(state, "adult" if token == "larva" else "breeder", cons)
     elif token in ("adult", "breeder"):
         rollers = [s for s in state.player_order()
                    if state.characters[s].room is not None and not state.in_combat(s)]
@@ -818,13 +538,13 @@ def _colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
                           seats=list(inside)))
             target = M.attack_target(state, nest)
             if iid and target is not None and state.characters[target].hand < 4:
-                state = _push_front(state, Pending("attack", target, nest, reason="surprise attack", intruder=iid))
+                state = push_front(state, Pending("attack", target, nest, reason="surprise attack", intruder=iid))
         else:
             state = replace(state, eggs=state.eggs + 1)
             cons.append(C("egg-added", f"Nobody is in the Nest: the token returns and 1 egg is added (now "
                           f"{state.eggs}).", eggs=state.eggs))
     elif token == "blank":
-        state = _supply_to_bag(state, "adult", cons)
+        state = supply_to_bag(state, "adult", cons)
     return replace(state, step=ROUND_END) if state.phase == EVENT else state
 
 
@@ -951,12 +671,12 @@ HANDLERS: dict[str, Callable[[LockdownState, Fact, list[Consequence]], LockdownS
     "CharacterChosen": _character_chosen,
     "SetupCompleted": _setup_completed,
     "FirstPlayerPassed": _first_player_passed,
-    "CharacterMoved": _moved,
-    "CharacterMovedCarefully": _moved,
+    "CharacterMoved": movement.moved,
+    "CharacterMovedCarefully": movement.moved,
     "Passed": _passed,
-    "RoomExplored": _room_explored,
-    "NoiseRolled": _noise_rolled,
-    "EncounterTokenDrawn": _encounter_drawn,
+    "RoomExplored": movement.room_explored,
+    "NoiseRolled": movement.noise_rolled,
+    "EncounterTokenDrawn": movement.encounter_drawn,
     "CssTokenRevealed": _css,
     "TimeAdvanced": _time,
     "NoiseMarkersCleared": _cleared,

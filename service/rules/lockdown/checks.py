@@ -17,9 +17,11 @@ from service.rules.kit.builders import violation
 from service.rules.lockdown import sections as S, unknowns
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import CHARACTERS, ROOMS
-from service.rules.lockdown.facts import (
-    AFTER_END, FACTS, MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token, shape_violations,
+from service.rules.lockdown.facts import AFTER_END, FACTS, resolve_card, resolve_place, shape_violations
+from service.rules.lockdown.movement import (  # noqa: F401 (old paths: checks.knee_surcharge_due …)
+    KNEE_WOUNDS, colony_draw, knee_surcharge_due, path_rules,
 )
+from service.rules.lockdown import movement
 from service.rules.lockdown.turns import (  # noqa: F401 (old paths: checks.ACTIONS, checks.action_cost …)
     ACTIONS, BASIC_COST, MOVE_COST, ROOM_ACTION_COST, STEP_NAMES, action_cost, turn_check,
 )
@@ -250,111 +252,6 @@ def _first_player_passed(state: LockdownState, fact: Fact) -> list[Violation]:
     return out
 
 
-# serious wound cards whose effect the sources give (only through the FAQ); names normalised (casefold)
-KNEE_WOUNDS = ("knee", "kolano")
-
-
-def knee_surcharge_due(state: LockdownState, seat: int) -> bool:
-    """An undressed Knee wound surcharges the first Movement of the character's first turn in the round
-    (faq_lockdown.md 7; the amount is printed on the card, not in the sources: the table records it)."""
-    c = state.characters[seat]
-    knee = any(not w.dressed and w.card and " ".join(w.card.split()).casefold() in KNEE_WOUNDS for w in c.serious)
-    return knee and not c.first_turn_done and c.moves == 0
-
-
-def _move(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = turn_check(state, fact)
-    if out:
-        return out
-    seat = fact.actor
-    c = state.characters[seat]
-    b = state.board
-    surcharge = fact.data.get("surcharge") or 0
-    cost = MOVE_COST[fact.type] + surcharge
-    if c.room is None:
-        return [V("not-on-board", f"{who(state, seat)} has no figure on the board.", S.MOVE)]
-    if knee_surcharge_due(state, seat) and surcharge < 1:
-        out.append(V("knee-surcharge", f"{who(state, seat)} has an undressed Knee wound: the first Movement of "
-                     f"their first turn this round costs more (at least {MOVE_COST[fact.type] + 1} cards). Record "
-                     f"the extra cards as 'surcharge'.", S.KNEE, "surcharge"))
-    elif surcharge and not knee_surcharge_due(state, seat):
-        out.append(V("surcharge-not-due", f"No movement surcharge applies to {who(state, seat)}: only an undressed "
-                     f"Knee wound surcharges, and only the first Movement of the first turn in the round.", S.KNEE,
-                     "surcharge"))
-    if c.hand < cost:
-        out.append(V("not-enough-cards", f"{fact.type} costs {cost} action card{'s' if cost > 1 else ''}, but "
-                     f"{who(state, seat)} has {c.hand} in hand. Pass instead, or record the cards drawn.", S.COSTS))
-    dest = resolve_place(state, fact.data["to_room"])
-    n = fact.data["corridor"]
-    if dest == c.room:
-        return out + [V("same-room", f"{who(state, seat)} is already in {state.room_label(dest)}; a move goes to an "
-                        f"adjacent room.", S.MOVE, "to_room")]
-    if b.surface:
-        out += _path_rules(state, c.room, dest, n)
-    if b.has_graph:
-        if dest not in b.adjacent(c.room):
-            near = ", ".join(f"{state.room_label(o)} (corridor {k})" for _, k, o in b.exits(c.room))
-            return out + [V("not-adjacent", f"{state.room_label(dest)} is not adjacent to {state.room_label(c.room)}. "
-                            f"Reachable: {near or 'nothing'}.", S.MOVE, "to_room")]
-        key = b.entry(c.room, dest, n)
-        if key is None:
-            ok = [k for key_, k, o in b.exits(c.room) if o == dest]
-            return out + [V("wrong-corridor", f"No corridor {n} leads from {state.room_label(c.room)} to "
-                            f"{state.room_label(dest)}; use corridor {' or '.join(map(str, ok))}.", S.MOVE,
-                            "corridor")]
-        if key in state.doors:
-            out.append(V("closed-door", f"Corridor {n} into {state.room_label(dest)} has a closed door; closed doors "
-                         f"block movement.", S.DOORS, "corridor"))
-    elif b.corridor_key(dest, n) in state.doors:  # no graph: the door's key is the move's key (room entered, number)
-        out.append(V("closed-door", f"Corridor {n} into {state.room_label(dest)} has a closed door; closed doors "
-                     f"block movement.", S.DOORS, "corridor"))
-    if fact.type == "CharacterMovedCarefully":
-        if state.in_combat(seat):
-            out.append(V("careful-in-combat", f"{who(state, seat)} is in combat and cannot move carefully; a normal "
-                         f"move (escape) is allowed.", S.CAREFUL))
-        nc = fact.data["noise_corridor"]
-        key = b.corridor_key(dest, nc)
-        free = [k for k in b.numbers_of(dest) if b.corridor_key(dest, k) not in state.noise]
-        if key is None:
-            out.append(V("no-such-corridor", f"{state.room_label(dest)} has no corridor {nc}; choose one of "
-                         f"{', '.join(map(str, b.numbers_of(dest)))}.", S.CAREFUL, "noise_corridor"))
-        elif not free:
-            out.append(V("careful-blocked", f"Every corridor into {state.room_label(dest)} already has a noise "
-                         f"marker, so a careful move there is not allowed.", S.CAREFUL))
-        elif key in state.noise:
-            out.append(V("noise-already-there", f"Corridor {nc} into {state.room_label(dest)} already has a noise "
-                         f"marker (max 1 per corridor); choose one of {', '.join(map(str, free))}.", S.CAREFUL,
-                         "noise_corridor"))
-    return out
-
-
-def _path_rules(state: LockdownState, origin: str, dest: str, n: object, field: str = "corridor") -> list[Violation]:
-    """Mars side: a move to or from a crossroad goes along an unnumbered path, any other move through a corridor."""
-    b = state.board
-    if b.is_crossroad(origin) or b.is_crossroad(dest):
-        if n != "path":
-            return [V("path-move", f"Between {state.room_label(origin)} and {state.room_label(dest)} the way is a "
-                      f"path, which has no number: record corridor 'path', not {n!r}.", S.MARS_PATHS, field)]
-    elif n == "path":
-        return [V("no-path-here", f"Paths join crossroads (and a crossroad to an exit space); neither "
-                  f"{state.room_label(origin)} nor {state.room_label(dest)} is a crossroad, so record the corridor "
-                  f"number printed at the room entered.", S.MARS_PATHS, field)]
-    return []
-
-
-def _noise_rolled(state: LockdownState, fact: Fact) -> list[Violation]:
-    if noise_result(fact.data["result"]) != MARS_CARD:
-        return []
-    b = state.board
-    if not b.surface:
-        return [V("mars-die-not-here", f"The Mars surface symbol is on the Mars die, used only on the alternative "
-                  f"board side; the {b.id!r} board uses the noise die (1–4, silence, danger).", S.MARS_DIE, "result")]
-    place = state.pending[0].room if state.pending else state.characters[fact.actor].room
-    zone = b.places[place].zone if place in b.places else None
-    if zone == "underground":
-        return [V("mars-die-not-here", f"{state.room_label(place)} is underground, where the standard noise die is "
-                  f"rolled; the Mars die is used only on crossroads and in buildings.", S.MARS_DIE, "result")]
-    return []
 
 
 def _passed(state: LockdownState, fact: Fact) -> list[Violation]:
@@ -367,42 +264,6 @@ def _passed(state: LockdownState, fact: Fact) -> list[Violation]:
 
 
 # --- sub-steps ----------------------------------------------------------------------------
-
-def _room_explored(state: LockdownState, fact: Fact) -> list[Violation]:
-    p = state.pending[0]
-    crossroad = state.board.is_crossroad(p.room)
-    if crossroad or fact.data["room"] == "crossroad":
-        if crossroad and fact.data["room"] == "crossroad":
-            return []
-        what = (f"{p.room} is a crossroad: record room 'crossroad' with its surface exploration token"
-                if crossroad else f"{p.room} is not a crossroad; name the room tile revealed")
-        return [V("crossroad-tile", what + ".", S.MARS_EXPLORE, "room")]
-    room = ROOMS.resolve(fact.data["room"])
-    slot = state.rooms[p.room]
-    out = []
-    if slot.kind != "any" and room.kind != slot.kind:
-        out.append(V("tile-kind", f"{room.en} is a {room.kind!r} tile but {p.room} is a {slot.kind!r} slot.",
-                     S.EXPLORE, "room"))
-    if slot.tile is not None and slot.tile != room.id:
-        out.append(V("tile-mismatch", f"Setup recorded {ROOMS[slot.tile].en} in {p.room}, not {room.en}.",
-                     S.EXPLORE, "room"))
-    elsewhere = state.room_of_tile(room.id)
-    if elsewhere is not None and elsewhere != p.room:
-        out.append(V("tile-elsewhere", f"{room.en} is already on the board at {elsewhere}.", S.EXPLORE, "room"))
-    return out
-
-
-def _colony_draw(state: LockdownState, fact: Fact, field: str = "token") -> list[Violation]:
-    token = resolve_token(fact.data[field])
-    if state.bag.get(token, 0) <= 0:
-        inside = ", ".join(f"{n} {t}" for t, n in state.bag.items() if n) or "nothing"
-        return [V("token-not-in-bag", f"The colony bag holds no {token} token (it holds {inside}).", S.COLONY, field)]
-    return []
-
-
-def _encounter(state: LockdownState, fact: Fact) -> list[Violation]:
-    return _colony_draw(state, fact)
-
 
 def _css(state: LockdownState, fact: Fact) -> list[Violation]:
     out = _event_step(state, fact)
@@ -445,7 +306,7 @@ def _event_card(state: LockdownState, fact: Fact) -> list[Violation]:
 
 
 def _colony(state: LockdownState, fact: Fact) -> list[Violation]:
-    return _event_step(state, fact) or _colony_draw(state, fact)
+    return _event_step(state, fact) or colony_draw(state, fact)
 
 
 def _intruder_moved(state: LockdownState, fact: Fact) -> list[Violation]:
@@ -456,7 +317,7 @@ def _intruder_moved(state: LockdownState, fact: Fact) -> list[Violation]:
         return [V("not-adjacent", f"{state.room_label(dest)} is not adjacent to {state.room_label(intruder.room)}.",
                   S.EVENT_CARD, "to_room")]
     if b.surface and fact.data.get("corridor") is not None and dest != intruder.room:
-        return _path_rules(state, intruder.room, dest, fact.data["corridor"])
+        return path_rules(state, intruder.room, dest, fact.data["corridor"])
     return []
 
 
@@ -465,18 +326,18 @@ RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "CharacterChosen": _character_chosen,
     "SetupCompleted": _setup_completed,
     "FirstPlayerPassed": _first_player_passed,
-    "CharacterMoved": _move,
-    "CharacterMovedCarefully": _move,
+    "CharacterMoved": movement.check_move,
+    "CharacterMovedCarefully": movement.check_move,
     "Passed": _passed,
-    "RoomExplored": _room_explored,
-    "EncounterTokenDrawn": _encounter,
+    "RoomExplored": movement.check_room_explored,
+    "EncounterTokenDrawn": movement.check_encounter,
     "CssTokenRevealed": _css,
     "TimeAdvanced": _event_step,
     "NoiseMarkersCleared": _cleared,
     "EventCardDrawn": _event_card,
     "ColonyTokenDrawn": _colony,
     "IntruderMoved": _intruder_moved,
-    "NoiseRolled": _noise_rolled,
+    "NoiseRolled": movement.check_noise_rolled,
 }
 
 

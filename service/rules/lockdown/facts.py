@@ -14,7 +14,8 @@ from typing import Any, Mapping
 from service.rules.base import Fact, Violation
 from service.rules.kit.facts import Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
 from service.rules.kit.facts import shape_violations as kit_shape_violations
-from service.rules.lockdown import condition, hidden_information, sections
+from service.rules.lockdown import condition, hidden_information, movement, sections
+from service.rules.lockdown.movement import SURCHARGE_DOC  # noqa: F401 (old path: facts.SURCHARGE_DOC)
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
 from service.rules.lockdown.unknown_values import UNKNOWN_KINDS, is_unknown
 from service.rules.lockdown.values import (  # noqa: F401 (old paths: facts.resolve_place …)
@@ -32,11 +33,8 @@ MAX_TOKEN_ITEMS = 9
 
 
 _f = field_spec  # short, for the long table below
+MOVEMENT = {spec.type: spec for spec in movement.SPECS}  # declared with their checks and effects (decision 0029)
 
-
-SURCHARGE_DOC = ("extra cards paid on top of the move's cost for an undressed Knee serious wound: required (≥ 1) on "
-                 "the first Movement of the character's first turn in the round, refused otherwise (faq_lockdown.md 7; "
-                 "the printed amount is not in the sources — the table records what it paid, e.g. 1)")
 
 FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
     FactSpec("BoardPrepared", "table",
@@ -61,13 +59,7 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
              "The first player token moved to the player on the left (every round but the first).",
              (_f("to", "seat", "the seat receiving the token (default: the next seat clockwise)", False),),
              {"to": 2}, sections.FIRST_PLAYER),
-    FactSpec("CharacterMoved", "seat",
-             "Move action (costs 1 card): the character entered an adjacent room through the numbered corridor.",
-             (_f("to_room", "room", "the room entered: slot id (e.g. slot-07) or the room's id/name if known"),
-              _f("corridor", "move_corridor", "the number (1–4) of the corridor used, as printed at the room entered; "
-                 "'path' for a path to or from a crossroad (mars side)"),
-              _f("surcharge", "count0", SURCHARGE_DOC, False)),
-             {"to_room": "slot-07", "corridor": 2}, sections.MOVE),
+    MOVEMENT["CharacterMoved"],
     FactSpec("CharacterMovedByEffect", "seat",
              "A card or effect moved the character (e.g. through the vents): not a Movement action — no card paid, "
              "no action counted, no escape attack; the room entered is resolved as after a move (exploration, or a "
@@ -77,31 +69,12 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
               _f("corridor", "move_corridor", "the corridor used, if the effect names one", False),
               _f("resolve", "bool", "the room entered is resolved as after a move (default true)", False)),
              {"to_room": "slot-07", "effect": "vents"}, sections.MOVE),
-    FactSpec("CharacterMovedCarefully", "seat",
-             "Careful Move action (costs 2 cards, out of combat): as a move, but a noise marker is placed instead of a noise roll.",
-             (_f("to_room", "room", "the room entered"),
-              _f("corridor", "move_corridor", "the number of the corridor used ('path' to or from a crossroad)"),
-              _f("noise_corridor", "corridor", "the number of the corridor (leading to the room entered) that gets the noise marker"),
-              _f("surcharge", "count0", SURCHARGE_DOC, False)),
-             {"to_room": "archive", "corridor": 1, "noise_corridor": 3}, sections.CAREFUL),
+    MOVEMENT["CharacterMovedCarefully"],
     FactSpec("Passed", "seat",
              "The player passed (counts as an action); they take no more actions this round.",
              (_f("discarded", "count", "how many cards they discarded from hand when passing (default 0)", False),),
              {"discarded": 1}, sections.PASS),
-    FactSpec("RoomExplored", "seat",
-             "The room just entered was unexplored: its tile and exploration token were revealed.",
-             (_f("room", "tile", "the room tile revealed (id or name)"),
-              _f("token", "exploration_token", "the exploration token: {effect, items}")),
-             {"room": "archive", "token": {"effect": "fire", "items": 3}}, sections.EXPLORE),
-    FactSpec("NoiseRolled", "seat",
-             "A noise roll due for this character: 1–4, 'danger' or 'silence'.",
-             (_f("result", "noise_result", "1, 2, 3, 4, 'danger' or 'silence'"),),
-             {"result": 3}, sections.NOISE),
-    FactSpec("EncounterTokenDrawn", "seat",
-             "An encounter: a token was drawn from the colony bag for the character's room.",
-             (_f("token", "colony_token", "larva, creeper, adult, breeder, queen or blank"),
-              _f("number", "count", "the number on the token's back that applied (lit/dark), for the surprise-attack check", False)),
-             {"token": "adult", "number": 2}, sections.ENCOUNTER),
+    MOVEMENT["RoomExplored"], MOVEMENT["NoiseRolled"], MOVEMENT["EncounterTokenDrawn"],
     FactSpec("CssTokenRevealed", "table",
              "Event step 4: the CSS token under the time token was flipped.",
              (_f("token", "css_token", "A, B, C, ALL or NONE"),),

@@ -78,6 +78,28 @@ def entered(state: LockdownState, seat: int, dest: str, via: str | None, was_occ
     return replace(state, pending=state.pending + attacks) if attacks else state
 
 
+def bag_add(state: LockdownState, token: str, n: int = 1) -> LockdownState:
+    bag = dict(state.bag)
+    bag[token] = max(0, bag.get(token, 0) + n)
+    return replace(state, bag=MappingProxyType(bag))
+
+
+def supply_to_bag(state: LockdownState, token: str, cons: list[Consequence]) -> LockdownState:
+    if state.supply.get(token, 0) <= 0:
+        cons.append(C("colony-supply-empty", f"No {token} token is left next to the board; nothing is added.",
+                      token=token))
+        return state
+    supply = dict(state.supply)
+    supply[token] -= 1
+    state = replace(state, supply=MappingProxyType(supply))
+    cons.append(C("colony-token-added", f"1 {token} token is added to the colony bag.", token=token))
+    return bag_add(state, token)
+
+
+def push_front(state: LockdownState, *items: Pending) -> LockdownState:
+    return replace(state, pending=tuple(items) + state.pending)
+
+
 def pop_pending(state: LockdownState, kind: str, seat: int | None = None,
                 intruder: str | None = None) -> tuple[LockdownState, Pending | None]:
     """Take the first pending sub-step of ``kind`` (for that seat / intruder, when given) off the queue."""
