@@ -17,14 +17,14 @@ from types import MappingProxyType
 from typing import Callable
 
 from service.rules.base import Consequence, Fact
-from service.rules.lockdown import condition, hidden_information, mechanics as M
+from service.rules.lockdown import condition, hidden_information, mechanics as M, movement
 from service.rules.lockdown.condition import scan  # noqa: F401 (old path: apply_play.scan)
 from service.rules.lockdown.catalog import item_ammo
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.checks import ROOM_ACTION_COST, action_cost, who
 from service.rules.lockdown.components import ATTACK_CARDS, ROOMS
 from service.rules.lockdown.facts import COMPUTER_CARDS, resolve_card, resolve_place
-from service.rules.lockdown.mechanics import C, add_noise, nest_check, start_self_destruct
+from service.rules.lockdown.mechanics import C, nest_check, start_self_destruct
 from service.rules.lockdown.state import (
     IN_BASE, IN_BUNKER, IN_POD, Item, find_object, LockdownState, Pending,
     with_character, with_room,
@@ -255,25 +255,6 @@ def _card_played(state, fact, cons):
     if d.get("to_room") is not None:
         state = _card_move(state, fact, cons)
     return state
-
-
-def _moved_by_effect(state, fact, cons):
-    """A move made by a card or effect (its own fact, not a Movement action): no cost, no escape attack; the room
-    entered is resolved as after a move unless the fact says otherwise (assumption, as for Ogień osłonowy)."""
-    d = fact.data
-    seat = fact.actor
-    origin = state.characters[seat].room
-    dest = resolve_place(state, d["to_room"])
-    key = M.entry_key(state, origin, dest, d["corridor"]) if d.get("corridor") is not None else None
-    occupied = M.occupied(state, dest, seat)
-    state = with_character(state, seat, room=dest)
-    cons.append(C("card-move", f"{d['effect']}: {who(state, seat)} goes from {state.room_label(origin)} to "
-                  f"{state.room_label(dest)} (no action, no stalker attack).", seat=seat, from_room=origin,
-                  to_room=dest, corridor=key, effect=d["effect"]))
-    M.combat_notice(state, seat, dest, cons)
-    if d.get("resolve") is False:
-        return state
-    return M.entered(state, seat, dest, key, occupied, cons)
 
 
 def _card_move(state, fact, cons):
@@ -507,21 +488,6 @@ def _door(state, fact, cons):
     cons.append(C("door", f"The door in corridor {fact.data['corridor']} of {state.room_label(place)} is {new}.",
                   corridor=key, state=new))
     return replace(state, doors=frozenset(doors), destroyed_doors=frozenset(destroyed))
-
-
-def _noise_placed(state, fact, cons):
-    place = resolve_place(state, fact.data["room"])
-    key = state.board.corridor_key(place, fact.data["corridor"])
-    if key is None or key in state.noise:
-        return state
-    return add_noise(state, key, place, cons)
-
-
-def _noise_removed(state, fact, cons):
-    place = resolve_place(state, fact.data["room"])
-    key = state.board.corridor_key(place, fact.data["corridor"])
-    cons.append(C("noise-removed", "Noise marker removed.", corridor=key))
-    return replace(state, noise=state.noise - {key})
 
 
 def _power(state, fact, cons):
@@ -900,15 +866,15 @@ def _final_scan(state, fact, cons):
 HANDLERS: dict[str, Handler] = {
     **condition.EFFECTS,  # wounds, contamination, slime, death (decision 0029)
     "KnowledgeGained": _knowledge,
-    "CharacterMovedByEffect": _moved_by_effect,
+    "CharacterMovedByEffect": movement.moved_by_effect,
     "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
     "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated, "IntruderPlaced": _placed,
     "IntruderRemoved": _removed, "IntruderInjured": _injured,
     "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _gained, "ItemCrafted": _crafted,
     "ItemUsed": _used, "ItemsTraded": _traded, "ItemDropped": _dropped, "HeavyObjectPickedUp": _picked,
     "FirePlaced": _fire, "FireRemoved": _fire_removed, "MalfunctionPlaced": _malfunction,
-    "MalfunctionRemoved": _malfunction_removed, "DoorChanged": _door, "NoiseMarkerPlaced": _noise_placed,
-    "NoiseMarkerRemoved": _noise_removed, "PowerChanged": _power, "SelfDestructStarted": _self_destruct,
+    "MalfunctionRemoved": _malfunction_removed, "DoorChanged": _door, "NoiseMarkerPlaced": movement.noise_placed,
+    "NoiseMarkerRemoved": movement.noise_removed, "PowerChanged": _power, "SelfDestructStarted": _self_destruct,
     "RoomActionUsed": _room_action, "ComputerActionUsed": _computer, "ComputerCardRevealed": _computer_revealed,
     "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
     **hidden_information.EFFECTS,  # objectives and contingency tokens (decision 0029)

@@ -13,7 +13,7 @@ from typing import Callable
 
 from service.rules.base import Fact, Violation
 from service.rules.kit.builders import violation
-from service.rules.lockdown import condition, hidden_information, sections as S
+from service.rules.lockdown import condition, hidden_information, movement, sections as S
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ACTION_CARDS, ROOMS
 from service.rules.lockdown.facts import HEAL_CHOICES, ROOM_ACTIONS, resolve_place
@@ -49,13 +49,6 @@ def _out_of_combat(state: LockdownState, fact: Fact, what: str, section: str) ->
 def _in_play(state, fact):
     """Facts whose only rule is that their character is still in the game."""
     return in_game(state, fact.actor, S.SERIOUS_WOUNDS)
-
-
-def _moved_by_effect(state, fact):
-    out = in_game(state, fact.actor, S.MOVE)
-    if not out and state.characters[fact.actor].room is None:
-        out.append(V("moved-from-nowhere", f"{who(state, fact.actor)} is not in a room of the base.", S.MOVE))
-    return out
 
 
 def _intruder_placed(state, fact):
@@ -487,22 +480,6 @@ def _door(state, fact):
     return []
 
 
-def _noise_placed(state, fact):
-    place = resolve_place(state, fact.data["room"])
-    key = state.board.corridor_key(place, fact.data["corridor"])
-    if key is None:
-        return [V("no-such-corridor", "No such corridor.", S.NOISE, "corridor")]
-    if key in state.noise:
-        return [V("noise-already-there", "That corridor already has a noise marker (max 1).", S.NOISE, "corridor")]
-    return []
-
-
-def _noise_removed(state, fact):
-    place = resolve_place(state, fact.data["room"])
-    key = state.board.corridor_key(place, fact.data["corridor"])
-    return [] if key in state.noise else [V("no-such-marker", "There is no noise marker there.", S.NOISE)]
-
-
 def _self_destruct(state, fact):
     if state.self_destruct is not None:
         return [V("self-destruct-active", "The self-destruct countdown is already running.", S.SELF_DESTRUCT)]
@@ -790,13 +767,14 @@ def _final_scan(state, fact):
 RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     **condition.RULES,  # wounds, contamination, slime, death (decision 0029)
     "KnowledgeGained": _in_play, "IntruderPlaced": _intruder_placed,
-    "CharacterMovedByEffect": _moved_by_effect,
+    "CharacterMovedByEffect": movement.check_moved_by_effect,
     "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
     "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated,
     "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _gained, "ItemCrafted": _crafted,
     "ItemUsed": _used, "ItemsTraded": _traded, "ItemDropped": _dropped, "HeavyObjectPickedUp": _picked,
     "FireRemoved": _fire_removed, "MalfunctionPlaced": _malfunction, "MalfunctionRemoved": _malfunction_removed,
-    "DoorChanged": _door, "NoiseMarkerPlaced": _noise_placed, "NoiseMarkerRemoved": _noise_removed,
+    "DoorChanged": _door, "NoiseMarkerPlaced": movement.check_noise_placed,
+    "NoiseMarkerRemoved": movement.check_noise_removed,
     "SelfDestructStarted": _self_destruct, "RoomActionUsed": _room_action, "ComputerActionUsed": _computer,
     "ComputerCardRevealed": _computer_revealed,
     "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,

@@ -30,8 +30,7 @@ from service.rules.lockdown.state import LockdownState
 CONCEPTS: dict[str, tuple[str, ...]] = {
     "setup": ("BoardPrepared", "CharacterChosen", "SetupCompleted"),
     "turns and actions": ("FirstPlayerPassed", "Passed", "ActionCardPlayed"),
-    "movement and exploration": ("CharacterMoved", "CharacterMovedCarefully", "CharacterMovedByEffect", "RoomExplored",
-                                 "NoiseRolled", "EncounterTokenDrawn", "NoiseMarkerPlaced", "NoiseMarkerRemoved"),
+    "movement and exploration": tuple(t.spec.type for t in movement.FACT_TYPES),
     "event phase": ("CssTokenRevealed", "TimeAdvanced", "NoiseMarkersCleared", "EventCardDrawn", "IntruderMoved",
                     "ColonyTokenDrawn"),
     "condition": tuple(t.spec.type for t in condition.FACT_TYPES),

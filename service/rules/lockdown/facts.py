@@ -59,17 +59,7 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
              "The first player token moved to the player on the left (every round but the first).",
              (_f("to", "seat", "the seat receiving the token (default: the next seat clockwise)", False),),
              {"to": 2}, sections.FIRST_PLAYER),
-    MOVEMENT["CharacterMoved"],
-    FactSpec("CharacterMovedByEffect", "seat",
-             "A card or effect moved the character (e.g. through the vents): not a Movement action — no card paid, "
-             "no action counted, no escape attack; the room entered is resolved as after a move (exploration, or a "
-             "noise roll when empty) unless `resolve` is false.",
-             (_f("to_room", "room", "the room the character was put in"),
-              _f("effect", "text", "the card or effect that moved it (e.g. 'Przewody wentylacyjne')"),
-              _f("corridor", "move_corridor", "the corridor used, if the effect names one", False),
-              _f("resolve", "bool", "the room entered is resolved as after a move (default true)", False)),
-             {"to_room": "slot-07", "effect": "vents"}, sections.MOVE),
-    MOVEMENT["CharacterMovedCarefully"],
+    MOVEMENT["CharacterMoved"], MOVEMENT["CharacterMovedByEffect"], MOVEMENT["CharacterMovedCarefully"],
     FactSpec("Passed", "seat",
              "The player passed (counts as an action); they take no more actions this round.",
              (_f("discarded", "count", "how many cards they discarded from hand when passing (default 0)", False),),
@@ -581,12 +571,7 @@ MORE = (
               _f("corridor", "corridor", "the corridor number at that room"),
               _f("state", "door_state", "closed, open or destroyed")),
              {"room": "slot-04", "corridor": 2, "state": "closed"}, S.DOORS),
-    FactSpec("NoiseMarkerPlaced", "table", "A noise marker was placed by an effect (card, event).",
-             (_f("room", "room", "the room"), _f("corridor", "corridor", "its corridor number")),
-             {"room": "slot-04", "corridor": 1}, S.NOISE),
-    FactSpec("NoiseMarkerRemoved", "table", "A noise marker was removed by an effect.",
-             (_f("room", "room", "the room"), _f("corridor", "corridor", "its corridor number")),
-             {"room": "slot-04", "corridor": 1}, S.NOISE),
+    MOVEMENT["NoiseMarkerPlaced"], MOVEMENT["NoiseMarkerRemoved"],  # declared in movement (decision 0029)
     FactSpec("PowerChanged", "table",
              "An effect turned the power token of a sector (or the elevator) on or off, or flipped the time token "
              "(emergency power).",

@@ -1,13 +1,12 @@
 """Movement and exploration: moves (plain and careful), the room explored, the noise roll, danger and the
 encounter.
 
-Each fact type of the concept is declared here once (``FACT_TYPES``): its spec, its check, its effect. A move
-made by a card (``CharacterMovedByEffect``) and the noise markers a table places or removes by hand are still
-registered in ``checks_play``/``apply_play``; the offers of the concept are listed with the turn's
-(``inputs``), in the order the seeded generator depends on. Decision 0029.
+Each fact type of the concept is declared here once (``FACT_TYPES``): its spec, its check, its effect. Its offers
+are still listed with the turn's and the table effects' (``inputs``, ``inputs_play``), in the order the seeded
+generator depends on. Decision 0029.
 
-    >>> [t.spec.type for t in FACT_TYPES]
-    ['CharacterMoved', 'CharacterMovedCarefully', 'RoomExplored', 'NoiseRolled', 'EncounterTokenDrawn']
+    >>> [t.spec.type for t in FACT_TYPES][:3]
+    ['CharacterMoved', 'CharacterMovedCarefully', 'CharacterMovedByEffect']
 """
 from __future__ import annotations
 
@@ -23,7 +22,7 @@ from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.board import PATH, TECHNICAL, is_area
 from service.rules.lockdown.components import ROOMS
 from service.rules.lockdown.state import LockdownState, Pending, who, with_character, with_room
-from service.rules.lockdown.turns import MOVE_COST, turn_check
+from service.rules.lockdown.turns import MOVE_COST, in_game, turn_check
 from service.rules.lockdown.values import MARS_CARD, noise_result, resolve_place, resolve_token
 
 SURCHARGE_DOC = ("extra cards paid on top of the move's cost for an undressed Knee serious wound: required (≥ 1) on "
@@ -173,6 +172,29 @@ def colony_draw(state: LockdownState, fact: Fact, field: str = "token") -> list[
 
 def check_encounter(state: LockdownState, fact: Fact) -> list[Violation]:
     return colony_draw(state, fact)
+
+
+def check_moved_by_effect(state, fact):
+    out = in_game(state, fact.actor, S.MOVE)
+    if not out and state.characters[fact.actor].room is None:
+        out.append(V("moved-from-nowhere", f"{who(state, fact.actor)} is not in a room of the base.", S.MOVE))
+    return out
+
+
+def check_noise_placed(state, fact):
+    place = resolve_place(state, fact.data["room"])
+    key = state.board.corridor_key(place, fact.data["corridor"])
+    if key is None:
+        return [V("no-such-corridor", "No such corridor.", S.NOISE, "corridor")]
+    if key in state.noise:
+        return [V("noise-already-there", "That corridor already has a noise marker (max 1).", S.NOISE, "corridor")]
+    return []
+
+
+def check_noise_removed(state, fact):
+    place = resolve_place(state, fact.data["room"])
+    key = state.board.corridor_key(place, fact.data["corridor"])
+    return [] if key in state.noise else [V("no-such-marker", "There is no noise marker there.", S.NOISE)]
 
 
 # --- effects -------------------------------------------------------------------------------------------------
@@ -436,6 +458,40 @@ def encounter_drawn(state: LockdownState, fact: Fact, cons: list[Consequence]) -
     return state
 
 
+def moved_by_effect(state, fact, cons):
+    """A move made by a card or effect (its own fact, not a Movement action): no cost, no escape attack; the room
+    entered is resolved as after a move unless the fact says otherwise (assumption, as for Ogień osłonowy)."""
+    d = fact.data
+    seat = fact.actor
+    origin = state.characters[seat].room
+    dest = resolve_place(state, d["to_room"])
+    key = M.entry_key(state, origin, dest, d["corridor"]) if d.get("corridor") is not None else None
+    occupied = M.occupied(state, dest, seat)
+    state = with_character(state, seat, room=dest)
+    cons.append(C("card-move", f"{d['effect']}: {who(state, seat)} goes from {state.room_label(origin)} to "
+                  f"{state.room_label(dest)} (no action, no stalker attack).", seat=seat, from_room=origin,
+                  to_room=dest, corridor=key, effect=d["effect"]))
+    M.combat_notice(state, seat, dest, cons)
+    if d.get("resolve") is False:
+        return state
+    return M.entered(state, seat, dest, key, occupied, cons)
+
+
+def noise_placed(state, fact, cons):
+    place = resolve_place(state, fact.data["room"])
+    key = state.board.corridor_key(place, fact.data["corridor"])
+    if key is None or key in state.noise:
+        return state
+    return M.add_noise(state, key, place, cons)
+
+
+def noise_removed(state, fact, cons):
+    place = resolve_place(state, fact.data["room"])
+    key = state.board.corridor_key(place, fact.data["corridor"])
+    cons.append(C("noise-removed", "Noise marker removed.", corridor=key))
+    return replace(state, noise=state.noise - {key})
+
+
 # --- the declarations --------------------------------------------------------------------------------------
 
 _SPECS = (
@@ -453,6 +509,15 @@ _SPECS = (
               _f("noise_corridor", "corridor", "the number of the corridor (leading to the room entered) that gets the noise marker"),
               _f("surcharge", "count0", SURCHARGE_DOC, False)),
              {"to_room": "archive", "corridor": 1, "noise_corridor": 3}, S.CAREFUL),
+    FactSpec("CharacterMovedByEffect", "seat",
+             "A card or effect moved the character (e.g. through the vents): not a Movement action — no card paid, "
+             "no action counted, no escape attack; the room entered is resolved as after a move (exploration, or a "
+             "noise roll when empty) unless `resolve` is false.",
+             (_f("to_room", "room", "the room the character was put in"),
+              _f("effect", "text", "the card or effect that moved it (e.g. 'Przewody wentylacyjne')"),
+              _f("corridor", "move_corridor", "the corridor used, if the effect names one", False),
+              _f("resolve", "bool", "the room entered is resolved as after a move (default true)", False)),
+             {"to_room": "slot-07", "effect": "vents"}, S.MOVE),
     FactSpec("RoomExplored", "seat",
              "The room just entered was unexplored: its tile and exploration token were revealed.",
              (_f("room", "tile", "the room tile revealed (id or name)"),
@@ -467,9 +532,16 @@ _SPECS = (
              (_f("token", "colony_token", "larva, creeper, adult, breeder, queen or blank"),
               _f("number", "count", "the number on the token's back that applied (lit/dark), for the surprise-attack check", False)),
              {"token": "adult", "number": 2}, S.ENCOUNTER),
+    FactSpec("NoiseMarkerPlaced", "table", "A noise marker was placed by an effect (card, event).",
+             (_f("room", "room", "the room"), _f("corridor", "corridor", "its corridor number")),
+             {"room": "slot-04", "corridor": 1}, S.NOISE),
+    FactSpec("NoiseMarkerRemoved", "table", "A noise marker was removed by an effect.",
+             (_f("room", "room", "the room"), _f("corridor", "corridor", "its corridor number")),
+             {"room": "slot-04", "corridor": 1}, S.NOISE),
 )
-_CHECKS = (check_move, check_move, check_room_explored, check_noise_rolled, check_encounter)
-_EFFECTS = (moved, moved, room_explored, noise_rolled, encounter_drawn)
+_CHECKS = (check_move, check_move, check_moved_by_effect, check_room_explored, check_noise_rolled, check_encounter,
+           check_noise_placed, check_noise_removed)
+_EFFECTS = (moved, moved, moved_by_effect, room_explored, noise_rolled, encounter_drawn, noise_placed, noise_removed)
 FACT_TYPES: tuple[FactType, ...] = tuple(FactType(*t) for t in zip(_SPECS, _CHECKS, _EFFECTS))
 SPECS = tuple(t.spec for t in FACT_TYPES)
 RULES = {t.spec.type: t.check for t in FACT_TYPES}
