@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from service.rules.base import Fact, Violation
 from service.rules.kit.facts import Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
 from service.rules.kit.facts import shape_violations as kit_shape_violations
-from service.rules.lockdown import condition, hidden_information, movement, sections
+from service.rules.lockdown import combat, condition, hidden_information, movement, sections
 from service.rules.lockdown.movement import SURCHARGE_DOC  # noqa: F401 (old path: facts.SURCHARGE_DOC)
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
 from service.rules.lockdown.unknown_values import UNKNOWN_KINDS, is_unknown
@@ -248,7 +248,7 @@ def _unknown(spec: FieldSpec, value: Any) -> bool:
 WOUND_KINDS = ("light", "serious")
 SCAN_SCOPES = ("hand", "all", "drawn")
 DEATH_CAUSES = condition.DEATH_CAUSES
-DIE_FACES = ("blank", "creeper", "adult", "hit", "double", "card_for_1", "one_or_two")
+DIE_FACES = combat.DIE_FACES
 OBJECT_KINDS = ("corpse", "carcass", "egg")
 ITEM_COLOURS = ("red", "yellow", "green", "blue", "starting", "quest")
 ITEM_PLACES = ("hand", "backpack")
@@ -423,55 +423,7 @@ MORE = (
               _f("activate", "bool", "the knowledge token was flipped to its active side", False)),
              {"amount": 1}, S.KNOWLEDGE),
     # --- combat ---------------------------------------------------------------------------
-    FactSpec("IntruderAttacked", "table",
-             "A night stalker attacked (surprise attack, event step 7, escape, or an effect): the attack card "
-             "drawn. Hit or miss and the card's effect are derived (larvae draw no card: they infest).",
-             (_f("intruder", "intruder", "the attacking intruder's id"),
-              _f("card", "attack_card", "the attack card drawn (not for a larva)", False),
-              _f("target", "seat", "the character attacked (default: the rules' target)", False),
-              _f("dark", "bool", "the target is in darkness (default: derived from power)", False)),
-             {"intruder": "i1", "card": "cut"}, S.ATTACK),
-    FactSpec("CharacterShot", "seat",
-             "Shoot action (cost 1, in combat; eggs also out of combat): 1 ammo spent, the die result recorded. "
-             "Injuries are derived.",
-             (_f("target", "target", "the intruder id, or 'egg' for an unheld egg in the room"),
-              _f("weapon", "text", "the weapon used (an item in hand)"),
-              _f("result", "die_face", f"the die result: {', '.join(DIE_FACES)}"),
-              _f("extra_cards", "count0", "action cards discarded for the advantage die's card results", False)),
-             {"target": "i1", "weapon": "SMG", "result": "hit"}, S.SHOOT),
-    FactSpec("MeleeAttacked", "seat",
-             "Melee action (cost 1): a contamination card first, then the die; a miss costs a serious wound "
-             "(not against eggs). All derived from the result.",
-             (_f("target", "target", "the intruder id, or 'egg'"),
-              _f("result", "die_face", "the combat die result")),
-             {"target": "i2", "result": "adult"}, S.MELEE),
-    FactSpec("InjuryCheckDrawn", "table",
-             "Attack cards drawn for the injury check of a creeper/adult (1 card) or breeder/queen (2): their "
-             "blood values. Killed (carcass) when the sum ≤ injuries; a retreat symbol makes it flee (derived).",
-             (_f("blood", "blood", "the blood values, or 'retreat'"),),
-             {"blood": [3]}, S.INJURIES),
-    FactSpec("IntruderRetreated", "table",
-             "A retreating stalker fled: the event card drawn for its direction (moves derived on a known graph).",
-             (_f("intruder", "intruder", "the intruder retreating"),
-              _f("card", "event_card", "the event card drawn for the direction"),
-              _f("to_room", "room", "where it went, when the board's corridors are unknown", False)),
-             {"intruder": "i2", "card": "lurking"}, S.RETREAT),
-    FactSpec("IntruderPlaced", "table",
-             "A stalker figure was placed by an effect (event card, item). Figure caps are derived.",
-             (_f("kind", "kind", "larva, creeper, adult, breeder or queen"),
-              _f("room", "room", "where"),
-              _f("from_bag", "bool", "its token came out of the colony bag (default false)", False)),
-             {"kind": "adult", "room": "slot-04"}, S.FIGURES),
-    FactSpec("IntruderRemoved", "table",
-             "A stalker left the board by an effect (e.g. Lurking), its token back into the bag or not.",
-             (_f("intruder", "intruder", "the intruder"),
-              _f("to_bag", "bool", "its token goes back into the colony bag (default true)", False)),
-             {"intruder": "i3", "to_bag": True}, S.FIGURES),
-    FactSpec("IntruderInjured", "table",
-             "A stalker suffered injuries from an effect (item, room action, fire); the injury check follows.",
-             (_f("intruder", "intruder", "the intruder"),
-              _f("count", "count1", "injuries (default 1)", False)),
-             {"intruder": "i1", "count": 1}, S.INJURIES),
+    *combat.SPECS,  # declared with their checks and effects (decision 0029)
     # --- cards and items ------------------------------------------------------------------
     FactSpec("ActionCardPlayed", "seat",
              "An action card was played: the card plus its cost in further cards are discarded. Its effect is "

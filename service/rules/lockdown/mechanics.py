@@ -18,7 +18,7 @@ from service.rules.kit.replace import replace
 from types import MappingProxyType
 from typing import Any
 
-from service.rules.base import Consequence
+from service.rules.base import Consequence, Fact
 from service.rules.kit.builders import consequence
 from service.rules.lockdown.board import TECHNICAL, is_area
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, ROOMS
@@ -620,3 +620,8 @@ def start_self_destruct(state: LockdownState, cons: list[Consequence]) -> Lockdo
     cons.append(C("self-destruct", f"Self-destruct countdown: the yellow token goes on "
                   f"{state.board.time_label(at)}.", space=state.board.time_label(at)))
     return replace(state, self_destruct=("yellow", at))
+
+
+def act(state: LockdownState, fact: Fact, cost: int) -> LockdownState:
+    """An action: pay its cost and count it (lockdown.md §5.1)."""
+    return count_action(pay(state, fact.actor, cost), fact.actor)
