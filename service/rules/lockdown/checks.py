@@ -15,19 +15,16 @@ from typing import Callable
 from service.rules.base import Fact, Violation
 from service.rules.kit.builders import violation
 from service.rules.lockdown import sections as S, unknowns
-from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import CHARACTERS, ROOMS
-from service.rules.lockdown.facts import AFTER_END, FACTS, resolve_card, resolve_place, shape_violations
-from service.rules.lockdown.movement import (  # noqa: F401 (old paths: checks.knee_surcharge_due …)
-    KNEE_WOUNDS, colony_draw, knee_surcharge_due, path_rules,
-)
-from service.rules.lockdown import movement
+from service.rules.lockdown.facts import AFTER_END, FACTS, shape_violations
+from service.rules.lockdown.movement import KNEE_WOUNDS, knee_surcharge_due  # noqa: F401 (old paths)
+from service.rules.lockdown import event_phase, movement
+from service.rules.lockdown.event_phase import EVENT_STEP_FACT  # noqa: F401 (old path: checks.EVENT_STEP_FACT)
 from service.rules.lockdown.turns import (  # noqa: F401 (old paths: checks.ACTIONS, checks.action_cost …)
     ACTIONS, BASIC_COST, MOVE_COST, ROOM_ACTION_COST, STEP_NAMES, action_cost, turn_check,
 )
 from service.rules.lockdown.state import (
-    BOARD, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, NOISE_CLEANUP, PLAYER, READY,
-    SETUP, TIME, COLONY_STEP, LockdownState, who,
+    BOARD, FIRST_PLAYER, PLAYER, READY, SETUP, LockdownState, who,
 )
 
 PENDING_FACT = {"explore": "RoomExplored", "noise": "NoiseRolled", "encounter": "EncounterTokenDrawn",
@@ -45,10 +42,6 @@ ANYTIME = frozenset((
 ))
 SETUP_FACTS = frozenset(("BoardPrepared", "CharacterChosen", "SetupCompleted", "ObjectivesDealt",
                          "ContingencyTokensDealt", "ItemGained", "ComputerCardRevealed", "ContingencyTokenRevealed"))
-
-
-EVENT_STEP_FACT = {CSS: "CssTokenRevealed", TIME: "TimeAdvanced", NOISE_CLEANUP: "NoiseMarkersCleared",
-                   EVENT_CARD: "EventCardDrawn", COLONY_STEP: "ColonyTokenDrawn"}
 
 
 V = violation  # the kit's builder, short for the many rules below
@@ -131,17 +124,6 @@ def _not_due(state: LockdownState, fact: Fact) -> Violation:
     }[fact.type]
     now = f" Pending: {pending_text(state)}." if state.pending else ""
     return V(rule, f"{fact.type} by {who(state, fact.actor)} was not expected: {what}.{now}", section)
-
-
-def _event_step(state: LockdownState, fact: Fact) -> list[Violation]:
-    if state.phase != EVENT:
-        waiting = [str(s) for s in state.player_order() if not state.characters[s].passed]
-        return [V("event-phase-not-started", f"{fact.type} belongs to the event phase, but the player phase is "
-                  f"still on (seats {', '.join(waiting) or '—'} have not passed).", S.EVENT_PHASE)]
-    if EVENT_STEP_FACT.get(state.step) != fact.type:
-        return [V("event-step-order", f"{fact.type} is out of order: the event phase is at "
-                  f"{STEP_NAMES.get(state.step, state.step)}.", S.EVENT_PHASE)]
-    return []
 
 
 # --- setup ------------------------------------------------------------------------------
@@ -265,62 +247,6 @@ def _passed(state: LockdownState, fact: Fact) -> list[Violation]:
 
 # --- sub-steps ----------------------------------------------------------------------------
 
-def _css(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = _event_step(state, fact)
-    return out
-
-
-def _cleared(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = _event_step(state, fact)
-    if out:
-        return out
-    b = state.board
-    for m in fact.data["removed"]:
-        place = resolve_place(state, m["room"])
-        key = b.corridor_key(place, m["corridor"])
-        label = f"corridor {m['corridor']} of {state.room_label(place)}"
-        if key is None or key not in state.noise:
-            out.append(V("no-such-marker", f"There is no noise marker in {label}.", S.NOISE_CLEANUP, "removed"))
-        elif key == TECHNICAL:
-            out.append(V("technical-marker-stays", f"The noise marker on the technical corridors space ({label}) is "
-                         f"never removed in this step.", S.NOISE_CLEANUP, "removed"))
-        elif any(state.characters_in(r) for r in b.rooms_of(key)):
-            out.append(V("marker-next-to-character", f"The noise marker in {label} leads to a room with a character "
-                         f"and stays.", S.NOISE_CLEANUP, "removed"))
-    return out
-
-
-def _event_card(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = _event_step(state, fact)
-    if out:
-        return out
-    card = resolve_card(fact.data["card"], fact.data.get("corridors"))
-    if card.id in state.removed_events:
-        out.append(V("event-card-removed", f"{card.label} was removed from the game earlier and cannot be drawn "
-                     f"again.", S.EVENT_CARD, "card"))
-    given = fact.data.get("corridors")
-    if given is not None and list(card.corridors) != given:
-        out.append(V("event-card-corridors", f"{card.label} shows corridor {' then '.join(map(str, card.corridors))}, "
-                     f"not {' then '.join(map(str, given))}.", S.EVENT_CARD, "corridors"))
-    return out
-
-
-def _colony(state: LockdownState, fact: Fact) -> list[Violation]:
-    return _event_step(state, fact) or colony_draw(state, fact)
-
-
-def _intruder_moved(state: LockdownState, fact: Fact) -> list[Violation]:
-    b = state.board
-    intruder = next(i for i in state.intruders if i.id == fact.data["intruder"])
-    dest = resolve_place(state, fact.data["to_room"])
-    if b.has_graph and dest not in b.adjacent(intruder.room) and dest != intruder.room:
-        return [V("not-adjacent", f"{state.room_label(dest)} is not adjacent to {state.room_label(intruder.room)}.",
-                  S.EVENT_CARD, "to_room")]
-    if b.surface and fact.data.get("corridor") is not None and dest != intruder.room:
-        return path_rules(state, intruder.room, dest, fact.data["corridor"])
-    return []
-
-
 RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "BoardPrepared": _board_prepared,
     "CharacterChosen": _character_chosen,
@@ -331,12 +257,12 @@ RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "Passed": _passed,
     "RoomExplored": movement.check_room_explored,
     "EncounterTokenDrawn": movement.check_encounter,
-    "CssTokenRevealed": _css,
-    "TimeAdvanced": _event_step,
-    "NoiseMarkersCleared": _cleared,
-    "EventCardDrawn": _event_card,
-    "ColonyTokenDrawn": _colony,
-    "IntruderMoved": _intruder_moved,
+    "CssTokenRevealed": event_phase.check_css,
+    "TimeAdvanced": event_phase.event_step_check,
+    "NoiseMarkersCleared": event_phase.check_cleared,
+    "EventCardDrawn": event_phase.check_event_card,
+    "ColonyTokenDrawn": event_phase.check_colony,
+    "IntruderMoved": event_phase.check_intruder_moved,
     "NoiseRolled": movement.check_noise_rolled,
 }
 

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from service.rules.base import Fact, Violation
 from service.rules.kit.facts import Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
 from service.rules.kit.facts import shape_violations as kit_shape_violations
-from service.rules.lockdown import combat, condition, hidden_information, movement, sections
+from service.rules.lockdown import combat, condition, event_phase, hidden_information, movement, sections
 from service.rules.lockdown.movement import SURCHARGE_DOC  # noqa: F401 (old path: facts.SURCHARGE_DOC)
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
 from service.rules.lockdown.unknown_values import UNKNOWN_KINDS, is_unknown
@@ -65,33 +65,7 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
              (_f("discarded", "count", "how many cards they discarded from hand when passing (default 0)", False),),
              {"discarded": 1}, sections.PASS),
     MOVEMENT["RoomExplored"], MOVEMENT["NoiseRolled"], MOVEMENT["EncounterTokenDrawn"],
-    FactSpec("CssTokenRevealed", "table",
-             "Event step 4: the CSS token under the time token was flipped.",
-             (_f("token", "css_token", "A, B, C, ALL or NONE"),),
-             {"token": "NONE"}, sections.CSS),
-    FactSpec("TimeAdvanced", "table",
-             "Event step 5: the time token moved 1 space right.",
-             (), {}, sections.TIME),
-    FactSpec("NoiseMarkersCleared", "table",
-             "Event step 6: the noise markers the table removed (powered sectors, corridors not leading to a character).",
-             (_f("removed", "markers", "list of {room, corridor}; may be empty"),),
-             {"removed": [{"room": "archive", "corridor": 2}]}, sections.NOISE_CLEANUP),
-    FactSpec("EventCardDrawn", "table",
-             "Event step 9: an event card was drawn and resolved.",
-             (_f("card", "event_card", "event card id or name"),
-              _f("corridors", "corridor_list", "the corridor number(s) printed on the card (checked against the card)", False)),
-             {"card": "lurking", "corridors": [2]}, sections.EVENT_CARD),
-    FactSpec("IntruderMoved", "table",
-             "An intruder moved as the table resolved it (for boards whose corridor graph is unknown).",
-             (_f("intruder", "intruder", "the intruder's id (e.g. 'i3')"),
-              _f("to_room", "room", "the room it moved to"),
-              _f("corridor", "move_corridor", "the corridor it used, as numbered at the room entered ('path' "
-                 "along a path), when the table knows it", False)),
-             {"intruder": "i1", "to_room": "slot-03", "corridor": 2}, sections.EVENT_CARD),
-    FactSpec("ColonyTokenDrawn", "table",
-             "Event step 10: a token was drawn from the colony bag (bag development).",
-             (_f("token", "colony_token", "larva, creeper, adult, breeder, queen or blank"),),
-             {"token": "larva"}, sections.COLONY),
+    *event_phase.SPECS,  # declared with their checks and effects (decision 0029)
     FactSpec("GameEnded", "table",
              "The table ended the game (e.g. abandoned). The victory check is not modelled yet.",
              (_f("ending", "ending", "abandoned, time_out, alarm_procedure, base_destroyed or no_characters_left"),
