@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Callable
 
 from service.rules.base import Consequence, Fact
-from service.rules.lockdown import combat, condition, hidden_information, mechanics as M, movement
+from service.rules.lockdown import combat, condition, hidden_information, mechanics as M, movement, systems
 from service.rules.lockdown.combat import injuries_for, move_through  # noqa: F401 (old paths)
 from service.rules.lockdown.condition import scan  # noqa: F401 (old path: apply_play.scan)
 from service.rules.lockdown.catalog import item_ammo
@@ -255,62 +255,6 @@ def _picked(state, fact, cons):
 
 
 # --- systems -------------------------------------------------------------------------------------------------
-
-def _fire(state, fact, cons):
-    return M.place_fire(state, resolve_place(state, fact.data["room"]), cons)
-
-
-def _fire_removed(state, fact, cons):
-    place = resolve_place(state, fact.data["room"])
-    cons.append(C("fire-removed", f"The fire in {state.room_label(place)} is put out.", room=place))
-    return with_room(state, place, fire=False)
-
-
-def _malfunction(state, fact, cons):
-    return M.place_malfunction(state, resolve_place(state, fact.data["room"]), cons)
-
-
-def _malfunction_removed(state, fact, cons):
-    place = resolve_place(state, fact.data["room"])
-    cons.append(C("malfunction-removed", f"The malfunction in {state.room_label(place)} is repaired.", room=place))
-    return with_room(state, place, malfunction=False)
-
-
-def _door(state, fact, cons):
-    place = resolve_place(state, fact.data["room"])
-    key = state.board.corridor_key(place, fact.data["corridor"])
-    new = fact.data["state"]
-    if key is None or key == TECHNICAL:
-        cons.append(C("ignored", "No door can be there."))
-        return state
-    doors, destroyed = set(state.doors), set(state.destroyed_doors)
-    doors.discard(key)
-    if new == "closed":
-        doors.add(key)
-    elif new == "destroyed":
-        destroyed.add(key)
-    cons.append(C("door", f"The door in corridor {fact.data['corridor']} of {state.room_label(place)} is {new}.",
-                  corridor=key, state=new))
-    return replace(state, doors=frozenset(doors), destroyed_doors=frozenset(destroyed))
-
-
-def _power(state, fact, cons):
-    d = fact.data
-    if d.get("emergency") or d.get("location") is None:
-        cons.append(C("emergency-power", f"The time token is flipped: emergency power {'active' if d['on'] else 'inactive'}.",
-                      on=d["on"]))
-        return replace(state, emergency_power=d["on"])
-    loc = d["location"]
-    n, _ = state.power[loc]
-    power = dict(state.power)
-    power[loc] = (n, d["on"])
-    cons.append(C("power", f"Power token {n} ({loc}) turns {'on' if d['on'] else 'off'}.", location=loc, on=d["on"]))
-    return replace(state, power=MappingProxyType(power))
-
-
-def _self_destruct(state, fact, cons):
-    return start_self_destruct(state, cons)
-
 
 # --- room actions -------------------------------------------------------------------------------------------
 
@@ -676,9 +620,11 @@ HANDLERS: dict[str, Handler] = {
     "IntruderRemoved": combat.removed, "IntruderInjured": combat.injured,
     "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _gained, "ItemCrafted": _crafted,
     "ItemUsed": _used, "ItemsTraded": _traded, "ItemDropped": _dropped, "HeavyObjectPickedUp": _picked,
-    "FirePlaced": _fire, "FireRemoved": _fire_removed, "MalfunctionPlaced": _malfunction,
-    "MalfunctionRemoved": _malfunction_removed, "DoorChanged": _door, "NoiseMarkerPlaced": movement.noise_placed,
-    "NoiseMarkerRemoved": movement.noise_removed, "PowerChanged": _power, "SelfDestructStarted": _self_destruct,
+    "FirePlaced": systems.fire_placed, "FireRemoved": systems.fire_removed,
+    "MalfunctionPlaced": systems.malfunction_placed, "MalfunctionRemoved": systems.malfunction_removed,
+    "DoorChanged": systems.door_changed, "NoiseMarkerPlaced": movement.noise_placed,
+    "NoiseMarkerRemoved": movement.noise_removed, "PowerChanged": systems.power_changed,
+    "SelfDestructStarted": systems.self_destruct_started,
     "RoomActionUsed": _room_action, "ComputerActionUsed": _computer, "ComputerCardRevealed": _computer_revealed,
     "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
     **hidden_information.EFFECTS,  # objectives and contingency tokens (decision 0029)

@@ -13,8 +13,7 @@ from typing import Callable
 
 from service.rules.base import Fact, Violation
 from service.rules.kit.builders import violation
-from service.rules.lockdown import combat, condition, hidden_information, movement, sections as S
-from service.rules.lockdown.board import TECHNICAL
+from service.rules.lockdown import combat, condition, hidden_information, movement, sections as S, systems
 from service.rules.lockdown.components import ACTION_CARDS, ROOMS
 from service.rules.lockdown.facts import HEAL_CHOICES, ROOM_ACTIONS, resolve_place
 from service.rules.lockdown.state import IN_BASE, IN_POD, SETUP, LockdownState, find_object, who
@@ -312,49 +311,6 @@ def _picked(state, fact):
 
 # --- systems ------------------------------------------------------------------------------------------
 
-def _fire_removed(state, fact):
-    place = resolve_place(state, fact.data["room"])
-    return [] if state.rooms[place].fire else [V("no-fire", f"{state.room_label(place)} has no fire marker.", S.FIRE,
-                                                 "room")]
-
-
-def _malfunction(state, fact):
-    place = resolve_place(state, fact.data["room"])
-    r = state.rooms[place]
-    if not r.explored:
-        return [V("malfunction-unexplored", "A malfunction marker cannot be placed in an unexplored room.",
-                  S.MALFUNCTION, "room")]
-    if r.tile in ("nest", "contaminated_room"):
-        return [V("no-malfunction-here", f"No malfunction marker is ever placed in {ROOMS[r.tile].en}.",
-                  S.MALFUNCTION, "room")]
-    return []
-
-
-def _malfunction_removed(state, fact):
-    place = resolve_place(state, fact.data["room"])
-    return [] if state.rooms[place].malfunction else [
-        V("no-malfunction", f"{state.room_label(place)} has no malfunction marker.", S.MALFUNCTION, "room")]
-
-
-def _door(state, fact):
-    place = resolve_place(state, fact.data["room"])
-    key = state.board.corridor_key(place, fact.data["corridor"])
-    if key == TECHNICAL:
-        return [V("no-door-in-technical", "Door tokens are never placed in technical corridors.", S.DOORS, "corridor")]
-    if key is None:
-        return [V("no-such-corridor", f"{state.room_label(place)} has no corridor {fact.data['corridor']}.", S.DOORS,
-                  "corridor")]
-    if key in state.destroyed_doors and fact.data["state"] != "destroyed":
-        return [V("door-destroyed", "A destroyed door can never be closed or opened again.", S.DOORS, "state")]
-    return []
-
-
-def _self_destruct(state, fact):
-    if state.self_destruct is not None:
-        return [V("self-destruct-active", "The self-destruct countdown is already running.", S.SELF_DESTRUCT)]
-    return []
-
-
 # --- room actions ---------------------------------------------------------------------------------------
 
 def _room_action(state, fact):
@@ -407,7 +363,7 @@ def _rc_technical(state, seat, place, d):
 
 
 def _rc_sd(state, seat, place, d):
-    return _self_destruct(state, None)
+    return systems.check_self_destruct(state, None)
 
 
 def _rc_heal(state, seat, place, d):
@@ -641,10 +597,10 @@ RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "InjuryCheckDrawn": combat.check_injury_check, "IntruderRetreated": combat.check_retreated,
     "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _gained, "ItemCrafted": _crafted,
     "ItemUsed": _used, "ItemsTraded": _traded, "ItemDropped": _dropped, "HeavyObjectPickedUp": _picked,
-    "FireRemoved": _fire_removed, "MalfunctionPlaced": _malfunction, "MalfunctionRemoved": _malfunction_removed,
-    "DoorChanged": _door, "NoiseMarkerPlaced": movement.check_noise_placed,
-    "NoiseMarkerRemoved": movement.check_noise_removed,
-    "SelfDestructStarted": _self_destruct, "RoomActionUsed": _room_action, "ComputerActionUsed": _computer,
+    "FireRemoved": systems.check_fire_removed, "MalfunctionPlaced": systems.check_malfunction,
+    "MalfunctionRemoved": systems.check_malfunction_removed, "DoorChanged": systems.check_door,
+    "NoiseMarkerPlaced": movement.check_noise_placed, "NoiseMarkerRemoved": movement.check_noise_removed,
+    "SelfDestructStarted": systems.check_self_destruct, "RoomActionUsed": _room_action, "ComputerActionUsed": _computer,
     "ComputerCardRevealed": _computer_revealed,
     "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
     **hidden_information.RULES,  # objectives and contingency tokens (decision 0029)

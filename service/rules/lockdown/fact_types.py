@@ -20,7 +20,7 @@ from typing import Callable
 
 from service.rules.base import Consequence, Fact, Violation
 from service.rules.kit.facts import FactSpec
-from service.rules.lockdown import combat, condition, event_phase, hidden_information, movement
+from service.rules.lockdown import combat, condition, event_phase, hidden_information, movement, systems
 from service.rules.lockdown.apply import HANDLERS
 from service.rules.lockdown.checks import RULES
 from service.rules.lockdown.facts import FACTS
@@ -47,7 +47,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
 }
 #: the concepts that live in a module of their own, declaring their fact types there (decision 0029)
 CONCEPT_MODULES = {"movement and exploration": movement, "event phase": event_phase, "condition": condition,
-                   "combat": combat, "hidden information": hidden_information}
+                   "combat": combat, "systems": systems, "hidden information": hidden_information}
 #: types whose only rules are their shape and their place in the game (checks.check's order rules)
 SHAPE_ONLY = frozenset({"FirePlaced", "GameEnded", "IntruderInjured", "IntruderRemoved", "PowerChanged"})
 

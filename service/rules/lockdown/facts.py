@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from service.rules.base import Fact, Violation
 from service.rules.kit.facts import Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
 from service.rules.kit.facts import shape_violations as kit_shape_violations
-from service.rules.lockdown import combat, condition, event_phase, hidden_information, movement, sections
+from service.rules.lockdown import combat, condition, event_phase, hidden_information, movement, sections, systems
 from service.rules.lockdown.movement import SURCHARGE_DOC  # noqa: F401 (old path: facts.SURCHARGE_DOC)
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
 from service.rules.lockdown.unknown_values import UNKNOWN_KINDS, is_unknown
@@ -34,6 +34,7 @@ MAX_TOKEN_ITEMS = 9
 
 _f = field_spec  # short, for the long table below
 MOVEMENT = {spec.type: spec for spec in movement.SPECS}  # declared with their checks and effects (decision 0029)
+SYSTEMS = {spec.type: spec for spec in systems.SPECS}  # the same (decision 0029)
 
 
 FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
@@ -482,33 +483,14 @@ MORE = (
              (_f("object", "object", "corpse, carcass or egg"),),
              {"object": "carcass"}, S.HEAVY),
     # --- systems ---------------------------------------------------------------------------
-    FactSpec("FirePlaced", "table", "A fire marker was placed by an effect. Running out of markers destroys the base.",
-             (_f("room", "room", "where"),), {"room": "slot-04"}, S.FIRE),
-    FactSpec("FireRemoved", "table", "A fire marker was removed by an effect.",
-             (_f("room", "room", "where"),), {"room": "slot-04"}, S.FIRE),
-    FactSpec("MalfunctionPlaced", "table",
-             "A malfunction marker was placed by an effect. Running out of markers destroys the base.",
-             (_f("room", "room", "where"),), {"room": "slot-04"}, S.MALFUNCTION),
-    FactSpec("MalfunctionRemoved", "table", "A malfunction marker was removed by an effect.",
-             (_f("room", "room", "where"),), {"room": "slot-04"}, S.MALFUNCTION),
-    FactSpec("DoorChanged", "table",
-             "A door in a corridor was closed, opened or destroyed by an effect (never in technical corridors).",
-             (_f("room", "room", "a room the corridor leads to"),
-              _f("corridor", "corridor", "the corridor number at that room"),
-              _f("state", "door_state", "closed, open or destroyed")),
-             {"room": "slot-04", "corridor": 2, "state": "closed"}, S.DOORS),
+    SYSTEMS["FirePlaced"],
+    SYSTEMS["FireRemoved"],
+    SYSTEMS["MalfunctionPlaced"],
+    SYSTEMS["MalfunctionRemoved"],
+    SYSTEMS["DoorChanged"],
     MOVEMENT["NoiseMarkerPlaced"], MOVEMENT["NoiseMarkerRemoved"],  # declared in movement (decision 0029)
-    FactSpec("PowerChanged", "table",
-             "An effect turned the power token of a sector (or the elevator) on or off, or flipped the time token "
-             "(emergency power).",
-             (_f("location", "location", "S-01, S-02, S-03 or elevator (omit for the time token)", False),
-              _f("on", "bool", "powered after the change"),
-              _f("emergency", "bool", "true: this is the time token (emergency power) side", False)),
-             {"location": "elevator", "on": False}, S.POWER),
-    FactSpec("SelfDestructStarted", "table",
-             "The self-destruct countdown started by an effect (Coolant Leak with a malfunction in the Cooling "
-             "System): yellow token 3 spaces ahead.",
-             (), {}, S.SELF_DESTRUCT),
+    SYSTEMS["PowerChanged"],
+    SYSTEMS["SelfDestructStarted"],
     FactSpec("RoomActionUsed", "seat",
              "A room action (cost 2; elevator 1; not in combat, not with a malfunction). Its effect is derived; "
              "options as the action needs them.",
