@@ -198,14 +198,8 @@ def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
     return state
 
 
-# --- sub-steps --------------------------------------------------------------------------------
+# --- the table ending the game (event phase: event_phase.py; moves and sub-steps: movement.py) -----------
 
-# --- event phase ------------------------------------------------------------------------------
-
-# --- event card effects the digests give (gaps_filled.md §6) that the state can derive -------------------------
-
-# That's Hot is written (_thats_hot) but not derived yet: the demo game "club three players" drew it and recorded
-# no fire, and deriving it changes that game's event steps (docs/rules-gaps.md, Event cards)
 def _game_ended(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     ending = fact.data["ending"]
     if ending not in ("abandoned", INCOMPLETE) and state.phase in (PLAYER, EVENT):

@@ -1,6 +1,7 @@
-"""Folding the facts of the whole game: condition, combat, items, systems, lab, hidden information.
+"""Folding the facts of the concepts not yet in a module of their own: items and cards, room actions, the
+computer, the lab and the victory check (decision 0029 lists the concept modules).
 
-The handlers here are registered into ``apply.HANDLERS``; like every handler they never raise
+The handlers here are registered into ``apply.HANDLERS``, with the concept modules' effects; like every handler they never raise
 on a well-shaped fact and return a new state.
 
     >>> from service.rules.lockdown.fold import new_game
@@ -43,7 +44,6 @@ def _knowledge(state, fact, cons):
     return with_character(state, fact.actor, knowledge=k, knowledge_active=active)
 
 
-# --- combat ---------------------------------------------------------------------------------------------
 
 # --- cards and items ---------------------------------------------------------------------------------------
 
@@ -254,7 +254,6 @@ def _picked(state, fact, cons):
     return with_character(state, seat, objects=state.characters[seat].objects + (found,))
 
 
-# --- systems -------------------------------------------------------------------------------------------------
 
 # --- room actions -------------------------------------------------------------------------------------------
 

@@ -245,8 +245,6 @@ def _passed(state: LockdownState, fact: Fact) -> list[Violation]:
     return out
 
 
-# --- sub-steps ----------------------------------------------------------------------------
-
 RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "BoardPrepared": _board_prepared,
     "CharacterChosen": _character_chosen,

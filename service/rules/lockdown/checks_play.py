@@ -1,6 +1,7 @@
-"""Rule checks for the whole game: condition, combat, items, systems, lab, hidden information.
+"""Rule checks of the concepts not yet in a module of their own: items and cards, room actions, the computer, the
+lab and the victory check (decision 0029 lists the concept modules).
 
-Registered into ``checks.RULES``. Every refusal names its rule and cites the rulebook.
+Registered into ``checks.RULES``, with the concept modules' rules. Every refusal names its rule and cites the rulebook.
 
     >>> from service.rules.lockdown.fold import new_game
     >>> g = new_game(1, mode="solo")
@@ -31,14 +32,13 @@ def _out_of_combat(state: LockdownState, fact: Fact, what: str, section: str) ->
     return []
 
 
-# --- condition ------------------------------------------------------------------------------------
+# --- knowledge ------------------------------------------------------------------------------------
 
 def _in_play(state, fact):
     """Facts whose only rule is that their character is still in the game."""
     return in_game(state, fact.actor, S.SERIOUS_WOUNDS)
 
 
-# --- combat ----------------------------------------------------------------------------------------
 
 # --- items and cards ------------------------------------------------------------------------------
 
@@ -309,7 +309,6 @@ def _picked(state, fact):
     return out
 
 
-# --- systems ------------------------------------------------------------------------------------------
 
 # --- room actions ---------------------------------------------------------------------------------------
 
