@@ -12,24 +12,24 @@ those): it does what the table recorded as far as it can. It never mutates its i
 from __future__ import annotations
 
 from service.rules.kit.replace import replace
-from math import ceil
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Callable
 
 from service.rules.base import Consequence, Fact
-from service.rules.lockdown.board import PATH, TECHNICAL, is_area
-from service.rules.lockdown.checks import ACTIONS, MOVE_COST, who
+from service.rules.lockdown.checks import ACTIONS, who
 from service.rules.lockdown.components import CHARACTERS, ROOMS
-from service.rules.lockdown.facts import AFTER_END, MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token, shape_violations
+from service.rules.lockdown.facts import AFTER_END, shape_violations
 from service.rules.lockdown import mechanics as M
 from service.rules.lockdown.mechanics import add_noise, nest_check, start_self_destruct  # noqa: F401 (old path)
 from service.rules.lockdown.mechanics import C
+from service.rules.lockdown import event_phase, movement
+from service.rules.lockdown.movement import corridor_unverified  # noqa: F401 (old path: apply.corridor_unverified)
 from service.rules.lockdown.unknowns import (
     INCOMPLETE, apply_escape, apply_gap, apply_nowhere, apply_unknown, room_unknown, unknown_fields,
 )
 from service.rules.lockdown.state import (
-    ATTACKS, CHARACTERS as CHARACTERS_STEP, COLONY_STEP, CSS, DEAD, ENDED, EVACUATED, EVENT, EVENT_CARD,
-    FIRST_PLAYER, HAND_SIZE, IN_BASE, IN_BUNKER, LOCKED_IN, NOISE_CLEANUP, PLAYER, READY, ROUND_END, TIME,
+    ATTACKS, CHARACTERS as CHARACTERS_STEP, CSS, DEAD, ENDED, EVENT, EVENT_CARD,
+    FIRST_PLAYER, HAND_SIZE, IN_BASE, IN_BUNKER, LOCKED_IN, PLAYER, READY, ROUND_END, TIME,
     TURNS, Intruder, LockdownState, Pending, SeriousWound, with_character, with_characters, with_room,
 )
 
@@ -68,28 +68,6 @@ def _off_board(state: LockdownState, seat: int | None) -> bool:
     c = state.characters.get(seat) if seat is not None else None
     # a character in the base whose room was recorded as unknown is on the board, somewhere (decision 0018)
     return c is not None and c.room is None and not (c.status == IN_BASE and c.character)
-
-def _bag_add(state: LockdownState, token: str, n: int = 1) -> LockdownState:
-    bag = dict(state.bag)
-    bag[token] = max(0, bag.get(token, 0) + n)
-    return replace(state, bag=MappingProxyType(bag))
-
-
-def _supply_to_bag(state: LockdownState, token: str, cons: list[Consequence]) -> LockdownState:
-    if state.supply.get(token, 0) <= 0:
-        cons.append(C("colony-supply-empty", f"No {token} token is left next to the board; nothing is added.",
-                      token=token))
-        return state
-    supply = dict(state.supply)
-    supply[token] -= 1
-    state = replace(state, supply=MappingProxyType(supply))
-    cons.append(C("colony-token-added", f"1 {token} token is added to the colony bag.", token=token))
-    return _bag_add(state, token)
-
-
-def _push_front(state: LockdownState, *items: Pending) -> LockdownState:
-    return replace(state, pending=tuple(items) + state.pending)
-
 
 def _hand_target(state: LockdownState, seat: int) -> int:
     c = state.characters[seat]
@@ -143,99 +121,6 @@ def _revive(state: LockdownState, cons: list[Consequence]) -> LockdownState:
         cons.append(C("revived", f"AutoDoc: {who(state, seat)} is revived in the Emergency Room (light wounds "
                       f"removed, serious wounds dressed).", seat=seat, room=er))
     return state
-
-
-def _danger(state: LockdownState, seat: int, place: str, cons: list[Consequence]) -> LockdownState:
-    """Danger: adjacent stalkers not in combat come in, else noise in every empty corridor (§5.7)."""
-    b = state.board
-    if b.is_crossroad(place):
-        return _surface_danger(state, place, cons)
-    if not b.has_graph:
-        cons.append(C("danger", f"Danger in {state.room_label(place)}: the corridor graph of this board is unknown, so "
-                      f"the table resolves it (move adjacent stalkers in with IntruderMoved, or place noise markers "
-                      f"in every corridor without one).", room=place, resolved=False))
-        return state
-    movers = []
-    for key, _, other in b.exits(place):
-        if state.characters_in(other):
-            continue  # stalkers there are in combat
-        for intruder in state.intruders_in(other):
-            movers.append((intruder, key, other))
-    if movers:
-        intruders = list(state.intruders)
-        doors = set(state.doors)
-        for intruder, key, other in movers:
-            if key in doors:
-                doors.discard(key)
-                cons.append(C("door-destroyed", f"The {intruder.kind} ({intruder.id}) destroys the closed door "
-                              f"instead of moving.", intruder=intruder.id, corridor=key))
-                continue
-            intruders[intruders.index(intruder)] = replace(intruder, room=place)
-            cons.append(C("intruder-moved", f"Danger: the {intruder.kind} ({intruder.id}) moves from "
-                          f"{state.room_label(other)} into {state.room_label(place)}.", intruder=intruder.id,
-                          to_room=place))
-        return replace(state, intruders=tuple(intruders), doors=frozenset(doors))
-    cons.append(C("danger", f"Danger in {state.room_label(place)}: no stalker nearby, noise markers go in every "
-                  f"corridor without one.", room=place, resolved=True))
-    for key in b.corridors_of(place) or ():
-        if key not in state.noise:
-            state = add_noise(state, key, place, cons)
-    return state
-
-
-def _surface_danger(state: LockdownState, place: str, cons: list[Consequence]) -> LockdownState:
-    """Danger on a crossroad: every stalker on the surface (crossroads; not in a building, not in combat) moves
-    to it along the paths; if none can, a noise marker goes on every area without one (lockdown.md §12.5)."""
-    b = state.board
-    movers = [i for i in state.intruders if i.room != place and b.is_crossroad(i.room) and not state.characters_in(i.room)]
-    if movers:
-        ids = {i.id for i in movers}
-        for i in movers:
-            cons.append(C("intruder-moved", f"Danger: the {i.kind} ({i.id}) moves along the paths from "
-                          f"{state.room_label(i.room)} to {state.room_label(place)}.", intruder=i.id, to_room=place))
-        return replace(state, intruders=tuple(replace(i, room=place) if i.id in ids else i for i in state.intruders))
-    cons.append(C("danger", f"Danger on {state.room_label(place)}: no stalker on the surface can come, noise markers "
-                  f"go on every area without one.", room=place, resolved=True))
-    for key in b.area_keys():
-        if key not in state.noise:
-            state = add_noise(state, key, place, cons)
-    return state
-
-
-def _encounter_due(state: LockdownState, seat: int, place: str, cons: list[Consequence]) -> LockdownState:
-    """Encounter: clear the room's noise markers, then a token is drawn (the next fact) (§7.4)."""
-    cleared = [k for k in state.board.local_keys(place) if k in state.noise]
-    cons.append(C("encounter", f"Encounter in {state.room_label(place)} for {who(state, seat)}: the noise markers "
-                  f"of all its corridors are removed and a token is drawn from the colony bag.",
-                  room=place, seat=seat, cleared=cleared))
-    state = replace(state, noise=state.noise - set(cleared))
-    return _push_front(state, Pending("encounter", seat, place, reason="noise in a marked corridor"))
-
-
-def _noise(state: LockdownState, seat: int, place: str, result: Any, cons: list[Consequence]) -> LockdownState:
-    c = state.characters[seat]
-    if result == "silence" and c.slime:
-        cons.append(C("silence-as-danger", f"Silence, but {who(state, seat)} has slime: resolved as danger.",
-                      seat=seat))
-        result = "danger"
-    if result == "silence":
-        cons.append(C("silence", "Silence: nothing happens.", seat=seat))
-        return state
-    if result == "danger":
-        return _danger(state, seat, place, cons)
-    if result == MARS_CARD:
-        cons.append(C("mars-card", f"Mars die: {who(state, seat)} draws and resolves 1 Mars surface card (top part on "
-                      f"the surface, bottom part with a space suit or in a building); the table records its effects.",
-                      seat=seat, room=place))
-        return state
-    key = state.board.corridor_key(place, result)
-    if key is None:
-        cons.append(C("no-corridor", f"{state.room_label(place)} has no corridor {result}: nothing happens.",
-                      room=place, number=result))
-        return state
-    if key in state.noise:
-        return _encounter_due(state, seat, place, cons)
-    return add_noise(state, key, place, cons)
 
 
 def _place_intruder(state: LockdownState, kind: str, place: str,
@@ -301,52 +186,6 @@ def _first_player_passed(state: LockdownState, fact: Fact, cons: list[Consequenc
     return replace(state, first_player=to, turn=to, step=TURNS, last_turn=None)
 
 
-def _moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    seat = fact.actor
-    c = state.characters[seat]
-    dest = resolve_place(state, fact.data["to_room"])
-    b = state.board
-    n = fact.data["corridor"]
-    origin = c.room
-    key = M.entry_key(state, origin, dest, n) if n is not None else None  # None: not recorded (decision 0018)
-    surcharge = fact.data.get("surcharge") or 0
-    cost = MOVE_COST[fact.type] + surcharge
-    careful = fact.type == "CharacterMovedCarefully"
-    occupied = M.occupied(state, dest, seat)
-    escape_from = M.escape_attackers(state, origin)
-    if escape_from:
-        cons.append(C("escape", f"{who(state, seat)} escapes from combat: each stalker in "
-                      f"{state.room_label(origin)} attacks first, the largest first (record IntruderAttacked for "
-                      f"each).", seat=seat,
-                      intruders=[i.id for i in escape_from]))
-    state = M.pay(state, seat, cost)
-    state = with_character(state, seat, room=dest, moves=c.moves + 1)
-    state = M.count_action(state, seat)
-    cons.append(C("moved", f"{who(state, seat)} {'carefully ' if careful else ''}moves from "
-                  f"{state.room_label(origin)} to {state.room_label(dest)} "
-                  f"{'along a path' if n == PATH else f'through corridor {n}' if n is not None else 'through a corridor not recorded'} ({cost} "
-                  f"card{'s' if cost > 1 else ''}"
-                  f"{f', {surcharge} for the Knee wound' if surcharge else ''}).", seat=seat, from_room=origin, to_room=dest, corridor=key))
-    if origin and not b.has_graph:
-        cons.append(corridor_unverified(state, origin, dest, n))
-    M.combat_notice(state, seat, dest, cons)
-    if careful:
-        nkey = b.corridor_key(dest, fact.data["noise_corridor"])
-        if nkey is not None and nkey not in state.noise:
-            state = add_noise(state, nkey, dest, cons)
-    attacks = tuple(Pending("attack", seat, origin, reason="escape", intruder=i.id) for i in escape_from)
-    return M.entered(state, seat, dest, key, occupied, cons, careful=careful, attacks=attacks)
-
-
-def corridor_unverified(state: LockdownState, origin: str, dest: str, n: Any, mover: str = "") -> Consequence:
-    """The warning of a move on a board without declared corridors: recorded, never refused (decision 0005)."""
-    b = state.board
-    way = "a path" if n == PATH else f"corridor {n}" if n is not None else "a corridor the table did not name"
-    return C("corridor-unverified", f"Adjacency not checked: the {b.id} board file declares no corridors, so "
-             f"{mover + ' ' if mover else ''}{state.room_label(origin)} → {state.room_label(dest)} through {way} is "
-             f"recorded as the table named it.", board=b.id, from_room=origin, to_room=dest, corridor=n)
-
-
 def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     seat = fact.actor
     c = state.characters[seat]
@@ -359,486 +198,7 @@ def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
     return state
 
 
-# --- sub-steps --------------------------------------------------------------------------------
-
-def _room_explored(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    seat = fact.actor
-    state, p = M.pop_pending(state, "explore", seat)
-    if p is None:  # not due: best effort on the actor's room, if it is unexplored
-        place = state.characters[seat].room
-        if place is None or state.rooms[place].explored:
-            cons.append(C("ignored", "No unexplored room to reveal here; nothing changes."))
-            return state
-        p = Pending("explore", seat, place, empty=False, careful=True)
-    token = dict(fact.data["token"])
-    effect = token["effect"]
-    crossroad = state.board.is_crossroad(p.room)
-    room = ROOMS.resolve(fact.data["room"]) if not crossroad else None
-    if room is None:  # a crossroad (lockdown.md §12.5): no tile, only the surface exploration token
-        state = with_room(state, p.room, explored=True, token=MappingProxyType(token), items=None)
-        cons.append(C("room-revealed", f"{state.room_label(p.room)}: surface exploration token {effect}.",
-                      room=p.room, tile=None, effect=effect, items=None))
-    else:
-        items = token.get("items")
-        if not room.has_item_counter:
-            items = None
-        elif items is not None and state.setup.mode == "solo":
-            items = ceil(items / 2)  # solo halves item counters, rounding up (lockdown.md §3.3)
-        state = with_room(state, p.room, tile=room.id, explored=True, token=MappingProxyType(token), items=items)
-        cons.append(C("room-revealed", f"{state.room_label(p.room)} is explored: token {effect}"
-                      + (f", item counter {items}." if items is not None else "."), room=p.room, tile=room.id,
-                      effect=effect, items=items))
-    if room is not None and room.extra.get("discovery_knowledge"):
-        k = min(8, state.characters[seat].knowledge + room.extra["discovery_knowledge"])  # capped 0–8
-        state = with_character(state, seat, knowledge=k)
-        cons.append(C("knowledge", f"{who(state, seat)} discovers the Nest: knowledge +1 (now {k}).", seat=seat))
-    roll = p.empty and not p.careful
-    if effect == "silence":
-        if state.characters[seat].slime:
-            cons.append(C("silence-as-danger", "Silence token, but the character has slime: resolved as danger.",
-                          seat=seat))
-            return _danger(state, seat, p.room, cons)
-        cons.append(C("no-noise-roll", "Silence: no noise roll after this move.", seat=seat))
-        return state
-    if effect == "danger":
-        return _danger(state, seat, p.room, cons)
-    if effect == "slime":
-        state = with_character(state, seat, slime=True)
-        cons.append(C("slime", f"{who(state, seat)} gets a slime marker.", seat=seat))
-    elif effect == "fire":
-        state = M.place_fire(state, p.room, cons)
-        if state.ended:
-            return state
-    elif effect == "malfunction":
-        state = M.place_malfunction(state, p.room, cons)
-        if state.ended:
-            return state
-    elif effect == "door" and state.board.surface and (crossroad or p.via is None or is_area(p.via)):
-        cons.append(C("no-door", "Door token, but the character came along a path (or the way is unknown): paths "
-                      "never hold doors, nothing is placed.", corridor=p.via))
-    elif effect == "door":
-        if p.via and p.via != TECHNICAL and p.via not in state.destroyed_doors:
-            state = replace(state, doors=state.doors | {p.via})
-        cons.append(C("door", "A closed door is placed in the corridor the character came through.",
-                      corridor=p.via))
-    elif effect in ("red_item", "yellow_item", "green_item"):
-        colour = effect.split("_")[0]
-        cons.append(C("draw-item", f"{who(state, seat)} draws 1 card from the {colour} item deck (record "
-                      f"ItemGained).", seat=seat, colour=colour))
-    elif effect == MARS_CARD:
-        cons.append(C("mars-card", f"{who(state, seat)} draws and resolves 1 Mars surface card, then the noise roll "
-                      f"follows as usual; the table records the card's effects.", seat=seat, room=p.room))
-    if roll:
-        cons.append(C("noise-roll-due", f"{who(state, seat)} entered an empty room: a noise roll is due.", seat=seat))
-        state = _push_front(state, Pending("noise", seat, p.room, reason="entered an empty room"))
-    return state
-
-
-def _due_room(state: LockdownState, kind: str, seat: int) -> tuple[LockdownState, str | None]:
-    """Take the seat's pending ``kind`` step off the queue: its room, or the seat's own room when none was due."""
-    state, p = M.pop_pending(state, kind, seat)
-    return state, (p.room if p else state.characters[seat].room)
-
-
-def _noise_rolled(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    seat = fact.actor
-    state, place = _due_room(state, "noise", seat)
-    if place is None:
-        return state
-    return _noise(state, seat, place, noise_result(fact.data["result"]), cons)
-
-
-def _encounter_drawn(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    seat = fact.actor
-    state, place = _due_room(state, "encounter", seat)
-    if place is None:
-        return state
-    token = resolve_token(fact.data["token"])
-    if token == "blank":
-        cons.append(C("blank", "Blank token: noise markers go in every corridor of the room; the token returns to "
-                      "the bag.", room=place))
-        keys = state.board.corridors_of(place)
-        if keys is None:
-            cons.append(C("table-resolves", "This board's corridors are unknown: the table places those noise "
-                          "markers.", room=place))
-        for key in keys or ():
-            if key not in state.noise:
-                state = add_noise(state, key, place, cons)
-        if sum(state.bag.values()) <= state.bag.get("blank", 0):
-            state = _supply_to_bag(state, "adult", cons)
-        return state
-    state = M.set_aside(state, token)  # the drawn token is put aside (seed 000 L2834–2836)
-    state, iid = _place_intruder(state, token, place, cons)
-    number = fact.data.get("number")
-    hand = state.characters[seat].hand
-    if number is not None and hand < number and iid is not None:
-        cons.append(C("surprise-attack", f"Surprise attack: {who(state, seat)} holds {hand} card(s), fewer than "
-                      f"{number}: the {token} attacks (record IntruderAttacked).", seat=seat, intruder=iid))
-        state = _push_front(state, Pending("attack", seat, place, reason="surprise attack", intruder=iid))
-    elif number is not None:
-        cons.append(C("no-surprise-attack", f"No surprise attack ({hand} card(s) in hand, token {number}).",
-                      seat=seat))
-    return state
-
-
-# --- event phase ------------------------------------------------------------------------------
-
-def _css(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    """Pod launch (lockdown.md §11.6): a letter launches that pod, ALL every pod, NONE nobody."""
-    token = fact.data["token"]
-    state = replace(state, launches=state.launches + (token,), css_at=state.css_at - {state.time_space})
-    if not state.pods:
-        cons.append(C("css-launch", f"CSS token {token} revealed; nobody is in a pod.", token=token))
-    occupied = sorted(state.pods.items())
-    state = replace(state, pods=MappingProxyType({}))
-    for letter, seat in occupied:
-        if token == "ALL" or token == letter:
-            cons.append(C("pod-launched", f"Pod {letter} launches: {who(state, seat)} is evacuated.", seat=seat,
-                          pod=letter))
-            state = with_character(state, seat, status=EVACUATED, pod=letter, room=None, passed=True)
-        else:
-            back = state.room_of_tile(f"css_{letter.lower()}")
-            cons.append(C("pod-failed", f"Pod {letter} does not launch: {who(state, seat)} returns to "
-                          f"{state.room_label(back)} with a serious wound.", seat=seat, pod=letter))
-            state = with_character(state, seat, status=IN_BASE, pod=None, room=back)
-            state = M.wound(state, seat, "serious", cons)
-        if state.ended:
-            return state
-    state = M.check_base_empty(state, cons)
-    if state.ended:
-        return state
-    return replace(state, step=TIME) if state.phase == EVENT else state
-
-
-def _time(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    b = state.board
-    before = state.time
-    t = min(state.time + 1, len(b.time_spaces) - 1)
-    state = replace(state, time=t, step=NOISE_CLEANUP if state.phase == EVENT else state.step)
-    space = b.time_spaces[t]
-    cons.append(C("time", f"The time token moves to {state.time_label}.", space=state.time_label))
-    last = len(b.time_spaces) - 1
-    if state.self_destruct is not None:  # step 5A (lockdown.md §6.9)
-        colour, at = state.self_destruct
-        if colour == "yellow" and t >= at:
-            red = min(at + 3, last)
-            state = replace(state, self_destruct=("red", red))
-            cons.append(C("self-destruct-red", f"The time token reaches the yellow self-destruct token: it moves to "
-                          f"{b.time_label(red)} and turns red — self-destruct can no longer be stopped.",
-                          milestone="self_destruct_red", space=b.time_label(red)))
-            state = M.open_gate(state, "self-destruct turned red", cons)
-        elif colour == "red" and ((before >= at and t != before) or (at == last and t >= last)):
-            # PL erratum (faq_lockdown.md 31; EN rulebook p.10, p.12; seed L1615–1617): the base is destroyed
-            # when the time token LEAVES the red token's space, not when it arrives (seed L1390–1392 misprint).
-            # A red token on the last space cannot be left: it is resolved with the end conditions (L1394–1396).
-            cons.append(C("self-destruct", f"The time token leaves the red self-destruct token's space "
-                          f"({b.time_label(at)}): the base is destroyed.", space=b.time_label(at)))
-            return M.end_game(state, "base_destroyed", cons)
-    if state.alarm is not None and before == state.alarm and t != before:
-        cons.append(C("alarm-end", "The time token leaves the alarm procedure space: the rapid response team "
-                      "arrives.", space=b.time_label(before)))
-        return M.end_game(state, "alarm_procedure", cons)
-    if space == b.isolation_opens_at and not state.isolation_open:
-        state = replace(state, isolation_open=True)
-        cons.append(C("milestone-isolation", "First white space: the Isolation Room opens (characters may lock "
-                      "themselves in).", milestone="isolation_open"))
-    thresholds = b.power_thresholds
-    if space in thresholds.get("blue_drop_always", ()):
-        state = _power_drop(state, "blue", cons)
-    elif space in thresholds.get("red_drop_only_if_backup_power_inactive", ()):
-        if state.emergency_power:
-            cons.append(C("power-kept", "Red power threshold, but emergency power is active: no drop.",
-                          threshold="red"))
-        else:
-            state = _power_drop(state, "red", cons)
-    if t == last:
-        cons.append(C("time-out", "Time is up: the time token reaches the last space.", space=state.time_label))
-        return M.end_game(state, "time_out", cons)
-    return state
-
-
-def _power_drop(state: LockdownState, colour: str, cons: list[Consequence]) -> LockdownState:
-    """A power drop flips the active power token with the highest number (lockdown.md §9.4)."""
-    on = [(n, loc) for loc, (n, lit) in state.power.items() if lit]
-    if not on:
-        cons.append(C("power-drop", f"{colour.capitalize()} power threshold: no power token is active.",
-                      threshold=colour))
-        return state
-    n, loc = max(on)
-    power = dict(state.power)
-    power[loc] = (n, False)
-    cons.append(C("power-drop", f"{colour.capitalize()} power threshold: power token {n} ({loc}) turns off.",
-                  threshold=colour, location=loc, token=n))
-    return replace(state, power=MappingProxyType(power))
-
-
-def _cleared(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    removed = set()
-    for m in fact.data["removed"]:
-        place = resolve_place(state, m["room"])
-        key = state.board.corridor_key(place, m["corridor"]) if place else None
-        if key in state.noise:
-            removed.add(key)
-    cons.append(C("noise-cleared", f"{len(removed)} noise marker{'s' if len(removed) != 1 else ''} removed.",
-                  removed=sorted(removed)))
-    state = replace(state, noise=state.noise - removed)
-    if state.phase != EVENT:
-        return state
-    attacks = []
-    for it in state.intruders:  # step 7: every stalker in a room with a character attacks
-        if state.characters_in(it.room):
-            attacks.append(Pending("attack", None, it.room, reason="event phase", intruder=it.id))
-    if attacks:
-        cons.append(C("stalker-attacks", f"Night stalker attacks: {len(attacks)} stalker(s) in combat attack "
-                      f"(record IntruderAttacked for each).", intruders=[p.intruder for p in attacks]))
-    return replace(state, step=ATTACKS, pending=state.pending + tuple(attacks))
-
-
-def _fire_step(state: LockdownState, cons: list[Consequence]) -> LockdownState:
-    """Event step 8: stalkers in burning rooms suffer 1 injury; 1 unheld egg there burns (lockdown.md §4)."""
-    for it in list(state.intruders):
-        if state.rooms[it.room].fire and M.intruder(state, it.id):
-            cons.append(C("fire-injury", f"The {it.kind} ({it.id}) burns: 1 injury.", intruder=it.id))
-            state = M.injure(state, it.id, 1, cons)
-    for place, objs in list(state.objects.items()):
-        if state.rooms[place].fire and "egg" in objs:
-            state = M.take_object(state, place, "egg")
-            cons.append(C("egg-burned", f"An egg burns in {state.room_label(place)}.", room=place))
-    nest = state.room_of_tile("nest")
-    if nest and state.rooms[nest].fire and state.rooms[nest].explored and state.eggs:
-        state = replace(state, eggs=state.eggs - 1)
-        cons.append(C("egg-burned", f"An egg in the burning Nest is destroyed ({state.eggs} left).", room=nest))
-        state = nest_check(state, cons)
-    return state
-
-
-def _move_intruders(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
-    b = state.board
-    kinds = set(card.moves)
-    if not b.has_graph:
-        if any(i.kind in kinds for i in state.intruders):
-            cons.append(C("table-resolves", f"Stalkers ({', '.join(card.moves)}) not in combat move through corridor "
-                          f"{' then '.join(map(str, card.corridors))}; this board's corridors are unknown, so record "
-                          f"each move with IntruderMoved.", kinds=list(card.moves)))
-        return state
-    intruders = list(state.intruders)
-    doors = set(state.doors)
-    for idx, intruder in enumerate(list(intruders)):
-        if intruder.kind not in kinds or state.characters_in(intruder.room):
-            continue
-        room = intruder.room
-        for step, n in enumerate(card.corridors):
-            key = b.corridor_key(room, n)
-            if key is None:
-                break
-            if key == TECHNICAL:
-                intruders[idx] = None  # type: ignore[call-overload]
-                state = M.return_tokens(state, intruder.kind, 1, cons)
-                cons.append(C("intruder-vanished", f"The {intruder.kind} ({intruder.id}) disappears into the "
-                              f"technical corridors; its token returns to the bag.", intruder=intruder.id))
-                break
-            if key in doors:
-                doors.discard(key)
-                cons.append(C("door-destroyed", f"The {intruder.kind} ({intruder.id}) destroys the closed door in "
-                              f"corridor {n} instead of moving.", intruder=intruder.id, corridor=key))
-                break
-            room = b.other_end(key, room) or room
-            cons.append(C("intruder-moved", f"The {intruder.kind} ({intruder.id}) moves through corridor {n} to "
-                          f"{state.room_label(room)}.", intruder=intruder.id, to_room=room))
-            if state.characters_in(room):
-                break
-        if intruders[idx] is not None:
-            intruders[idx] = replace(intruder, room=room)
-    return replace(state, intruders=tuple(i for i in intruders if i is not None), doors=frozenset(doors))
-
-
-def _coolant_leak(state: LockdownState, cons: list[Consequence]) -> LockdownState:
-    """Coolant Leak (Wyciek chłodziwa, seed 000 L1865–1897): a malfunction in the Cooling System starts the
-    self-destruct countdown, otherwise a malfunction is placed there (after the stalkers moved)."""
-    place = state.room_of_tile("cooling_system")
-    if place is None or not state.rooms[place].explored:
-        cons.append(C("event-effect", "Coolant Leak: the Cooling System is not explored, so no malfunction marker "
-                      "can be placed there; nothing happens.", card="coolant_leak"))
-        return state
-    if state.rooms[place].malfunction:
-        if state.self_destruct is not None:
-            cons.append(C("event-effect", "Coolant Leak: the Cooling System has a malfunction, but the self-destruct "
-                          "countdown is already running.", card="coolant_leak"))
-            return state
-        cons.append(C("event-effect", "Coolant Leak: the Cooling System has a malfunction — the self-destruct "
-                      "countdown starts.", card="coolant_leak"))
-        return start_self_destruct(state, cons)
-    cons.append(C("event-effect", "Coolant Leak: a malfunction marker goes into the Cooling System.",
-                  card="coolant_leak"))
-    return M.place_malfunction(state, place, cons)
-
-
-# --- event card effects the digests give (gaps_filled.md §6) that the state can derive -------------------------
-
-def _dark_in(state: LockdownState, place: str | None) -> bool:
-    return bool(place) and state.dark(place)
-
-
-def _tile_places(state: LockdownState, card, tiles, what: str, cons: list[Consequence]) -> list[str]:
-    """The spaces holding ``tiles``; a tile not yet placed is named for the table to resolve."""
-    places, missing = [], []
-    for t in tiles:
-        p = state.room_of_tile(t)
-        (places if p is not None else missing).append(p if p is not None else ROOMS[t].en)
-    if missing:
-        cons.append(C("event-effect", f"{card.en}: where {', '.join(missing)} lies is not recorded — place the "
-                      f"{what} there at the table (FirePlaced / MalfunctionPlaced).", card=card.id))
-    return places
-
-
-def _kickstopper(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
-    """Kickstopper: the elevator's power token turns inactive; a malfunction in every Elevator Room."""
-    n, _on = state.power.get("elevator", (4, False))
-    state = replace(state, power=MappingProxyType({**state.power, "elevator": (n, False)}))
-    cons.append(C("event-effect", f"{card.en}: the elevator's power token turns inactive; a malfunction marker goes "
-                  f"into every Elevator Room.", card=card.id))
-    for place in _tile_places(state, card, ("elevator_room_s01", "elevator_room_s02", "elevator_room_s03"),
-                              "malfunction marker", cons):
-        state = M.place_malfunction(state, place, cons)
-        if state.ended:
-            break
-    return state
-
-
-def _thats_hot(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
-    """That's Hot: fire in the Backup Power Supply and the Power Generator."""
-    cons.append(C("event-effect", f"{card.en}: fire in the Backup Power Supply and the Power Generator.",
-                  card=card.id))
-    for place in _tile_places(state, card, ("backup_power_supply", "power_generator"), "fire marker", cons):
-        state = M.place_fire(state, place, cons)
-        if state.ended:
-            break
-    return state
-
-
-def _fire_in_the_hole(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
-    """Fire in the Hole: fire in the CSS rooms A, B and C; every character there without action cards in hand
-    takes 1 serious wound."""
-    cons.append(C("event-effect", f"{card.en}: fire in the CSS rooms A, B and C; a character there with no action "
-                  f"card in hand takes a serious wound.", card=card.id))
-    for place in _tile_places(state, card, ("css_a", "css_b", "css_c"), "fire marker", cons):
-        state = M.place_fire(state, place, cons)
-        if state.ended:
-            return state
-        for seat in state.characters_in(place):
-            if state.characters[seat].hand == 0:
-                state = M.wound(state, seat, "serious", cons)
-    return state
-
-
-def _damage(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
-    """Damage: a malfunction in every room with an adult, breeder or queen; in darkness also in every room with a
-    character."""
-    rooms = {i.room for i in state.intruders if i.kind in ("adult", "breeder", "queen") and i.room}
-    dark = {c.room for c in state.characters.values() if c.status == IN_BASE and _dark_in(state, c.room)}
-    cons.append(C("event-effect", f"{card.en}: a malfunction marker in every room with an adult, breeder or queen"
-                  + (", and (darkness) in every dark room with a character." if dark else "."), card=card.id))
-    for place in sorted(rooms | dark):
-        state = M.place_malfunction(state, place, cons)
-        if state.ended:
-            break
-    return state
-
-
-def _power_surge(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
-    """Power Surge (Przepięcie): the time token turns to its inactive side (emergency power off)."""
-    cons.append(C("event-effect", f"{card.en}: the time token turns to its inactive side (emergency power off).",
-                  card=card.id))
-    return replace(state, emergency_power=False)
-
-
-def _bulkheads_open(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
-    """Bulkheads Open: every door that is not destroyed opens (the darkness box needs the corridor map)."""
-    cons.append(C("event-effect", f"{card.en}: every closed door opens ({len(state.doors)})."
-                  + ("" if state.board.has_graph else " Darkness box: the table places the noise markers in the "
-                     "empty corridors touching a dark room with a character."), card=card.id))
-    return replace(state, doors=frozenset())
-
-
-# That's Hot is written (_thats_hot) but not derived yet: the demo game "club three players" drew it and recorded
-# no fire, and deriving it changes that game's event steps (docs/rules-gaps.md, Event cards)
-EVENT_EFFECTS = {"kickstopper": _kickstopper, "fire_in_the_hole": _fire_in_the_hole,
-                 "damage": _damage, "power_surge": _power_surge, "bulkheads_open": _bulkheads_open}
-
-
-def _event_card(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    card = resolve_card(fact.data["card"], fact.data.get("corridors"))
-    cons.append(C("event-card", f"Event: {card.label} (stalkers {', '.join(card.moves)}, corridor "
-                  f"{' then '.join(map(str, card.corridors))}).", card=card.id))
-    state = _move_intruders(state, card, cons)
-    if card.id == "coolant_leak":
-        state = _coolant_leak(state, cons)
-        if state.ended:
-            return state
-    elif card.id in EVENT_EFFECTS:
-        state = EVENT_EFFECTS[card.id](state, card, cons)
-        if state.ended:
-            return state
-    else:
-        cons.append(C("event-effect", f"Resolve the effect of {card.en} at the table (event effects are not "
-                      f"modelled yet).", card=card.id))
-    if card.removed:
-        cons.append(C("event-removed", f"{card.label} is removed from the game.", card=card.id))
-        state = replace(state, removed_events=state.removed_events | {card.id})
-    state = replace(state, last_event_card=card.id)
-    return replace(state, step=COLONY_STEP) if state.phase == EVENT else state
-
-
-def _colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    token = resolve_token(fact.data["token"])
-    cons.append(C("colony-draw", f"Colony: a {token} token is drawn.", token=token))
-    if token in ("larva", "creeper"):
-        state = M.set_aside(state, token)  # "put the removed token beside the board" (seed 000 L1825)
-        cons.append(C("colony-token-removed", f"The {token} token is set aside next to the board.", token=token))
-        state = _supply_to_bag(state, "adult" if token == "larva" else "breeder", cons)
-    elif token in ("adult", "breeder"):
-        rollers = [s for s in state.player_order()
-                   if state.characters[s].room is not None and not state.in_combat(s)]
-        cons.append(C("colony-noise", "The token returns to the bag; every player not in combat makes a noise roll, "
-                      "in player order: " + (", ".join(f"seat {s}" for s in rollers) or "nobody") + ".",
-                      seats=rollers))
-        state = replace(state, pending=state.pending + tuple(
-            Pending("noise", s, state.characters[s].room, reason=f"colony: {token} drawn") for s in rollers))
-    elif token == "queen":
-        nest = state.room_of_tile("nest")
-        inside = state.characters_in(nest) if nest and state.rooms[nest].explored else ()
-        if inside:
-            state = M.set_aside(state, "queen")  # the drawn token places the queen (seed 000 L1843–1846)
-            cleared = [k for k in state.board.local_keys(nest) if k in state.noise]
-            state = replace(state, noise=state.noise - set(cleared))
-            state, iid = _place_intruder(state, "queen", nest, cons)
-            cons.append(C("queen-encounter", f"The queen appears in the Nest: encounter with "
-                          f"{', '.join(who(state, s) for s in inside)}. The surprise-attack target is unclear in the "
-                          f"rules: the character with the fewest cards is assumed (4 on the token).",
-                          seats=list(inside)))
-            target = M.attack_target(state, nest)
-            if iid and target is not None and state.characters[target].hand < 4:
-                state = _push_front(state, Pending("attack", target, nest, reason="surprise attack", intruder=iid))
-        else:
-            state = replace(state, eggs=state.eggs + 1)
-            cons.append(C("egg-added", f"Nobody is in the Nest: the token returns and 1 egg is added (now "
-                          f"{state.eggs}).", eggs=state.eggs))
-    elif token == "blank":
-        state = _supply_to_bag(state, "adult", cons)
-    return replace(state, step=ROUND_END) if state.phase == EVENT else state
-
-
-def _intruder_moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    dest = resolve_place(state, fact.data["to_room"])
-    intruders = tuple(replace(i, room=dest) if i.id == fact.data["intruder"] else i for i in state.intruders)
-    origin = next((i.room for i in state.intruders if i.id == fact.data["intruder"]), None)
-    cons.append(C("intruder-moved", f"Intruder {fact.data['intruder']} moves to {state.room_label(dest)}.",
-                  intruder=fact.data["intruder"], to_room=dest))
-    if origin and origin != dest and not state.board.has_graph:
-        cons.append(corridor_unverified(state, origin, dest, fact.data.get("corridor"),
-                                        f"intruder {fact.data['intruder']}:"))
-    return replace(state, intruders=intruders)
-
+# --- the table ending the game (event phase: event_phase.py; moves and sub-steps: movement.py) -----------
 
 def _game_ended(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     ending = fact.data["ending"]
@@ -909,7 +269,7 @@ def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
         return state
     if state.phase == EVENT and state.step == ATTACKS:
         state = replace(state, step=EVENT_CARD)
-        state = _fire_step(state, cons)
+        state = event_phase.fire_step(state, cons)
         return state
     if state.phase == PLAYER and state.step == TURNS:
         t = state.turn
@@ -951,18 +311,18 @@ HANDLERS: dict[str, Callable[[LockdownState, Fact, list[Consequence]], LockdownS
     "CharacterChosen": _character_chosen,
     "SetupCompleted": _setup_completed,
     "FirstPlayerPassed": _first_player_passed,
-    "CharacterMoved": _moved,
-    "CharacterMovedCarefully": _moved,
+    "CharacterMoved": movement.moved,
+    "CharacterMovedCarefully": movement.moved,
     "Passed": _passed,
-    "RoomExplored": _room_explored,
-    "NoiseRolled": _noise_rolled,
-    "EncounterTokenDrawn": _encounter_drawn,
-    "CssTokenRevealed": _css,
-    "TimeAdvanced": _time,
-    "NoiseMarkersCleared": _cleared,
-    "EventCardDrawn": _event_card,
-    "ColonyTokenDrawn": _colony,
-    "IntruderMoved": _intruder_moved,
+    "RoomExplored": movement.room_explored,
+    "NoiseRolled": movement.noise_rolled,
+    "EncounterTokenDrawn": movement.encounter_drawn,
+    "CssTokenRevealed": event_phase.css,
+    "TimeAdvanced": event_phase.time_advanced,
+    "NoiseMarkersCleared": event_phase.cleared,
+    "EventCardDrawn": event_phase.event_card,
+    "ColonyTokenDrawn": event_phase.colony,
+    "IntruderMoved": event_phase.intruder_moved,
     "GameEnded": _game_ended,
     "RecordGap": apply_gap,
     "CharacterEscaped": apply_escape,

@@ -1,6 +1,7 @@
-"""Folding the facts of the whole game: condition, combat, items, systems, lab, hidden information.
+"""Folding the facts of the concepts not yet in a module of their own: items and cards, room actions, the
+computer, the lab and the victory check (decision 0029 lists the concept modules).
 
-The handlers here are registered into ``apply.HANDLERS``; like every handler they never raise
+The handlers here are registered into ``apply.HANDLERS``, with the concept modules' effects; like every handler they never raise
 on a well-shaped fact and return a new state.
 
     >>> from service.rules.lockdown.fold import new_game
@@ -17,25 +18,21 @@ from types import MappingProxyType
 from typing import Callable
 
 from service.rules.base import Consequence, Fact
-from service.rules.lockdown import condition, hidden_information, mechanics as M
+from service.rules.lockdown import combat, condition, hidden_information, mechanics as M, movement, systems
+from service.rules.lockdown.combat import injuries_for, move_through  # noqa: F401 (old paths)
 from service.rules.lockdown.condition import scan  # noqa: F401 (old path: apply_play.scan)
 from service.rules.lockdown.catalog import item_ammo
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.checks import ROOM_ACTION_COST, action_cost, who
-from service.rules.lockdown.components import ATTACK_CARDS, ROOMS
-from service.rules.lockdown.facts import COMPUTER_CARDS, resolve_card, resolve_place
-from service.rules.lockdown.mechanics import C, add_noise, nest_check, start_self_destruct
+from service.rules.lockdown.components import ROOMS
+from service.rules.lockdown.facts import COMPUTER_CARDS, resolve_place
+from service.rules.lockdown.mechanics import C, nest_check, start_self_destruct
 from service.rules.lockdown.state import (
     IN_BASE, IN_BUNKER, IN_POD, Item, find_object, LockdownState, Pending,
     with_character, with_room,
 )
 
 Handler = Callable[[LockdownState, Fact, list[Consequence]], LockdownState]
-
-
-def _act(state: LockdownState, fact: Fact, cost: int) -> LockdownState:
-    """An action: pay its cost and count it (lockdown.md §5.1)."""
-    return M.count_action(M.pay(state, fact.actor, cost), fact.actor)
 
 
 def _knowledge(state, fact, cons):
@@ -46,199 +43,6 @@ def _knowledge(state, fact, cons):
                   + (" (token active)." if active and not c.knowledge_active else "."), seat=fact.actor, knowledge=k))
     return with_character(state, fact.actor, knowledge=k, knowledge_active=active)
 
-
-# --- combat ---------------------------------------------------------------------------------------------
-
-def _attacked(state, fact, cons):
-    iid = fact.data["intruder"]
-    state, p = M.pop_pending(state, "attack", intruder=iid)
-    it = M.intruder(state, iid)
-    if it is None:
-        return state
-    target = fact.data.get("target") or (p.seat if p and p.seat is not None else M.attack_target(state, it.room))
-    if target is None or state.characters[target].status != IN_BASE:
-        cons.append(C("attack-no-target", f"The {it.kind} ({iid}) has nobody to attack."))
-        return state
-    escape = bool(p and p.reason == "escape")
-    corpse_room = p.room if escape else None
-    if it.kind == "larva":
-        return M.larva_attack(state, it, target, cons)
-    card = ATTACK_CARDS.resolve(fact.data.get("card"))
-    if card is None:
-        cons.append(C("ignored", "No attack card recorded: the attack is not resolved."))
-        return state
-    dark = fact.data.get("dark")
-    if dark is None:
-        dark = state.dark(state.characters[target].room)
-    return M.attack_effect(state, it, target, card.id, bool(dark), escape, cons, corpse_room)
-
-
-DIE_INJURIES = {  # (result) → (injuries, types it hits) ; None = any type (lockdown.md §7.10)
-    "blank": (0, ()),
-    "creeper": (1, ("larva", "creeper")),
-    "adult": (1, ("larva", "creeper", "adult")),
-    "hit": (1, None),
-    "double": (2, None),
-}
-
-
-def injuries_for(result: str, kind: str, melee: bool, extra_cards: int) -> int:
-    if result == "card_for_1":
-        return 1 if extra_cards >= 1 else 0
-    if result == "one_or_two":
-        return 2 if extra_cards >= 1 else 1
-    n, types = DIE_INJURIES[result]
-    if types is not None and kind not in types:
-        return 0
-    return min(n, 1) if melee else n
-
-
-def _combat(state: LockdownState, fact: Fact, cons: list[Consequence], melee: bool) -> LockdownState:
-    seat = fact.actor
-    d = fact.data
-    c = state.characters[seat]
-    place = c.room
-    extra = d.get("extra_cards") or 0
-    state = _act(state, fact, action_cost(fact))
-    if not melee:
-        state = _spend_ammo(state, seat, d["weapon"], 1, cons)
-        state = M.pay(state, seat, extra)
-    if d["target"] == "egg":
-        n = injuries_for(d["result"], "larva", melee, extra)
-        if n and "egg" in state.objects.get(place, ()):
-            for _ in range(n):
-                state = M.take_object(state, place, "egg")
-            cons.append(C("egg-destroyed", f"{n} egg(s) destroyed in {state.room_label(place)}.", room=place))
-        elif n and state.rooms[place].tile == "nest" and state.eggs:
-            state = replace(state, eggs=max(0, state.eggs - n))
-            cons.append(C("egg-destroyed", f"{n} egg(s) destroyed in the Nest ({state.eggs} left).", room=place))
-            state = nest_check(state, cons)
-        else:
-            cons.append(C("missed", "The eggs are missed."))
-        cons.append(C("noise-roll-due", "After every attempt on the eggs: a noise roll.", seat=seat))
-        return replace(state, pending=(Pending("noise", seat, place, reason="egg attack"),) + state.pending)
-    it = M.intruder(state, d["target"])
-    if melee:
-        state = M.contaminate(state, seat, cons)
-    if it is None:
-        return state
-    n = injuries_for(d["result"], it.kind, melee, extra)
-    if n == 0:
-        cons.append(C("missed", f"{'Melee' if melee else 'Shot'} misses the {it.kind} ({it.id})."))
-        if melee:
-            state = M.wound(state, seat, "serious", cons)
-        return state
-    cons.append(C("hit", f"{'Melee' if melee else 'Shot'}: {n} injur{'y' if n == 1 else 'ies'} to the {it.kind} "
-                  f"({it.id}).", intruder=it.id, injuries=n))
-    if not melee and _weapon(state, seat, d["weapon"]) and _assault_rifle(d["weapon"]):
-        n += 1
-        cons.append(C("weapon-bonus", "Assault rifle: +1 injury.", intruder=it.id))
-    return M.injure(state, it.id, n, cons, seat)
-
-
-def _assault_rifle(name: str) -> bool:
-    """The Survivor's Assault Rifle (Karabin szturmowy): +1 injury when at least 1 is dealt (seed 000 L2973–2976)."""
-    key = " ".join(name.replace("_", " ").split()).casefold()
-    return "rifle" in key or key == "karabin szturmowy"
-
-
-def _weapon(state: LockdownState, seat: int, name: str) -> Item | None:
-    key = name.casefold()
-    return next((i for i in state.characters[seat].items if i.name.casefold() == key), None)
-
-
-def _spend_ammo(state: LockdownState, seat: int, name: str, n: int, cons: list[Consequence]) -> LockdownState:
-    item = _weapon(state, seat, name)
-    if item is None or item.ammo is None:
-        return state
-    items = tuple(replace(i, ammo=max(0, (i.ammo or 0) - n)) if i is item else i for i in state.characters[seat].items)
-    return with_character(state, seat, items=items)
-
-
-def _shot(state, fact, cons):
-    return _combat(state, fact, cons, melee=False)
-
-
-def _melee(state, fact, cons):
-    return _combat(state, fact, cons, melee=True)
-
-
-def _injury_check(state, fact, cons):
-    state, p = M.pop_pending(state, "injury_check")
-    if p is None:
-        return state
-    it = M.intruder(state, p.intruder)
-    if it is None:
-        return state
-    blood = fact.data["blood"]
-    retreat = "retreat" in blood
-    total = sum(b for b in blood if b != "retreat")
-    if not retreat and total <= it.injuries:
-        cons.append(C("killed", f"Blood {total} ≤ {it.injuries} injuries: the {it.kind} ({it.id}) dies.",
-                      intruder=it.id))
-        return M.kill(state, it.id, cons)
-    if retreat:
-        cons.append(C("retreat", f"Retreat symbol: the {it.kind} ({it.id}) flees (draw an event card: "
-                      f"IntruderRetreated).", intruder=it.id))
-        return replace(state, pending=(Pending("retreat", p.seat, it.room, reason="injury check",
-                                               intruder=it.id),) + state.pending)
-    cons.append(C("survives", f"Blood {total} > {it.injuries} injuries: the {it.kind} ({it.id}) lives on.",
-                  intruder=it.id))
-    return state
-
-
-def move_through(state: LockdownState, iid: str, corridors: tuple[int, ...], cons: list[Consequence]) -> LockdownState:
-    """Move one stalker through the numbered corridors (retreat; lockdown.md §4 step 9A, §7.14)."""
-    b = state.board
-    it = M.intruder(state, iid)
-    room = it.room
-    for n in corridors:
-        key = b.corridor_key(room, n)
-        if key is None:
-            break
-        if key == TECHNICAL:
-            return M.remove_intruder(state, iid, cons, to_bag=True, why="gone into the technical corridors")
-        if key in state.doors:
-            cons.append(C("door-destroyed", f"The {it.kind} ({iid}) destroys the closed door instead of moving.",
-                          intruder=iid, corridor=key))
-            return replace(state, doors=state.doors - {key}, destroyed_doors=state.destroyed_doors | {key})
-        room = b.other_end(key, room) or room
-        break  # a retreat uses the first number only (assumption: rules-gaps.md)
-    cons.append(C("intruder-moved", f"The {it.kind} ({iid}) retreats to {state.room_label(room)}.", intruder=iid,
-                  to_room=room))
-    return replace(state, intruders=tuple(replace(i, room=room) if i.id == iid else i for i in state.intruders))
-
-
-def _retreated(state, fact, cons):
-    iid = fact.data["intruder"]
-    state, _ = M.pop_pending(state, "retreat", intruder=iid)
-    card = resolve_card(fact.data["card"])
-    if M.intruder(state, iid) is None:
-        return state
-    if fact.data.get("to_room") is not None:
-        dest = resolve_place(state, fact.data["to_room"])
-        cons.append(C("intruder-moved", f"Intruder {iid} retreats to {state.room_label(dest)}.", intruder=iid,
-                      to_room=dest))
-        return replace(state, intruders=tuple(replace(i, room=dest) if i.id == iid else i for i in state.intruders))
-    if not state.board.has_graph:
-        cons.append(C("table-resolves", f"{card.en} shows corridor {card.corridors[0]}; this board's corridors are "
-                      f"unknown, so give to_room.", intruder=iid))
-        return state
-    return move_through(state, iid, card.corridors, cons)
-
-
-def _placed(state, fact, cons):
-    place = resolve_place(state, fact.data["room"])
-    return M.place_intruder(state, fact.data["kind"], place, cons, from_bag=bool(fact.data.get("from_bag")))[0]
-
-
-def _removed(state, fact, cons):
-    to_bag = fact.data.get("to_bag")
-    return M.remove_intruder(state, fact.data["intruder"], cons, to_bag=True if to_bag is None else to_bag)
-
-
-def _injured(state, fact, cons):
-    return M.injure(state, fact.data["intruder"], fact.data.get("count") or 1, cons)
 
 
 # --- cards and items ---------------------------------------------------------------------------------------
@@ -255,25 +59,6 @@ def _card_played(state, fact, cons):
     if d.get("to_room") is not None:
         state = _card_move(state, fact, cons)
     return state
-
-
-def _moved_by_effect(state, fact, cons):
-    """A move made by a card or effect (its own fact, not a Movement action): no cost, no escape attack; the room
-    entered is resolved as after a move unless the fact says otherwise (assumption, as for Ogień osłonowy)."""
-    d = fact.data
-    seat = fact.actor
-    origin = state.characters[seat].room
-    dest = resolve_place(state, d["to_room"])
-    key = M.entry_key(state, origin, dest, d["corridor"]) if d.get("corridor") is not None else None
-    occupied = M.occupied(state, dest, seat)
-    state = with_character(state, seat, room=dest)
-    cons.append(C("card-move", f"{d['effect']}: {who(state, seat)} goes from {state.room_label(origin)} to "
-                  f"{state.room_label(dest)} (no action, no stalker attack).", seat=seat, from_room=origin,
-                  to_room=dest, corridor=key, effect=d["effect"]))
-    M.combat_notice(state, seat, dest, cons)
-    if d.get("resolve") is False:
-        return state
-    return M.entered(state, seat, dest, key, occupied, cons)
 
 
 def _card_move(state, fact, cons):
@@ -316,7 +101,7 @@ def _searched(state, fact, cons):
     d = fact.data
     seat = fact.actor
     place = state.characters[seat].room
-    state = _act(state, fact, 1 + (d.get("cost") or 0))
+    state = M.act(state, fact, 1 + (d.get("cost") or 0))
     r = state.rooms[place]
     if r.items:
         state = with_room(state, place, items=r.items - 1)
@@ -356,7 +141,7 @@ def _crafted(state, fact, cons):
     if d.get("free"):  # the Repository's shared craft (faq_lockdown.md 15): no action, no card
         state = replace(state, free_crafts=tuple(s for s in state.free_crafts if s != seat))
     else:
-        state = _act(state, fact, action_cost(fact))
+        state = M.act(state, fact, action_cost(fact))
     for name in d["ingredients"]:
         state, _ = _drop_item(state, seat, name)
     cons.append(C("crafted", f"{who(state, seat)} crafts {d['item']} from {', '.join(d['ingredients'])}"
@@ -380,7 +165,7 @@ def _used(state, fact, cons):
     if cost:
         state = M.count_action(state, seat)
     if d.get("ammo"):
-        state = _spend_ammo(state, seat, d["item"], d["ammo"], cons)
+        state = combat.spend_ammo(state, seat, d["item"], d["ammo"], cons)
     if d.get("discarded"):
         state, _ = _drop_item(state, seat, d["item"])
     cons.append(C("item-used", f"{who(state, seat)} uses {d['item']}" + (f": {d['note']}." if d.get("note") else ".")
@@ -422,7 +207,7 @@ def _destroy_eggs(state: LockdownState, place: str | None, n: int, cons: list[Co
 def _traded(state, fact, cons):
     d = fact.data
     seat, other = fact.actor, d.get("with")
-    state = _act(state, fact, action_cost(fact))
+    state = M.act(state, fact, action_cost(fact))
     moves = [(seat, other, n) for n in d.get("give") or []] + [(other, seat, n) for n in d.get("take") or []] + \
             [(t["from"], t["to"], t["item"]) for t in d.get("transfers") or []]
     for giver, taker, name in moves:  # a weapon goes with its ammo (seed 000 L1991–1992)
@@ -460,7 +245,7 @@ def _picked(state, fact, cons):
     seat = fact.actor
     place = state.characters[seat].room
     obj = fact.data["object"]
-    state = _act(state, fact, action_cost(fact))
+    state = M.act(state, fact, action_cost(fact))
     found = find_object(state.objects.get(place, ()), obj)
     if found is None:
         return state
@@ -468,78 +253,6 @@ def _picked(state, fact, cons):
     cons.append(C("object-picked", f"{who(state, seat)} picks up the {obj}.", seat=seat, object=found))
     return with_character(state, seat, objects=state.characters[seat].objects + (found,))
 
-
-# --- systems -------------------------------------------------------------------------------------------------
-
-def _fire(state, fact, cons):
-    return M.place_fire(state, resolve_place(state, fact.data["room"]), cons)
-
-
-def _fire_removed(state, fact, cons):
-    place = resolve_place(state, fact.data["room"])
-    cons.append(C("fire-removed", f"The fire in {state.room_label(place)} is put out.", room=place))
-    return with_room(state, place, fire=False)
-
-
-def _malfunction(state, fact, cons):
-    return M.place_malfunction(state, resolve_place(state, fact.data["room"]), cons)
-
-
-def _malfunction_removed(state, fact, cons):
-    place = resolve_place(state, fact.data["room"])
-    cons.append(C("malfunction-removed", f"The malfunction in {state.room_label(place)} is repaired.", room=place))
-    return with_room(state, place, malfunction=False)
-
-
-def _door(state, fact, cons):
-    place = resolve_place(state, fact.data["room"])
-    key = state.board.corridor_key(place, fact.data["corridor"])
-    new = fact.data["state"]
-    if key is None or key == TECHNICAL:
-        cons.append(C("ignored", "No door can be there."))
-        return state
-    doors, destroyed = set(state.doors), set(state.destroyed_doors)
-    doors.discard(key)
-    if new == "closed":
-        doors.add(key)
-    elif new == "destroyed":
-        destroyed.add(key)
-    cons.append(C("door", f"The door in corridor {fact.data['corridor']} of {state.room_label(place)} is {new}.",
-                  corridor=key, state=new))
-    return replace(state, doors=frozenset(doors), destroyed_doors=frozenset(destroyed))
-
-
-def _noise_placed(state, fact, cons):
-    place = resolve_place(state, fact.data["room"])
-    key = state.board.corridor_key(place, fact.data["corridor"])
-    if key is None or key in state.noise:
-        return state
-    return add_noise(state, key, place, cons)
-
-
-def _noise_removed(state, fact, cons):
-    place = resolve_place(state, fact.data["room"])
-    key = state.board.corridor_key(place, fact.data["corridor"])
-    cons.append(C("noise-removed", "Noise marker removed.", corridor=key))
-    return replace(state, noise=state.noise - {key})
-
-
-def _power(state, fact, cons):
-    d = fact.data
-    if d.get("emergency") or d.get("location") is None:
-        cons.append(C("emergency-power", f"The time token is flipped: emergency power {'active' if d['on'] else 'inactive'}.",
-                      on=d["on"]))
-        return replace(state, emergency_power=d["on"])
-    loc = d["location"]
-    n, _ = state.power[loc]
-    power = dict(state.power)
-    power[loc] = (n, d["on"])
-    cons.append(C("power", f"Power token {n} ({loc}) turns {'on' if d['on'] else 'off'}.", location=loc, on=d["on"]))
-    return replace(state, power=MappingProxyType(power))
-
-
-def _self_destruct(state, fact, cons):
-    return start_self_destruct(state, cons)
 
 
 # --- room actions -------------------------------------------------------------------------------------------
@@ -549,7 +262,7 @@ def _room_action(state, fact, cons):
     seat = fact.actor
     action = d["action"]
     place = state.characters[seat].room
-    state = _act(state, fact, ROOM_ACTION_COST.get(action, 2))
+    state = M.act(state, fact, ROOM_ACTION_COST.get(action, 2))
     cons.append(C("room-action", f"{who(state, seat)}: room action {action.replace('_', ' ')}.", seat=seat,
                   action=action))
     return ROOM_HANDLERS.get(action, lambda s, *a: s)(state, seat, place, d, cons)
@@ -837,7 +550,7 @@ def _computer(state, fact, cons):
     seat = fact.actor
     card = state.computer_card
     option = COMPUTER_CARDS.get(card or "", ("?", "?", "?"))[d["option"] - 1]
-    state = _act(state, fact, 1)
+    state = M.act(state, fact, 1)
     cons.append(C("computer", f"{who(state, seat)} uses computer card {card}, option {d['option']} "
                   f"({option.replace('_', ' ')}); the card goes under the deck.", seat=seat, option=option))
     if option == "gain_knowledge":
@@ -900,15 +613,17 @@ def _final_scan(state, fact, cons):
 HANDLERS: dict[str, Handler] = {
     **condition.EFFECTS,  # wounds, contamination, slime, death (decision 0029)
     "KnowledgeGained": _knowledge,
-    "CharacterMovedByEffect": _moved_by_effect,
-    "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
-    "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated, "IntruderPlaced": _placed,
-    "IntruderRemoved": _removed, "IntruderInjured": _injured,
+    "CharacterMovedByEffect": movement.moved_by_effect,
+    "IntruderAttacked": combat.attacked, "CharacterShot": combat.shot, "MeleeAttacked": combat.melee,
+    "InjuryCheckDrawn": combat.injury_check, "IntruderRetreated": combat.retreated, "IntruderPlaced": combat.placed,
+    "IntruderRemoved": combat.removed, "IntruderInjured": combat.injured,
     "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _gained, "ItemCrafted": _crafted,
     "ItemUsed": _used, "ItemsTraded": _traded, "ItemDropped": _dropped, "HeavyObjectPickedUp": _picked,
-    "FirePlaced": _fire, "FireRemoved": _fire_removed, "MalfunctionPlaced": _malfunction,
-    "MalfunctionRemoved": _malfunction_removed, "DoorChanged": _door, "NoiseMarkerPlaced": _noise_placed,
-    "NoiseMarkerRemoved": _noise_removed, "PowerChanged": _power, "SelfDestructStarted": _self_destruct,
+    "FirePlaced": systems.fire_placed, "FireRemoved": systems.fire_removed,
+    "MalfunctionPlaced": systems.malfunction_placed, "MalfunctionRemoved": systems.malfunction_removed,
+    "DoorChanged": systems.door_changed, "NoiseMarkerPlaced": movement.noise_placed,
+    "NoiseMarkerRemoved": movement.noise_removed, "PowerChanged": systems.power_changed,
+    "SelfDestructStarted": systems.self_destruct_started,
     "RoomActionUsed": _room_action, "ComputerActionUsed": _computer, "ComputerCardRevealed": _computer_revealed,
     "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
     **hidden_information.EFFECTS,  # objectives and contingency tokens (decision 0029)

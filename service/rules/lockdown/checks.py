@@ -15,17 +15,16 @@ from typing import Callable
 from service.rules.base import Fact, Violation
 from service.rules.kit.builders import violation
 from service.rules.lockdown import sections as S, unknowns
-from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import CHARACTERS, ROOMS
-from service.rules.lockdown.facts import (
-    AFTER_END, FACTS, MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token, shape_violations,
-)
+from service.rules.lockdown.facts import AFTER_END, FACTS, shape_violations
+from service.rules.lockdown.movement import KNEE_WOUNDS, knee_surcharge_due  # noqa: F401 (old paths)
+from service.rules.lockdown import event_phase, movement
+from service.rules.lockdown.event_phase import EVENT_STEP_FACT  # noqa: F401 (old path: checks.EVENT_STEP_FACT)
 from service.rules.lockdown.turns import (  # noqa: F401 (old paths: checks.ACTIONS, checks.action_cost …)
     ACTIONS, BASIC_COST, MOVE_COST, ROOM_ACTION_COST, STEP_NAMES, action_cost, turn_check,
 )
 from service.rules.lockdown.state import (
-    BOARD, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, NOISE_CLEANUP, PLAYER, READY,
-    SETUP, TIME, COLONY_STEP, LockdownState, who,
+    BOARD, FIRST_PLAYER, PLAYER, READY, SETUP, LockdownState, who,
 )
 
 PENDING_FACT = {"explore": "RoomExplored", "noise": "NoiseRolled", "encounter": "EncounterTokenDrawn",
@@ -43,10 +42,6 @@ ANYTIME = frozenset((
 ))
 SETUP_FACTS = frozenset(("BoardPrepared", "CharacterChosen", "SetupCompleted", "ObjectivesDealt",
                          "ContingencyTokensDealt", "ItemGained", "ComputerCardRevealed", "ContingencyTokenRevealed"))
-
-
-EVENT_STEP_FACT = {CSS: "CssTokenRevealed", TIME: "TimeAdvanced", NOISE_CLEANUP: "NoiseMarkersCleared",
-                   EVENT_CARD: "EventCardDrawn", COLONY_STEP: "ColonyTokenDrawn"}
 
 
 V = violation  # the kit's builder, short for the many rules below
@@ -129,17 +124,6 @@ def _not_due(state: LockdownState, fact: Fact) -> Violation:
     }[fact.type]
     now = f" Pending: {pending_text(state)}." if state.pending else ""
     return V(rule, f"{fact.type} by {who(state, fact.actor)} was not expected: {what}.{now}", section)
-
-
-def _event_step(state: LockdownState, fact: Fact) -> list[Violation]:
-    if state.phase != EVENT:
-        waiting = [str(s) for s in state.player_order() if not state.characters[s].passed]
-        return [V("event-phase-not-started", f"{fact.type} belongs to the event phase, but the player phase is "
-                  f"still on (seats {', '.join(waiting) or '—'} have not passed).", S.EVENT_PHASE)]
-    if EVENT_STEP_FACT.get(state.step) != fact.type:
-        return [V("event-step-order", f"{fact.type} is out of order: the event phase is at "
-                  f"{STEP_NAMES.get(state.step, state.step)}.", S.EVENT_PHASE)]
-    return []
 
 
 # --- setup ------------------------------------------------------------------------------
@@ -250,111 +234,6 @@ def _first_player_passed(state: LockdownState, fact: Fact) -> list[Violation]:
     return out
 
 
-# serious wound cards whose effect the sources give (only through the FAQ); names normalised (casefold)
-KNEE_WOUNDS = ("knee", "kolano")
-
-
-def knee_surcharge_due(state: LockdownState, seat: int) -> bool:
-    """An undressed Knee wound surcharges the first Movement of the character's first turn in the round
-    (faq_lockdown.md 7; the amount is printed on the card, not in the sources: the table records it)."""
-    c = state.characters[seat]
-    knee = any(not w.dressed and w.card and " ".join(w.card.split()).casefold() in KNEE_WOUNDS for w in c.serious)
-    return knee and not c.first_turn_done and c.moves == 0
-
-
-def _move(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = turn_check(state, fact)
-    if out:
-        return out
-    seat = fact.actor
-    c = state.characters[seat]
-    b = state.board
-    surcharge = fact.data.get("surcharge") or 0
-    cost = MOVE_COST[fact.type] + surcharge
-    if c.room is None:
-        return [V("not-on-board", f"{who(state, seat)} has no figure on the board.", S.MOVE)]
-    if knee_surcharge_due(state, seat) and surcharge < 1:
-        out.append(V("knee-surcharge", f"{who(state, seat)} has an undressed Knee wound: the first Movement of "
-                     f"their first turn this round costs more (at least {MOVE_COST[fact.type] + 1} cards). Record "
-                     f"the extra cards as 'surcharge'.", S.KNEE, "surcharge"))
-    elif surcharge and not knee_surcharge_due(state, seat):
-        out.append(V("surcharge-not-due", f"No movement surcharge applies to {who(state, seat)}: only an undressed "
-                     f"Knee wound surcharges, and only the first Movement of the first turn in the round.", S.KNEE,
-                     "surcharge"))
-    if c.hand < cost:
-        out.append(V("not-enough-cards", f"{fact.type} costs {cost} action card{'s' if cost > 1 else ''}, but "
-                     f"{who(state, seat)} has {c.hand} in hand. Pass instead, or record the cards drawn.", S.COSTS))
-    dest = resolve_place(state, fact.data["to_room"])
-    n = fact.data["corridor"]
-    if dest == c.room:
-        return out + [V("same-room", f"{who(state, seat)} is already in {state.room_label(dest)}; a move goes to an "
-                        f"adjacent room.", S.MOVE, "to_room")]
-    if b.surface:
-        out += _path_rules(state, c.room, dest, n)
-    if b.has_graph:
-        if dest not in b.adjacent(c.room):
-            near = ", ".join(f"{state.room_label(o)} (corridor {k})" for _, k, o in b.exits(c.room))
-            return out + [V("not-adjacent", f"{state.room_label(dest)} is not adjacent to {state.room_label(c.room)}. "
-                            f"Reachable: {near or 'nothing'}.", S.MOVE, "to_room")]
-        key = b.entry(c.room, dest, n)
-        if key is None:
-            ok = [k for key_, k, o in b.exits(c.room) if o == dest]
-            return out + [V("wrong-corridor", f"No corridor {n} leads from {state.room_label(c.room)} to "
-                            f"{state.room_label(dest)}; use corridor {' or '.join(map(str, ok))}.", S.MOVE,
-                            "corridor")]
-        if key in state.doors:
-            out.append(V("closed-door", f"Corridor {n} into {state.room_label(dest)} has a closed door; closed doors "
-                         f"block movement.", S.DOORS, "corridor"))
-    elif b.corridor_key(dest, n) in state.doors:  # no graph: the door's key is the move's key (room entered, number)
-        out.append(V("closed-door", f"Corridor {n} into {state.room_label(dest)} has a closed door; closed doors "
-                     f"block movement.", S.DOORS, "corridor"))
-    if fact.type == "CharacterMovedCarefully":
-        if state.in_combat(seat):
-            out.append(V("careful-in-combat", f"{who(state, seat)} is in combat and cannot move carefully; a normal "
-                         f"move (escape) is allowed.", S.CAREFUL))
-        nc = fact.data["noise_corridor"]
-        key = b.corridor_key(dest, nc)
-        free = [k for k in b.numbers_of(dest) if b.corridor_key(dest, k) not in state.noise]
-        if key is None:
-            out.append(V("no-such-corridor", f"{state.room_label(dest)} has no corridor {nc}; choose one of "
-                         f"{', '.join(map(str, b.numbers_of(dest)))}.", S.CAREFUL, "noise_corridor"))
-        elif not free:
-            out.append(V("careful-blocked", f"Every corridor into {state.room_label(dest)} already has a noise "
-                         f"marker, so a careful move there is not allowed.", S.CAREFUL))
-        elif key in state.noise:
-            out.append(V("noise-already-there", f"Corridor {nc} into {state.room_label(dest)} already has a noise "
-                         f"marker (max 1 per corridor); choose one of {', '.join(map(str, free))}.", S.CAREFUL,
-                         "noise_corridor"))
-    return out
-
-
-def _path_rules(state: LockdownState, origin: str, dest: str, n: object, field: str = "corridor") -> list[Violation]:
-    """Mars side: a move to or from a crossroad goes along an unnumbered path, any other move through a corridor."""
-    b = state.board
-    if b.is_crossroad(origin) or b.is_crossroad(dest):
-        if n != "path":
-            return [V("path-move", f"Between {state.room_label(origin)} and {state.room_label(dest)} the way is a "
-                      f"path, which has no number: record corridor 'path', not {n!r}.", S.MARS_PATHS, field)]
-    elif n == "path":
-        return [V("no-path-here", f"Paths join crossroads (and a crossroad to an exit space); neither "
-                  f"{state.room_label(origin)} nor {state.room_label(dest)} is a crossroad, so record the corridor "
-                  f"number printed at the room entered.", S.MARS_PATHS, field)]
-    return []
-
-
-def _noise_rolled(state: LockdownState, fact: Fact) -> list[Violation]:
-    if noise_result(fact.data["result"]) != MARS_CARD:
-        return []
-    b = state.board
-    if not b.surface:
-        return [V("mars-die-not-here", f"The Mars surface symbol is on the Mars die, used only on the alternative "
-                  f"board side; the {b.id!r} board uses the noise die (1–4, silence, danger).", S.MARS_DIE, "result")]
-    place = state.pending[0].room if state.pending else state.characters[fact.actor].room
-    zone = b.places[place].zone if place in b.places else None
-    if zone == "underground":
-        return [V("mars-die-not-here", f"{state.room_label(place)} is underground, where the standard noise die is "
-                  f"rolled; the Mars die is used only on crossroads and in buildings.", S.MARS_DIE, "result")]
-    return []
 
 
 def _passed(state: LockdownState, fact: Fact) -> list[Violation]:
@@ -366,117 +245,23 @@ def _passed(state: LockdownState, fact: Fact) -> list[Violation]:
     return out
 
 
-# --- sub-steps ----------------------------------------------------------------------------
-
-def _room_explored(state: LockdownState, fact: Fact) -> list[Violation]:
-    p = state.pending[0]
-    crossroad = state.board.is_crossroad(p.room)
-    if crossroad or fact.data["room"] == "crossroad":
-        if crossroad and fact.data["room"] == "crossroad":
-            return []
-        what = (f"{p.room} is a crossroad: record room 'crossroad' with its surface exploration token"
-                if crossroad else f"{p.room} is not a crossroad; name the room tile revealed")
-        return [V("crossroad-tile", what + ".", S.MARS_EXPLORE, "room")]
-    room = ROOMS.resolve(fact.data["room"])
-    slot = state.rooms[p.room]
-    out = []
-    if slot.kind != "any" and room.kind != slot.kind:
-        out.append(V("tile-kind", f"{room.en} is a {room.kind!r} tile but {p.room} is a {slot.kind!r} slot.",
-                     S.EXPLORE, "room"))
-    if slot.tile is not None and slot.tile != room.id:
-        out.append(V("tile-mismatch", f"Setup recorded {ROOMS[slot.tile].en} in {p.room}, not {room.en}.",
-                     S.EXPLORE, "room"))
-    elsewhere = state.room_of_tile(room.id)
-    if elsewhere is not None and elsewhere != p.room:
-        out.append(V("tile-elsewhere", f"{room.en} is already on the board at {elsewhere}.", S.EXPLORE, "room"))
-    return out
-
-
-def _colony_draw(state: LockdownState, fact: Fact, field: str = "token") -> list[Violation]:
-    token = resolve_token(fact.data[field])
-    if state.bag.get(token, 0) <= 0:
-        inside = ", ".join(f"{n} {t}" for t, n in state.bag.items() if n) or "nothing"
-        return [V("token-not-in-bag", f"The colony bag holds no {token} token (it holds {inside}).", S.COLONY, field)]
-    return []
-
-
-def _encounter(state: LockdownState, fact: Fact) -> list[Violation]:
-    return _colony_draw(state, fact)
-
-
-def _css(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = _event_step(state, fact)
-    return out
-
-
-def _cleared(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = _event_step(state, fact)
-    if out:
-        return out
-    b = state.board
-    for m in fact.data["removed"]:
-        place = resolve_place(state, m["room"])
-        key = b.corridor_key(place, m["corridor"])
-        label = f"corridor {m['corridor']} of {state.room_label(place)}"
-        if key is None or key not in state.noise:
-            out.append(V("no-such-marker", f"There is no noise marker in {label}.", S.NOISE_CLEANUP, "removed"))
-        elif key == TECHNICAL:
-            out.append(V("technical-marker-stays", f"The noise marker on the technical corridors space ({label}) is "
-                         f"never removed in this step.", S.NOISE_CLEANUP, "removed"))
-        elif any(state.characters_in(r) for r in b.rooms_of(key)):
-            out.append(V("marker-next-to-character", f"The noise marker in {label} leads to a room with a character "
-                         f"and stays.", S.NOISE_CLEANUP, "removed"))
-    return out
-
-
-def _event_card(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = _event_step(state, fact)
-    if out:
-        return out
-    card = resolve_card(fact.data["card"], fact.data.get("corridors"))
-    if card.id in state.removed_events:
-        out.append(V("event-card-removed", f"{card.label} was removed from the game earlier and cannot be drawn "
-                     f"again.", S.EVENT_CARD, "card"))
-    given = fact.data.get("corridors")
-    if given is not None and list(card.corridors) != given:
-        out.append(V("event-card-corridors", f"{card.label} shows corridor {' then '.join(map(str, card.corridors))}, "
-                     f"not {' then '.join(map(str, given))}.", S.EVENT_CARD, "corridors"))
-    return out
-
-
-def _colony(state: LockdownState, fact: Fact) -> list[Violation]:
-    return _event_step(state, fact) or _colony_draw(state, fact)
-
-
-def _intruder_moved(state: LockdownState, fact: Fact) -> list[Violation]:
-    b = state.board
-    intruder = next(i for i in state.intruders if i.id == fact.data["intruder"])
-    dest = resolve_place(state, fact.data["to_room"])
-    if b.has_graph and dest not in b.adjacent(intruder.room) and dest != intruder.room:
-        return [V("not-adjacent", f"{state.room_label(dest)} is not adjacent to {state.room_label(intruder.room)}.",
-                  S.EVENT_CARD, "to_room")]
-    if b.surface and fact.data.get("corridor") is not None and dest != intruder.room:
-        return _path_rules(state, intruder.room, dest, fact.data["corridor"])
-    return []
-
-
 RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "BoardPrepared": _board_prepared,
     "CharacterChosen": _character_chosen,
     "SetupCompleted": _setup_completed,
     "FirstPlayerPassed": _first_player_passed,
-    "CharacterMoved": _move,
-    "CharacterMovedCarefully": _move,
+    "CharacterMoved": movement.check_move,
+    "CharacterMovedCarefully": movement.check_move,
     "Passed": _passed,
-    "RoomExplored": _room_explored,
-    "EncounterTokenDrawn": _encounter,
-    "CssTokenRevealed": _css,
-    "TimeAdvanced": _event_step,
-    "NoiseMarkersCleared": _cleared,
-    "EventCardDrawn": _event_card,
-    "ColonyTokenDrawn": _colony,
-    "IntruderMoved": _intruder_moved,
-    "NoiseRolled": _noise_rolled,
+    "RoomExplored": movement.check_room_explored,
+    "EncounterTokenDrawn": movement.check_encounter,
+    "CssTokenRevealed": event_phase.check_css,
+    "TimeAdvanced": event_phase.event_step_check,
+    "NoiseMarkersCleared": event_phase.check_cleared,
+    "EventCardDrawn": event_phase.check_event_card,
+    "ColonyTokenDrawn": event_phase.check_colony,
+    "IntruderMoved": event_phase.check_intruder_moved,
+    "NoiseRolled": movement.check_noise_rolled,
 }
 
 

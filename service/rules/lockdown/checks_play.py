@@ -1,6 +1,7 @@
-"""Rule checks for the whole game: condition, combat, items, systems, lab, hidden information.
+"""Rule checks of the concepts not yet in a module of their own: items and cards, room actions, the computer, the
+lab and the victory check (decision 0029 lists the concept modules).
 
-Registered into ``checks.RULES``. Every refusal names its rule and cites the rulebook.
+Registered into ``checks.RULES``, with the concept modules' rules. Every refusal names its rule and cites the rulebook.
 
     >>> from service.rules.lockdown.fold import new_game
     >>> g = new_game(1, mode="solo")
@@ -13,28 +14,15 @@ from typing import Callable
 
 from service.rules.base import Fact, Violation
 from service.rules.kit.builders import violation
-from service.rules.lockdown import condition, hidden_information, sections as S
-from service.rules.lockdown.board import TECHNICAL
+from service.rules.lockdown import combat, condition, hidden_information, movement, sections as S, systems
 from service.rules.lockdown.components import ACTION_CARDS, ROOMS
 from service.rules.lockdown.facts import HEAL_CHOICES, ROOM_ACTIONS, resolve_place
-from service.rules.lockdown.state import IN_BASE, IN_POD, SETUP, LockdownState, find_object, intruder, who
-from service.rules.lockdown.turns import action_cost, in_game, turn_check
+from service.rules.lockdown.state import IN_BASE, IN_POD, SETUP, LockdownState, find_object, who
+from service.rules.lockdown.turns import action_check, in_game
 
 
 V = violation  # the kit's builder, short for the many rules below
 
-
-
-def _action(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = turn_check(state, fact)
-    if out:
-        return out
-    c = state.characters[fact.actor]
-    cost = action_cost(fact)
-    if c.hand < cost:
-        out.append(V("not-enough-cards", f"{fact.type} costs {cost} card{'s' if cost != 1 else ''}, but "
-                     f"{who(state, fact.actor)} holds {c.hand}.", S.ACTION_CARDS))
-    return out
 
 
 def _out_of_combat(state: LockdownState, fact: Fact, what: str, section: str) -> list[Violation]:
@@ -44,139 +32,12 @@ def _out_of_combat(state: LockdownState, fact: Fact, what: str, section: str) ->
     return []
 
 
-# --- condition ------------------------------------------------------------------------------------
+# --- knowledge ------------------------------------------------------------------------------------
 
 def _in_play(state, fact):
     """Facts whose only rule is that their character is still in the game."""
     return in_game(state, fact.actor, S.SERIOUS_WOUNDS)
 
-
-def _moved_by_effect(state, fact):
-    out = in_game(state, fact.actor, S.MOVE)
-    if not out and state.characters[fact.actor].room is None:
-        out.append(V("moved-from-nowhere", f"{who(state, fact.actor)} is not in a room of the base.", S.MOVE))
-    return out
-
-
-def _intruder_placed(state, fact):
-    """A killed queen never comes back: her figure is off the board and her token lies beside it; a token goes back
-    into the colony only when a stalker of its kind hides in the technical corridors (seed 000 L2834–2836), which a
-    dead queen cannot do; no other rule places a queen (L1843–1846: the colony's queen token)."""
-    kind = str(fact.data.get("kind") or "").casefold()
-    if kind in ("queen", "królowa") and state.queen_killed:
-        return [V("queen-killed", "The queen has been killed; she cannot appear again.", S.FIGURES, "kind")]
-    return []
-
-
-
-
-
-
-
-
-# --- combat ----------------------------------------------------------------------------------------
-
-def _attacked(state, fact):
-    it = intruder(state, fact.data["intruder"])
-    out = []
-    first = state.pending[0] if state.pending else None
-    any_order = (first is not None and first.reason == "escape"
-                 and (state.setup.options or {}).get("escape_order") == "any"
-                 and any(q.kind == "attack" and q.reason == "escape" and q.seat == first.seat and q.intruder == it.id
-                         for q in state.pending))
-    if first is not None and first.kind == "attack" and first.intruder != it.id and not any_order:
-        if first.reason == "escape":
-            return [V("wrong-attacker", f"The escape attacks come largest first: {first.intruder} attacks before "
-                      f"{it.id} (game option escape_order \"any\" lets the table choose).", S.ESCAPE, "intruder")]
-        return [V("wrong-attacker", f"The attack due is by {state.pending[0].intruder}, not {it.id}.", S.ATTACK,
-                  "intruder")]
-    target = fact.data.get("target")
-    p = state.pending[0] if state.pending else None
-    if target is not None:
-        c = state.characters[target]
-        if p is not None and p.seat is not None and target != p.seat:
-            out.append(V("attack-target", f"This attack ({p.reason}) targets {who(state, p.seat)}, not "
-                         f"{who(state, target)}.", S.ATTACK, "target"))
-        elif p is not None and p.seat is None and (c.room != it.room or c.status != IN_BASE):
-            out.append(V("attack-target", f"{who(state, target)} is not in the stalker's room.", S.ATTACK,
-                         "target"))
-    if it.kind != "larva" and not fact.data.get("card"):
-        out.append(V("attack-card-missing", f"A {it.kind} attacks with an attack card: record the card drawn.",
-                     S.ATTACK, "card"))
-    if it.kind == "larva" and fact.data.get("card"):
-        out.append(V("larva-draws-no-card", "A larva draws no attack card: it infests the character.", S.ATTACK,
-                     "card"))
-    return out
-
-
-def _target_here(state, fact) -> list[Violation]:
-    place = state.characters[fact.actor].room
-    t = fact.data["target"]
-    if t == "egg":
-        floor = "egg" in state.objects.get(place, ())
-        nest = state.rooms[place].tile == "nest" and state.rooms[place].explored and state.eggs > 0
-        if not (floor or nest):
-            return [V("no-eggs-here", f"There is no unheld egg in {state.room_label(place)}.", S.EGGS, "target")]
-        return []
-    it = intruder(state, t)
-    if it.room != place:
-        return [V("target-not-here", f"The {it.kind} ({it.id}) is in {state.room_label(it.room)}, not in "
-                  f"{who(state, fact.actor)}'s room.", S.COMBAT, "target")]
-    return []
-
-
-def _shot(state, fact):
-    out = _action(state, fact)
-    if out:
-        return out
-    out += _target_here(state, fact)
-    c = state.characters[fact.actor]
-    weapon = fact.data["weapon"].casefold()
-    item = next((i for i in c.items if i.name.casefold() == weapon), None)
-    if item is None:
-        out.append(V("no-such-weapon", f"{who(state, fact.actor)} holds no {fact.data['weapon']} (record the item "
-                     f"with ItemGained/RoomSearched first).", S.SHOOT, "weapon"))
-    elif item.where != "hand":
-        out.append(V("weapon-not-in-hand", f"{item.name} must be held in a hand to shoot.", S.SHOOT, "weapon"))
-    elif item.ammo is not None and item.ammo < 1:
-        out.append(V("no-ammo", f"{item.name} has no ammo left.", S.SHOOT, "weapon"))
-    if fact.data["result"] in ("card_for_1", "one_or_two") and state.powered(state.sector_of(c.room)) is False:
-        out.append(V("advantage-die-unpowered", "Advantage die results are possible only in a powered sector.",
-                     S.SHOOT, "result"))
-    extra = fact.data.get("extra_cards") or 0
-    if extra > 1 or (extra and fact.data["result"] not in ("card_for_1", "one_or_two")):
-        out.append(V("extra-cards", "Only the advantage die's card results take 1 extra card.", S.SHOOT,
-                     "extra_cards"))
-    elif c.hand < 1 + extra:
-        out.append(V("not-enough-cards", "Not enough cards for the shot and the extra card.", S.SHOOT, "extra_cards"))
-    return out
-
-
-def _melee(state, fact):
-    out = _action(state, fact) or _target_here(state, fact)
-    if not out and fact.data["result"] in ("card_for_1", "one_or_two"):
-        out.append(V("melee-advantage", "The advantage die is never used for melee.", S.MELEE, "result"))
-    return out
-
-
-def _injury_check(state, fact):
-    p = state.pending[0]
-    it = intruder(state, p.intruder)
-    need = 2 if it and it.kind in ("breeder", "queen") else 1
-    if len(fact.data["blood"]) != need:
-        return [V("blood-count", f"A {it.kind if it else 'stalker'} injury check draws {need} attack card(s).",
-                  S.INJURIES, "blood")]
-    return []
-
-
-def _retreated(state, fact):
-    p = state.pending[0]
-    if p.intruder != fact.data["intruder"]:
-        return [V("wrong-intruder", f"The retreat due is by {p.intruder}.", S.RETREAT, "intruder")]
-    if fact.data.get("to_room") is not None and state.board.has_graph:
-        return [V("retreat-derived", "On a board with known corridors the retreat is derived from the card; leave "
-                  "to_room out.", S.RETREAT, "to_room")]
-    return []
 
 
 # --- items and cards ------------------------------------------------------------------------------
@@ -231,7 +92,7 @@ def _card_played(state, fact):
         if not out and state.characters[fact.actor].hand < 1 + (fact.data.get("cost") or 0):
             out.append(V("not-enough-cards", "Not enough cards for this card and its cost.", S.ACTION_CARDS))
         return out or _known_card(state, fact) or _card_move(state, fact)
-    return _action(state, fact) or _known_card(state, fact) or _card_move(state, fact)
+    return action_check(state, fact) or _known_card(state, fact) or _card_move(state, fact)
 
 
 # Action cards that move a character (faq_lockdown.md 28, PL erratum of the Survivor's card): discard 1 Item card;
@@ -290,7 +151,7 @@ def _card_move(state, fact) -> list[Violation]:
 
 
 def _searched(state, fact):
-    out = _action(state, fact)
+    out = action_check(state, fact)
     if out:
         return out
     place = state.characters[fact.actor].room
@@ -330,7 +191,7 @@ def _crafted(state, fact):
                          f"Repository, once for each other character then in the room, before the next action; "
                          f"none is open for {who(state, fact.actor)}.", S.REPOSITORY_CRAFT, "free"))
     else:
-        out = _action(state, fact) or _out_of_combat(state, fact, "Crafting", S.CRAFT)
+        out = action_check(state, fact) or _out_of_combat(state, fact, "Crafting", S.CRAFT)
     if out:
         return out
     out += _ammo_as_printed(fact, "item", exact=True)
@@ -368,7 +229,7 @@ ITEMS_ON_OTHERS = ("scalpel", "skalpel")
 
 def _used(state, fact):
     d = fact.data
-    out = _action(state, fact) if d.get("cost") else in_game(state, fact.actor, S.ITEMS)
+    out = action_check(state, fact) if d.get("cost") else in_game(state, fact.actor, S.ITEMS)
     if not out and not _holds(state, fact.actor, d["item"]):
         out.append(V("no-such-item", f"{who(state, fact.actor)} holds no {d['item']}.", S.ITEMS, "item"))
     if out:
@@ -391,7 +252,7 @@ def _used(state, fact):
 
 
 def _traded(state, fact):
-    out = _action(state, fact) or _out_of_combat(state, fact, "Trade", S.TRADE)
+    out = action_check(state, fact) or _out_of_combat(state, fact, "Trade", S.TRADE)
     if out:
         return out
     other = fact.data.get("with")
@@ -436,7 +297,7 @@ def _dropped(state, fact):
 
 
 def _picked(state, fact):
-    out = _action(state, fact) or _out_of_combat(state, fact, "Picking up a heavy object", S.HEAVY)
+    out = action_check(state, fact) or _out_of_combat(state, fact, "Picking up a heavy object", S.HEAVY)
     if out:
         return out
     place = state.characters[fact.actor].room
@@ -448,71 +309,11 @@ def _picked(state, fact):
     return out
 
 
-# --- systems ------------------------------------------------------------------------------------------
-
-def _fire_removed(state, fact):
-    place = resolve_place(state, fact.data["room"])
-    return [] if state.rooms[place].fire else [V("no-fire", f"{state.room_label(place)} has no fire marker.", S.FIRE,
-                                                 "room")]
-
-
-def _malfunction(state, fact):
-    place = resolve_place(state, fact.data["room"])
-    r = state.rooms[place]
-    if not r.explored:
-        return [V("malfunction-unexplored", "A malfunction marker cannot be placed in an unexplored room.",
-                  S.MALFUNCTION, "room")]
-    if r.tile in ("nest", "contaminated_room"):
-        return [V("no-malfunction-here", f"No malfunction marker is ever placed in {ROOMS[r.tile].en}.",
-                  S.MALFUNCTION, "room")]
-    return []
-
-
-def _malfunction_removed(state, fact):
-    place = resolve_place(state, fact.data["room"])
-    return [] if state.rooms[place].malfunction else [
-        V("no-malfunction", f"{state.room_label(place)} has no malfunction marker.", S.MALFUNCTION, "room")]
-
-
-def _door(state, fact):
-    place = resolve_place(state, fact.data["room"])
-    key = state.board.corridor_key(place, fact.data["corridor"])
-    if key == TECHNICAL:
-        return [V("no-door-in-technical", "Door tokens are never placed in technical corridors.", S.DOORS, "corridor")]
-    if key is None:
-        return [V("no-such-corridor", f"{state.room_label(place)} has no corridor {fact.data['corridor']}.", S.DOORS,
-                  "corridor")]
-    if key in state.destroyed_doors and fact.data["state"] != "destroyed":
-        return [V("door-destroyed", "A destroyed door can never be closed or opened again.", S.DOORS, "state")]
-    return []
-
-
-def _noise_placed(state, fact):
-    place = resolve_place(state, fact.data["room"])
-    key = state.board.corridor_key(place, fact.data["corridor"])
-    if key is None:
-        return [V("no-such-corridor", "No such corridor.", S.NOISE, "corridor")]
-    if key in state.noise:
-        return [V("noise-already-there", "That corridor already has a noise marker (max 1).", S.NOISE, "corridor")]
-    return []
-
-
-def _noise_removed(state, fact):
-    place = resolve_place(state, fact.data["room"])
-    key = state.board.corridor_key(place, fact.data["corridor"])
-    return [] if key in state.noise else [V("no-such-marker", "There is no noise marker there.", S.NOISE)]
-
-
-def _self_destruct(state, fact):
-    if state.self_destruct is not None:
-        return [V("self-destruct-active", "The self-destruct countdown is already running.", S.SELF_DESTRUCT)]
-    return []
-
 
 # --- room actions ---------------------------------------------------------------------------------------
 
 def _room_action(state, fact):
-    out = _action(state, fact)
+    out = action_check(state, fact)
     if out:
         return out
     d = fact.data
@@ -561,7 +362,7 @@ def _rc_technical(state, seat, place, d):
 
 
 def _rc_sd(state, seat, place, d):
-    return _self_destruct(state, None)
+    return systems.check_self_destruct(state, None)
 
 
 def _rc_heal(state, seat, place, d):
@@ -736,7 +537,7 @@ ROOM_CHECKS = {
 
 def _computer(state, fact):
     from service.rules.lockdown.facts import COMPUTER_CARDS
-    out = _action(state, fact)
+    out = action_check(state, fact)
     if out:
         return out
     place = state.characters[fact.actor].room
@@ -789,15 +590,16 @@ def _final_scan(state, fact):
 
 RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     **condition.RULES,  # wounds, contamination, slime, death (decision 0029)
-    "KnowledgeGained": _in_play, "IntruderPlaced": _intruder_placed,
-    "CharacterMovedByEffect": _moved_by_effect,
-    "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee,
-    "InjuryCheckDrawn": _injury_check, "IntruderRetreated": _retreated,
+    "KnowledgeGained": _in_play, "IntruderPlaced": combat.check_intruder_placed,
+    "CharacterMovedByEffect": movement.check_moved_by_effect,
+    "IntruderAttacked": combat.check_attacked, "CharacterShot": combat.check_shot, "MeleeAttacked": combat.check_melee,
+    "InjuryCheckDrawn": combat.check_injury_check, "IntruderRetreated": combat.check_retreated,
     "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _gained, "ItemCrafted": _crafted,
     "ItemUsed": _used, "ItemsTraded": _traded, "ItemDropped": _dropped, "HeavyObjectPickedUp": _picked,
-    "FireRemoved": _fire_removed, "MalfunctionPlaced": _malfunction, "MalfunctionRemoved": _malfunction_removed,
-    "DoorChanged": _door, "NoiseMarkerPlaced": _noise_placed, "NoiseMarkerRemoved": _noise_removed,
-    "SelfDestructStarted": _self_destruct, "RoomActionUsed": _room_action, "ComputerActionUsed": _computer,
+    "FireRemoved": systems.check_fire_removed, "MalfunctionPlaced": systems.check_malfunction,
+    "MalfunctionRemoved": systems.check_malfunction_removed, "DoorChanged": systems.check_door,
+    "NoiseMarkerPlaced": movement.check_noise_placed, "NoiseMarkerRemoved": movement.check_noise_removed,
+    "SelfDestructStarted": systems.check_self_destruct, "RoomActionUsed": _room_action, "ComputerActionUsed": _computer,
     "ComputerCardRevealed": _computer_revealed,
     "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
     **hidden_information.RULES,  # objectives and contingency tokens (decision 0029)

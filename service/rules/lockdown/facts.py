@@ -14,11 +14,15 @@ from typing import Any, Mapping
 from service.rules.base import Fact, Violation
 from service.rules.kit.facts import Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
 from service.rules.kit.facts import shape_violations as kit_shape_violations
-from service.rules.lockdown import condition, hidden_information, sections
+from service.rules.lockdown import combat, condition, event_phase, hidden_information, movement, sections, systems
+from service.rules.lockdown.movement import SURCHARGE_DOC  # noqa: F401 (old path: facts.SURCHARGE_DOC)
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
 from service.rules.lockdown.unknown_values import UNKNOWN_KINDS, is_unknown
+from service.rules.lockdown.values import (  # noqa: F401 (old paths: facts.resolve_place …)
+    MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token,
+)
 from service.rules.lockdown.components import (
-    BOARDS, CHARACTERS, EVENT_CARDS, EXPLORATION_EFFECTS, NOISE_RESULTS, ROOMS, TOKEN_TYPES,
+    BOARDS, CHARACTERS, EVENT_CARDS, EXPLORATION_EFFECTS, ROOMS, TOKEN_TYPES,
 )
 
 # "incomplete": the record stops before the game's end (a coarse record; docs/decisions/0018)
@@ -29,11 +33,9 @@ MAX_TOKEN_ITEMS = 9
 
 
 _f = field_spec  # short, for the long table below
+MOVEMENT = {spec.type: spec for spec in movement.SPECS}  # declared with their checks and effects (decision 0029)
+SYSTEMS = {spec.type: spec for spec in systems.SPECS}  # the same (decision 0029)
 
-
-SURCHARGE_DOC = ("extra cards paid on top of the move's cost for an undressed Knee serious wound: required (≥ 1) on "
-                 "the first Movement of the character's first turn in the round, refused otherwise (faq_lockdown.md 7; "
-                 "the printed amount is not in the sources — the table records what it paid, e.g. 1)")
 
 FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
     FactSpec("BoardPrepared", "table",
@@ -58,74 +60,13 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
              "The first player token moved to the player on the left (every round but the first).",
              (_f("to", "seat", "the seat receiving the token (default: the next seat clockwise)", False),),
              {"to": 2}, sections.FIRST_PLAYER),
-    FactSpec("CharacterMoved", "seat",
-             "Move action (costs 1 card): the character entered an adjacent room through the numbered corridor.",
-             (_f("to_room", "room", "the room entered: slot id (e.g. slot-07) or the room's id/name if known"),
-              _f("corridor", "move_corridor", "the number (1–4) of the corridor used, as printed at the room entered; "
-                 "'path' for a path to or from a crossroad (mars side)"),
-              _f("surcharge", "count0", SURCHARGE_DOC, False)),
-             {"to_room": "slot-07", "corridor": 2}, sections.MOVE),
-    FactSpec("CharacterMovedByEffect", "seat",
-             "A card or effect moved the character (e.g. through the vents): not a Movement action — no card paid, "
-             "no action counted, no escape attack; the room entered is resolved as after a move (exploration, or a "
-             "noise roll when empty) unless `resolve` is false.",
-             (_f("to_room", "room", "the room the character was put in"),
-              _f("effect", "text", "the card or effect that moved it (e.g. 'Przewody wentylacyjne')"),
-              _f("corridor", "move_corridor", "the corridor used, if the effect names one", False),
-              _f("resolve", "bool", "the room entered is resolved as after a move (default true)", False)),
-             {"to_room": "slot-07", "effect": "vents"}, sections.MOVE),
-    FactSpec("CharacterMovedCarefully", "seat",
-             "Careful Move action (costs 2 cards, out of combat): as a move, but a noise marker is placed instead of a noise roll.",
-             (_f("to_room", "room", "the room entered"),
-              _f("corridor", "move_corridor", "the number of the corridor used ('path' to or from a crossroad)"),
-              _f("noise_corridor", "corridor", "the number of the corridor (leading to the room entered) that gets the noise marker"),
-              _f("surcharge", "count0", SURCHARGE_DOC, False)),
-             {"to_room": "archive", "corridor": 1, "noise_corridor": 3}, sections.CAREFUL),
+    MOVEMENT["CharacterMoved"], MOVEMENT["CharacterMovedByEffect"], MOVEMENT["CharacterMovedCarefully"],
     FactSpec("Passed", "seat",
              "The player passed (counts as an action); they take no more actions this round.",
              (_f("discarded", "count", "how many cards they discarded from hand when passing (default 0)", False),),
              {"discarded": 1}, sections.PASS),
-    FactSpec("RoomExplored", "seat",
-             "The room just entered was unexplored: its tile and exploration token were revealed.",
-             (_f("room", "tile", "the room tile revealed (id or name)"),
-              _f("token", "exploration_token", "the exploration token: {effect, items}")),
-             {"room": "archive", "token": {"effect": "fire", "items": 3}}, sections.EXPLORE),
-    FactSpec("NoiseRolled", "seat",
-             "A noise roll due for this character: 1–4, 'danger' or 'silence'.",
-             (_f("result", "noise_result", "1, 2, 3, 4, 'danger' or 'silence'"),),
-             {"result": 3}, sections.NOISE),
-    FactSpec("EncounterTokenDrawn", "seat",
-             "An encounter: a token was drawn from the colony bag for the character's room.",
-             (_f("token", "colony_token", "larva, creeper, adult, breeder, queen or blank"),
-              _f("number", "count", "the number on the token's back that applied (lit/dark), for the surprise-attack check", False)),
-             {"token": "adult", "number": 2}, sections.ENCOUNTER),
-    FactSpec("CssTokenRevealed", "table",
-             "Event step 4: the CSS token under the time token was flipped.",
-             (_f("token", "css_token", "A, B, C, ALL or NONE"),),
-             {"token": "NONE"}, sections.CSS),
-    FactSpec("TimeAdvanced", "table",
-             "Event step 5: the time token moved 1 space right.",
-             (), {}, sections.TIME),
-    FactSpec("NoiseMarkersCleared", "table",
-             "Event step 6: the noise markers the table removed (powered sectors, corridors not leading to a character).",
-             (_f("removed", "markers", "list of {room, corridor}; may be empty"),),
-             {"removed": [{"room": "archive", "corridor": 2}]}, sections.NOISE_CLEANUP),
-    FactSpec("EventCardDrawn", "table",
-             "Event step 9: an event card was drawn and resolved.",
-             (_f("card", "event_card", "event card id or name"),
-              _f("corridors", "corridor_list", "the corridor number(s) printed on the card (checked against the card)", False)),
-             {"card": "lurking", "corridors": [2]}, sections.EVENT_CARD),
-    FactSpec("IntruderMoved", "table",
-             "An intruder moved as the table resolved it (for boards whose corridor graph is unknown).",
-             (_f("intruder", "intruder", "the intruder's id (e.g. 'i3')"),
-              _f("to_room", "room", "the room it moved to"),
-              _f("corridor", "move_corridor", "the corridor it used, as numbered at the room entered ('path' "
-                 "along a path), when the table knows it", False)),
-             {"intruder": "i1", "to_room": "slot-03", "corridor": 2}, sections.EVENT_CARD),
-    FactSpec("ColonyTokenDrawn", "table",
-             "Event step 10: a token was drawn from the colony bag (bag development).",
-             (_f("token", "colony_token", "larva, creeper, adult, breeder, queen or blank"),),
-             {"token": "larva"}, sections.COLONY),
+    MOVEMENT["RoomExplored"], MOVEMENT["NoiseRolled"], MOVEMENT["EncounterTokenDrawn"],
+    *event_phase.SPECS,  # declared with their checks and effects (decision 0029)
     FactSpec("GameEnded", "table",
              "The table ended the game (e.g. abandoned). The victory check is not modelled yet.",
              (_f("ending", "ending", "abandoned, time_out, alarm_procedure, base_destroyed or no_characters_left"),
@@ -146,58 +87,6 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
               _f("note", "text", "free text", False)),
              {"route": "pod", "pod": "B"}, sections.END),
 )}
-
-
-# --- value resolution (used by checks and apply) ---------------------------------------
-
-def resolve_place(state: Any, value: Any) -> str | None:
-    """A place id for ``value``: a place id, or a room id/name whose position is known."""
-    if not isinstance(value, str):
-        return None
-    if value in state.rooms:
-        return value
-    for room in ROOMS.matches(value):
-        place = state.room_of_tile(room.id)
-        if place is not None:
-            return place
-    lowered = value.strip().casefold()
-    for place in state.rooms:
-        if place.casefold() == lowered:
-            return place
-    return None
-
-
-def resolve_card(value: Any, corridors: Any = None):
-    cards = EVENT_CARDS.matches(value)
-    if len(cards) > 1 and isinstance(corridors, list):
-        exact = [c for c in cards if list(c.corridors) == corridors]
-        cards = exact or cards
-    return cards[0] if cards else None
-
-
-def resolve_token(value: Any) -> str | None:
-    if isinstance(value, str) and value.strip().casefold() in TOKEN_TYPES:
-        return value.strip().casefold()
-    return None
-
-
-MARS_CARD = "mars_card"  # the Mars die's own symbol: draw and resolve 1 Mars surface card (lockdown.md §12.5)
-
-
-def noise_result(value: Any) -> Any:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, str) and value.strip().casefold().replace(" ", "_") in (MARS_CARD, "mars"):
-        return MARS_CARD
-    if isinstance(value, int) and value in NOISE_RESULTS:
-        return value
-    if isinstance(value, str):
-        v = value.strip().casefold()
-        if v.isdigit() and int(v) in NOISE_RESULTS:
-            return int(v)
-        if v in NOISE_RESULTS:
-            return v
-    return None
 
 
 # --- shape validation ------------------------------------------------------------------
@@ -334,7 +223,7 @@ def _unknown(spec: FieldSpec, value: Any) -> bool:
 WOUND_KINDS = ("light", "serious")
 SCAN_SCOPES = ("hand", "all", "drawn")
 DEATH_CAUSES = condition.DEATH_CAUSES
-DIE_FACES = ("blank", "creeper", "adult", "hit", "double", "card_for_1", "one_or_two")
+DIE_FACES = combat.DIE_FACES
 OBJECT_KINDS = ("corpse", "carcass", "egg")
 ITEM_COLOURS = ("red", "yellow", "green", "blue", "starting", "quest")
 ITEM_PLACES = ("hand", "backpack")
@@ -509,55 +398,7 @@ MORE = (
               _f("activate", "bool", "the knowledge token was flipped to its active side", False)),
              {"amount": 1}, S.KNOWLEDGE),
     # --- combat ---------------------------------------------------------------------------
-    FactSpec("IntruderAttacked", "table",
-             "A night stalker attacked (surprise attack, event step 7, escape, or an effect): the attack card "
-             "drawn. Hit or miss and the card's effect are derived (larvae draw no card: they infest).",
-             (_f("intruder", "intruder", "the attacking intruder's id"),
-              _f("card", "attack_card", "the attack card drawn (not for a larva)", False),
-              _f("target", "seat", "the character attacked (default: the rules' target)", False),
-              _f("dark", "bool", "the target is in darkness (default: derived from power)", False)),
-             {"intruder": "i1", "card": "cut"}, S.ATTACK),
-    FactSpec("CharacterShot", "seat",
-             "Shoot action (cost 1, in combat; eggs also out of combat): 1 ammo spent, the die result recorded. "
-             "Injuries are derived.",
-             (_f("target", "target", "the intruder id, or 'egg' for an unheld egg in the room"),
-              _f("weapon", "text", "the weapon used (an item in hand)"),
-              _f("result", "die_face", f"the die result: {', '.join(DIE_FACES)}"),
-              _f("extra_cards", "count0", "action cards discarded for the advantage die's card results", False)),
-             {"target": "i1", "weapon": "SMG", "result": "hit"}, S.SHOOT),
-    FactSpec("MeleeAttacked", "seat",
-             "Melee action (cost 1): a contamination card first, then the die; a miss costs a serious wound "
-             "(not against eggs). All derived from the result.",
-             (_f("target", "target", "the intruder id, or 'egg'"),
-              _f("result", "die_face", "the combat die result")),
-             {"target": "i2", "result": "adult"}, S.MELEE),
-    FactSpec("InjuryCheckDrawn", "table",
-             "Attack cards drawn for the injury check of a creeper/adult (1 card) or breeder/queen (2): their "
-             "blood values. Killed (carcass) when the sum ≤ injuries; a retreat symbol makes it flee (derived).",
-             (_f("blood", "blood", "the blood values, or 'retreat'"),),
-             {"blood": [3]}, S.INJURIES),
-    FactSpec("IntruderRetreated", "table",
-             "A retreating stalker fled: the event card drawn for its direction (moves derived on a known graph).",
-             (_f("intruder", "intruder", "the intruder retreating"),
-              _f("card", "event_card", "the event card drawn for the direction"),
-              _f("to_room", "room", "where it went, when the board's corridors are unknown", False)),
-             {"intruder": "i2", "card": "lurking"}, S.RETREAT),
-    FactSpec("IntruderPlaced", "table",
-             "A stalker figure was placed by an effect (event card, item). Figure caps are derived.",
-             (_f("kind", "kind", "larva, creeper, adult, breeder or queen"),
-              _f("room", "room", "where"),
-              _f("from_bag", "bool", "its token came out of the colony bag (default false)", False)),
-             {"kind": "adult", "room": "slot-04"}, S.FIGURES),
-    FactSpec("IntruderRemoved", "table",
-             "A stalker left the board by an effect (e.g. Lurking), its token back into the bag or not.",
-             (_f("intruder", "intruder", "the intruder"),
-              _f("to_bag", "bool", "its token goes back into the colony bag (default true)", False)),
-             {"intruder": "i3", "to_bag": True}, S.FIGURES),
-    FactSpec("IntruderInjured", "table",
-             "A stalker suffered injuries from an effect (item, room action, fire); the injury check follows.",
-             (_f("intruder", "intruder", "the intruder"),
-              _f("count", "count1", "injuries (default 1)", False)),
-             {"intruder": "i1", "count": 1}, S.INJURIES),
+    *combat.SPECS,  # declared with their checks and effects (decision 0029)
     # --- cards and items ------------------------------------------------------------------
     FactSpec("ActionCardPlayed", "seat",
              "An action card was played: the card plus its cost in further cards are discarded. Its effect is "
@@ -642,38 +483,14 @@ MORE = (
              (_f("object", "object", "corpse, carcass or egg"),),
              {"object": "carcass"}, S.HEAVY),
     # --- systems ---------------------------------------------------------------------------
-    FactSpec("FirePlaced", "table", "A fire marker was placed by an effect. Running out of markers destroys the base.",
-             (_f("room", "room", "where"),), {"room": "slot-04"}, S.FIRE),
-    FactSpec("FireRemoved", "table", "A fire marker was removed by an effect.",
-             (_f("room", "room", "where"),), {"room": "slot-04"}, S.FIRE),
-    FactSpec("MalfunctionPlaced", "table",
-             "A malfunction marker was placed by an effect. Running out of markers destroys the base.",
-             (_f("room", "room", "where"),), {"room": "slot-04"}, S.MALFUNCTION),
-    FactSpec("MalfunctionRemoved", "table", "A malfunction marker was removed by an effect.",
-             (_f("room", "room", "where"),), {"room": "slot-04"}, S.MALFUNCTION),
-    FactSpec("DoorChanged", "table",
-             "A door in a corridor was closed, opened or destroyed by an effect (never in technical corridors).",
-             (_f("room", "room", "a room the corridor leads to"),
-              _f("corridor", "corridor", "the corridor number at that room"),
-              _f("state", "door_state", "closed, open or destroyed")),
-             {"room": "slot-04", "corridor": 2, "state": "closed"}, S.DOORS),
-    FactSpec("NoiseMarkerPlaced", "table", "A noise marker was placed by an effect (card, event).",
-             (_f("room", "room", "the room"), _f("corridor", "corridor", "its corridor number")),
-             {"room": "slot-04", "corridor": 1}, S.NOISE),
-    FactSpec("NoiseMarkerRemoved", "table", "A noise marker was removed by an effect.",
-             (_f("room", "room", "the room"), _f("corridor", "corridor", "its corridor number")),
-             {"room": "slot-04", "corridor": 1}, S.NOISE),
-    FactSpec("PowerChanged", "table",
-             "An effect turned the power token of a sector (or the elevator) on or off, or flipped the time token "
-             "(emergency power).",
-             (_f("location", "location", "S-01, S-02, S-03 or elevator (omit for the time token)", False),
-              _f("on", "bool", "powered after the change"),
-              _f("emergency", "bool", "true: this is the time token (emergency power) side", False)),
-             {"location": "elevator", "on": False}, S.POWER),
-    FactSpec("SelfDestructStarted", "table",
-             "The self-destruct countdown started by an effect (Coolant Leak with a malfunction in the Cooling "
-             "System): yellow token 3 spaces ahead.",
-             (), {}, S.SELF_DESTRUCT),
+    SYSTEMS["FirePlaced"],
+    SYSTEMS["FireRemoved"],
+    SYSTEMS["MalfunctionPlaced"],
+    SYSTEMS["MalfunctionRemoved"],
+    SYSTEMS["DoorChanged"],
+    MOVEMENT["NoiseMarkerPlaced"], MOVEMENT["NoiseMarkerRemoved"],  # declared in movement (decision 0029)
+    SYSTEMS["PowerChanged"],
+    SYSTEMS["SelfDestructStarted"],
     FactSpec("RoomActionUsed", "seat",
              "A room action (cost 2; elevator 1; not in combat, not with a malfunction). Its effect is derived; "
              "options as the action needs them.",

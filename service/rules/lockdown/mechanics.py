@@ -18,7 +18,7 @@ from service.rules.kit.replace import replace
 from types import MappingProxyType
 from typing import Any
 
-from service.rules.base import Consequence
+from service.rules.base import Consequence, Fact
 from service.rules.kit.builders import consequence
 from service.rules.lockdown.board import TECHNICAL, is_area
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, ROOMS
@@ -76,6 +76,28 @@ def entered(state: LockdownState, seat: int, dest: str, via: str | None, was_occ
         return replace(state, pending=state.pending + attacks + (
             Pending("noise", seat, dest, reason="entered an empty room"),))
     return replace(state, pending=state.pending + attacks) if attacks else state
+
+
+def bag_add(state: LockdownState, token: str, n: int = 1) -> LockdownState:
+    bag = dict(state.bag)
+    bag[token] = max(0, bag.get(token, 0) + n)
+    return replace(state, bag=MappingProxyType(bag))
+
+
+def supply_to_bag(state: LockdownState, token: str, cons: list[Consequence]) -> LockdownState:
+    if state.supply.get(token, 0) <= 0:
+        cons.append(C("colony-supply-empty", f"No {token} token is left next to the board; nothing is added.",
+                      token=token))
+        return state
+    supply = dict(state.supply)
+    supply[token] -= 1
+    state = replace(state, supply=MappingProxyType(supply))
+    cons.append(C("colony-token-added", f"1 {token} token is added to the colony bag.", token=token))
+    return bag_add(state, token)
+
+
+def push_front(state: LockdownState, *items: Pending) -> LockdownState:
+    return replace(state, pending=tuple(items) + state.pending)
 
 
 def pop_pending(state: LockdownState, kind: str, seat: int | None = None,
@@ -598,3 +620,8 @@ def start_self_destruct(state: LockdownState, cons: list[Consequence]) -> Lockdo
     cons.append(C("self-destruct", f"Self-destruct countdown: the yellow token goes on "
                   f"{state.board.time_label(at)}.", space=state.board.time_label(at)))
     return replace(state, self_destruct=("yellow", at))
+
+
+def act(state: LockdownState, fact: Fact, cost: int) -> LockdownState:
+    """An action: pay its cost and count it (lockdown.md §5.1)."""
+    return count_action(pay(state, fact.actor, cost), fact.actor)

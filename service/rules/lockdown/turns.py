@@ -91,3 +91,16 @@ def in_game(state: LockdownState, seat: int, section: str = S.DEATH) -> list[Vio
     if c.status not in (IN_BASE, IN_POD):
         return [V("character-out-of-play", f"{who(state, seat)} is no longer in the game ({c.status}).", section)]
     return []
+
+
+def action_check(state: LockdownState, fact: Fact) -> list[Violation]:
+    """An action in its turn that the actor can pay for (lockdown.md §5.1)."""
+    out = turn_check(state, fact)
+    if out:
+        return out
+    c = state.characters[fact.actor]
+    cost = action_cost(fact)
+    if c.hand < cost:
+        out.append(V("not-enough-cards", f"{fact.type} costs {cost} card{'s' if cost != 1 else ''}, but "
+                     f"{who(state, fact.actor)} holds {c.hand}.", S.ACTION_CARDS))
+    return out

@@ -1,0 +1,166 @@
+"""Systems: fire and malfunction markers, doors, power, and the self-destruct countdown, as a table records them
+when an effect changes them.
+
+Each fact type of the concept is declared here once (``FACT_TYPES``): its spec, its check (None where its shape
+and its place in the game are all there is to check) and its effect. The rooms' actions that work these systems
+(alarm, pods, Bunker, the power switch) stay with the room actions, and the offers with the table effects
+(``inputs_play``), in the order the seeded generator depends on. Decision 0029.
+
+    >>> [t.spec.type for t in FACT_TYPES][:2]
+    ['FirePlaced', 'FireRemoved']
+"""
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from service.rules.kit.builders import consequence as C, violation as V
+from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
+from service.rules.kit.replace import replace
+from service.rules.lockdown import mechanics as M, sections as S
+from service.rules.lockdown.board import TECHNICAL
+from service.rules.lockdown.components import ROOMS
+from service.rules.lockdown.state import with_room
+from service.rules.lockdown.values import resolve_place
+
+
+# --- checks --------------------------------------------------------------------------------------------------
+
+def check_fire_removed(state, fact):
+    place = resolve_place(state, fact.data["room"])
+    return [] if state.rooms[place].fire else [V("no-fire", f"{state.room_label(place)} has no fire marker.", S.FIRE,
+                                                 "room")]
+
+
+def check_malfunction(state, fact):
+    place = resolve_place(state, fact.data["room"])
+    r = state.rooms[place]
+    if not r.explored:
+        return [V("malfunction-unexplored", "A malfunction marker cannot be placed in an unexplored room.",
+                  S.MALFUNCTION, "room")]
+    if r.tile in ("nest", "contaminated_room"):
+        return [V("no-malfunction-here", f"No malfunction marker is ever placed in {ROOMS[r.tile].en}.",
+                  S.MALFUNCTION, "room")]
+    return []
+
+
+def check_malfunction_removed(state, fact):
+    place = resolve_place(state, fact.data["room"])
+    return [] if state.rooms[place].malfunction else [
+        V("no-malfunction", f"{state.room_label(place)} has no malfunction marker.", S.MALFUNCTION, "room")]
+
+
+def check_door(state, fact):
+    place = resolve_place(state, fact.data["room"])
+    key = state.board.corridor_key(place, fact.data["corridor"])
+    if key == TECHNICAL:
+        return [V("no-door-in-technical", "Door tokens are never placed in technical corridors.", S.DOORS, "corridor")]
+    if key is None:
+        return [V("no-such-corridor", f"{state.room_label(place)} has no corridor {fact.data['corridor']}.", S.DOORS,
+                  "corridor")]
+    if key in state.destroyed_doors and fact.data["state"] != "destroyed":
+        return [V("door-destroyed", "A destroyed door can never be closed or opened again.", S.DOORS, "state")]
+    return []
+
+
+def check_self_destruct(state, fact):
+    if state.self_destruct is not None:
+        return [V("self-destruct-active", "The self-destruct countdown is already running.", S.SELF_DESTRUCT)]
+    return []
+
+
+# --- effects -------------------------------------------------------------------------------------------------
+
+def fire_placed(state, fact, cons):
+    return M.place_fire(state, resolve_place(state, fact.data["room"]), cons)
+
+
+def fire_removed(state, fact, cons):
+    place = resolve_place(state, fact.data["room"])
+    cons.append(C("fire-removed", f"The fire in {state.room_label(place)} is put out.", room=place))
+    return with_room(state, place, fire=False)
+
+
+def malfunction_placed(state, fact, cons):
+    return M.place_malfunction(state, resolve_place(state, fact.data["room"]), cons)
+
+
+def malfunction_removed(state, fact, cons):
+    place = resolve_place(state, fact.data["room"])
+    cons.append(C("malfunction-removed", f"The malfunction in {state.room_label(place)} is repaired.", room=place))
+    return with_room(state, place, malfunction=False)
+
+
+def door_changed(state, fact, cons):
+    place = resolve_place(state, fact.data["room"])
+    key = state.board.corridor_key(place, fact.data["corridor"])
+    new = fact.data["state"]
+    if key is None or key == TECHNICAL:
+        cons.append(C("ignored", "No door can be there."))
+        return state
+    doors, destroyed = set(state.doors), set(state.destroyed_doors)
+    doors.discard(key)
+    if new == "closed":
+        doors.add(key)
+    elif new == "destroyed":
+        destroyed.add(key)
+    cons.append(C("door", f"The door in corridor {fact.data['corridor']} of {state.room_label(place)} is {new}.",
+                  corridor=key, state=new))
+    return replace(state, doors=frozenset(doors), destroyed_doors=frozenset(destroyed))
+
+
+def power_changed(state, fact, cons):
+    d = fact.data
+    if d.get("emergency") or d.get("location") is None:
+        cons.append(C("emergency-power", f"The time token is flipped: emergency power {'active' if d['on'] else 'inactive'}.",
+                      on=d["on"]))
+        return replace(state, emergency_power=d["on"])
+    loc = d["location"]
+    n, _ = state.power[loc]
+    power = dict(state.power)
+    power[loc] = (n, d["on"])
+    cons.append(C("power", f"Power token {n} ({loc}) turns {'on' if d['on'] else 'off'}.", location=loc, on=d["on"]))
+    return replace(state, power=MappingProxyType(power))
+
+
+def self_destruct_started(state, fact, cons):
+    return M.start_self_destruct(state, cons)
+
+
+# --- the declarations --------------------------------------------------------------------------------------
+
+_SPECS = (
+    FactSpec("FirePlaced", "table", "A fire marker was placed by an effect. Running out of markers destroys the base.",
+             (_f("room", "room", "where"),), {"room": "slot-04"}, S.FIRE),
+    FactSpec("FireRemoved", "table", "A fire marker was removed by an effect.",
+             (_f("room", "room", "where"),), {"room": "slot-04"}, S.FIRE),
+    FactSpec("MalfunctionPlaced", "table",
+             "A malfunction marker was placed by an effect. Running out of markers destroys the base.",
+             (_f("room", "room", "where"),), {"room": "slot-04"}, S.MALFUNCTION),
+    FactSpec("MalfunctionRemoved", "table", "A malfunction marker was removed by an effect.",
+             (_f("room", "room", "where"),), {"room": "slot-04"}, S.MALFUNCTION),
+    FactSpec("DoorChanged", "table",
+             "A door in a corridor was closed, opened or destroyed by an effect (never in technical corridors).",
+             (_f("room", "room", "a room the corridor leads to"),
+              _f("corridor", "corridor", "the corridor number at that room"),
+              _f("state", "door_state", "closed, open or destroyed")),
+             {"room": "slot-04", "corridor": 2, "state": "closed"}, S.DOORS),
+    FactSpec("PowerChanged", "table",
+             "An effect turned the power token of a sector (or the elevator) on or off, or flipped the time token "
+             "(emergency power).",
+             (_f("location", "location", "S-01, S-02, S-03 or elevator (omit for the time token)", False),
+              _f("on", "bool", "powered after the change"),
+              _f("emergency", "bool", "true: this is the time token (emergency power) side", False)),
+             {"location": "elevator", "on": False}, S.POWER),
+    FactSpec("SelfDestructStarted", "table",
+             "The self-destruct countdown started by an effect (Coolant Leak with a malfunction in the Cooling "
+             "System): yellow token 3 spaces ahead.",
+             (), {}, S.SELF_DESTRUCT),
+)
+_CHECKS = (None, check_fire_removed, check_malfunction, check_malfunction_removed, check_door, None,
+           check_self_destruct)  # FirePlaced, PowerChanged: shape only (fact_types.SHAPE_ONLY)
+_EFFECTS = (fire_placed, fire_removed, malfunction_placed, malfunction_removed, door_changed, power_changed,
+            self_destruct_started)
+FACT_TYPES: tuple[FactType, ...] = tuple(FactType(*t) for t in zip(_SPECS, _CHECKS, _EFFECTS))
+SPECS = tuple(t.spec for t in FACT_TYPES)
+RULES = {t.spec.type: t.check for t in FACT_TYPES if t.check is not None}
+EFFECTS = {t.spec.type: t.effect for t in FACT_TYPES}
