@@ -15,7 +15,7 @@ from projections.generations import active_prefix
 from projections.league import Resolver
 from service.readpool import reading
 from service.db import Database
-from service.league import DEFAULT_POINTS
+from service.league import DEFAULT_POINTS, name_key
 from service.ratings import THE_GAME, ordinal, points
 
 
@@ -195,17 +195,40 @@ def season_games(db: Database, club: str, league: str, season_slug: str, limit: 
     return [{**r, "game_id": str(r["game_id"]), "played_on": _iso(r["played_on"])} for r in rows]
 
 
-def players(db: Database) -> list[dict[str, Any]]:
-    """Registered players with their names and aliases, and who a merged player joined."""
+def players(db: Database, exclude: list[UUID] | None = None) -> list[dict[str, Any]]:
+    """Registered players with their names and aliases, and who a merged player joined.
+
+    ``exclude``: games the asker may not see (a members-only league's, decision 0033). A name seen only in
+    them is secret: an alias that is secret is left out, and so is a player all of whose names that were
+    ever seated are secret (a registered player who never played is shown: registering names no league)."""
     with reading(db) as conn:
         t = _Tables(conn)
         rows = conn.execute(sql.SQL(
             "SELECT p.player_id, p.name, p.merged_into, coalesce(array_agg(n.name ORDER BY n.name)"
-            " FILTER (WHERE n.name IS NOT NULL AND n.name_key <> lower(p.name)), '{{}}') AS aliases"
+            " FILTER (WHERE n.name IS NOT NULL AND n.name_key <> lower(p.name)), '{{}}') AS aliases,"
+            " coalesce(array_agg(n.name_key) FILTER (WHERE n.name_key IS NOT NULL), '{{}}') AS keys"
             " FROM {p} p LEFT JOIN {n} n ON n.player_id = p.player_id GROUP BY p.player_id ORDER BY p.name").format(
             p=t("players"), n=t("names"))).fetchall()
-    return [{"id": str(r["player_id"]), "name": r["name"], "aliases": list(r["aliases"]),
-             "merged_into": str(r["merged_into"]) if r["merged_into"] else None} for r in rows]
+        secret: set[str] = set()
+        seated: set[str] = set()
+        if exclude:
+            secret = {r["name_key"] for r in conn.execute(sql.SQL(
+                "SELECT DISTINCT h.name_key FROM {x} h WHERE h.game_id = ANY(%(ex)s) AND NOT EXISTS ("
+                " SELECT 1 FROM {x} x WHERE x.name_key = h.name_key AND NOT (x.game_id = ANY(%(ex)s)))").format(
+                x=t("seats")), {"ex": list(exclude)}).fetchall()}
+            keys = list({k for r in rows for k in r["keys"]} - secret)
+            seated = {r["name_key"] for r in conn.execute(sql.SQL(
+                "SELECT k.name_key FROM unnest(%s::text[]) k(name_key)"
+                " WHERE EXISTS (SELECT 1 FROM {x} x WHERE x.name_key = k.name_key)").format(x=t("seats")),
+                (keys,)).fetchall()} if secret else set()
+    shown = []
+    for r in rows:
+        if secret & set(r["keys"]) and not seated & set(r["keys"]):
+            continue  # known only from games the asker may not see
+        aliases = [a for a in r["aliases"] if name_key(a) not in secret]
+        shown.append({"id": str(r["player_id"]), "name": r["name"], "aliases": aliases,
+                      "merged_into": str(r["merged_into"]) if r["merged_into"] else None})
+    return shown
 
 
 def _iso(value) -> str | None:

@@ -1,4 +1,9 @@
-"""Operator doors: /healthz (JSON, for a load balancer or a monitor) and /admin/status (HTML)."""
+"""Operator doors: /healthz (JSON, for a load balancer or a monitor) and /admin/status (HTML).
+
+/admin/status needs a signed-in site admin (web/auth.py ``SITE_ADMIN``; decision 0035): its parked events name
+games and quote their data, a members-only league's included. /healthz answers everyone, since a monitor holds no
+account, but only a site admin reads the views' last error messages (they quote the same data); others get when.
+"""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, render_template
@@ -20,6 +25,13 @@ def healthz():
         _, report = _status()
     except DatabaseUnavailable as e:
         return jsonify({"status": "unavailable", "database": "unreachable", "error": str(e)}), 503
+    from web.auth import shown_account
+
+    account = shown_account()
+    if account is None or not account.site_admin:
+        for view in report["views"].values():
+            if view.get("last_error"):
+                view["last_error"] = {"at": view["last_error"]["at"], "error": None}
     return jsonify(report), 200
 
 

@@ -48,6 +48,7 @@ READ_LEAGUE = frozenset({
     "stats_api.api_league_section", "stats.preview_page", "stats_api.api_preview",
 })
 PREVIEW = frozenset({"stats.preview_page", "stats_api.api_preview"})  # name a game too: it must be readable
+SITE_ADMIN = frozenset({"admin.status"})  # the operator's page: parked events name games and quote their data
 
 
 class SignInNeeded(Unauthorized):
@@ -293,6 +294,13 @@ def _header_league() -> Any:
 def guard():
     endpoint = request.endpoint
     if endpoint is None or request.routing_exception is not None or _accounts() is None:
+        return None
+    if endpoint in SITE_ADMIN:
+        account = current()
+        if account is None:
+            return _needs_sign_in()
+        if not account.site_admin:
+            raise Forbidden(_("only a site admin may see the archive's status page (/healthz answers everyone)"))
         return None
     if endpoint in WRITE_GAME or endpoint in NEW_GAME:
         account = current()

@@ -200,7 +200,9 @@ def api_player_registry():
     name = request.args.get("name") or None
     if name is not None:
         hygiene.check_text(name, "name", hygiene.MAX_NAME)
-    found = lq.players(_db())
+    from web.auth import hidden_games
+
+    found = lq.players(_db(), exclude=hidden_games())
     if name:
         key = name.casefold()
         found = [p for p in found if key in p["name"].casefold() or any(key in a.casefold() for a in p["aliases"])]

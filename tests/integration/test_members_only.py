@@ -174,3 +174,52 @@ def test_the_seasons_rating_chart_and_csv_follow_the_season_pages_rights(secret)
             assert readers[who].get(path).status_code == 404, (who, path)
         assert readers["member"].get(path).status_code == 200, path
     assert str(hidden) in readers["member"].get("/leagues/club-a/secret/all/ratings.csv").get_data(as_text=True)
+
+
+def _project(a):
+    worker = Worker(a.db, poll=0.2)
+    worker.start_thread()
+    try:
+        head = a.games.recorder.max_notification_id()
+        wait_for(lambda: all(p >= head for p in queries.tracking_positions(a.db).values()))
+    finally:
+        worker.stop()
+
+
+def test_the_player_registry_names_no_one_known_only_from_members_only_games(secret):
+    a, readers, _hidden, _shown = secret
+    a.leagues.register_player("Zed")  # seated only in the Secret game
+    a.leagues.add_alias("Zed", "Zee")
+    a.leagues.register_player("Bo")  # seated in both
+    a.leagues.add_alias("Bo", "Bobby")  # never seated: an alias names no league
+    a.leagues.register_player("Una")  # never played
+    _project(a)
+    for who in OUTSIDERS:
+        got = {p["name"]: p for p in readers[who].get("/api/player-registry").get_json()["players"]}
+        assert "Zed" not in got and {"Bo", "Una", "Mia", "Nell"} <= set(got), who
+        assert got["Bo"]["aliases"] == ["Bobby"], who
+        assert readers[who].get("/api/player-registry?name=ze").get_json()["players"] == [], who
+    got = {p["name"]: p for p in readers["member"].get("/api/player-registry").get_json()["players"]}
+    assert got["Zed"]["aliases"] == ["Zee"] and "Bo" in got
+    assert [p["name"] for p in readers["member"].get("/api/player-registry?name=zee").get_json()["players"]] == ["Zed"]
+
+
+def test_the_status_page_needs_a_site_admin_and_healthz_quotes_no_error_to_others(secret):
+    a, readers, _hidden, _shown = secret
+    assert readers["nobody"].get("/admin/status").status_code == 303  # to the sign-in page
+    assert "/sign-in" in readers["nobody"].get("/admin/status").headers["Location"]
+    for who in ("other club", "member"):
+        assert readers[who].get("/admin/status").status_code == 403, who
+    app = create_app({"ARCHIVE": a, "TESTING": True, "WRITE_LIMIT": None})
+    admin = client_as(app, token_for(a.accounts))
+    assert admin.get("/admin/status").status_code == 200
+    with a.db.connect() as conn:  # a view's last error, as the worker records it (quoting what failed)
+        conn.execute("INSERT INTO projection_heartbeats (view, generation, worker, started_at, beat_at, last_error,"
+                     " last_error_at) VALUES ('gameindex', 1, 'w', now(), now(), 'game Zed secret data', now())"
+                     " ON CONFLICT (view) DO UPDATE SET last_error = EXCLUDED.last_error, last_error_at = now()")
+        conn.commit()
+    for who in ("nobody", "member"):
+        health = readers[who].get("/healthz")
+        assert health.status_code == 200 and "Zed" not in health.get_data(as_text=True), who
+        assert health.get_json()["views"]["gameindex"]["last_error"]["error"] is None, who
+    assert "Zed" in admin.get("/healthz").get_json()["views"]["gameindex"]["last_error"]["error"]
