@@ -180,18 +180,21 @@ def rating_history(db: Database, club: str, league: str, season_slug: str, playe
     }
 
 
-def season_games(db: Database, club: str, league: str, season_slug: str, limit: int | None = None) -> list[dict[str, Any]]:
-    """The games counted in the season (hidden ones flagged), newest first (the first ``limit``)."""
+def season_games(db: Database, club: str, league: str, season_slug: str, limit: int | None = None,
+                 as_of: date | None = None) -> list[dict[str, Any]]:
+    """The games counted in the season (hidden ones flagged), newest first (the first ``limit``), played on or
+    before ``as_of`` when given (the page beside standings as of a date lists no later game)."""
     with reading(db) as conn:
         t = _Tables(conn)
         s = season(conn, club, league, season_slug)
         rows = conn.execute(sql.SQL(
             "SELECT g.game_id, g.title, g.mode, g.played_on, g.finished, g.decided, g.hidden, p.reason, x.seats"
-            " FROM (SELECT * FROM {g} WHERE season_id = %s ORDER BY played_on DESC, created_at DESC LIMIT %s) g"
+            " FROM (SELECT * FROM {g} WHERE season_id = %s AND (%s::date IS NULL OR played_on <= %s::date)"
+            "  ORDER BY played_on DESC, created_at DESC LIMIT %s) g"
             " CROSS JOIN LATERAL (SELECT json_agg(json_build_object('seat', x.seat, 'name', x.name, 'outcome', x.outcome)"
             "  ORDER BY x.seat) AS seats FROM {x} x WHERE x.game_id = g.game_id) x"
             " LEFT JOIN {p} p ON p.game_id = g.game_id ORDER BY g.played_on DESC, g.created_at DESC").format(
-            g=t("games"), x=t("seats"), p=t("placements")), (s["season_id"], limit)).fetchall()
+            g=t("games"), x=t("seats"), p=t("placements")), (s["season_id"], as_of, as_of, limit)).fetchall()
     return [{**r, "game_id": str(r["game_id"]), "played_on": _iso(r["played_on"])} for r in rows]
 
 

@@ -73,7 +73,7 @@ def season_page(club: str, league_slug: str, season: str):
     except lq.NotFound as e:
         raise NotFound(str(e)) from None
     rated = any(r["rating"] for r in table["standings"])
-    return render_template("league.html", t=table, rated=rated, games=lq.season_games(_db(), *args, limit=SEASON_GAMES_SHOWN),
+    return render_template("league.html", t=table, rated=rated, games=lq.season_games(_db(), *args, limit=SEASON_GAMES_SHOWN, as_of=as_of),
                            shown=SEASON_GAMES_SHOWN, error=error,
                            as_of=request.args.get("as_of", "") if error else (as_of.isoformat() if as_of else ""))
 

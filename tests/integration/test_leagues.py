@@ -382,3 +382,24 @@ def test_the_preview_of_an_early_game_rates_the_later_games_again(fresh_archive)
         assert r["rating"] == pytest.approx(ordinal(mu, sigma), abs=1e-9)
         assert r["rating_before"] == pytest.approx(now[r["name"]]["rating"]["ordinal"])
     assert_ratings(db, expected_ratings([first, third]))  # nothing was written
+
+
+def test_the_season_page_as_of_a_date_lists_no_later_game(fresh_archive):
+    """Standings as of a date stand beside the games list: it, and its counts, stop at that date too."""
+    from web import create_app
+
+    setup_league(fresh_archive)
+    early = record(fresh_archive, 5044, ["Ada", "Bo", "Cy"], "2026-02-01")
+    later = record(fresh_archive, 5073, ["Bo", "Ada", "Cy"], "2026-03-01")
+    rebuild_views(fresh_archive.db, ["gameindex", "league"])
+    assert [g["game_id"] for g in lq.season_games(fresh_archive.db, CLUB, LEAGUE, SEASON, as_of=date(2026, 2, 1))] == [
+        str(early.id)]
+    assert len(lq.season_games(fresh_archive.db, CLUB, LEAGUE, SEASON)) == 2
+    client = create_app({"ARCHIVE": fresh_archive}).test_client()
+    base = f"/leagues/{CLUB}/{LEAGUE}/{SEASON}"
+    page = client.get(base + "?as_of=2026-02-15").get_data(as_text=True)
+    assert str(early.id) in page and str(later.id) not in page and "1 finished game " in page
+    page = client.get(base).get_data(as_text=True)
+    assert str(early.id) in page and str(later.id) in page and "2 finished games" in page
+    page = client.get(base + "?as_of=2026-01-15").get_data(as_text=True)
+    assert str(early.id) not in page and "No games in this season by 2026-01-15." in page
