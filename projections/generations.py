@@ -15,7 +15,7 @@ VIEW_TABLES = {
     "playerresults": ("results", "players"),
     "corridors": ("observations",),
     "league": ("games", "seats", "players", "names", "clubs", "leagues", "seasons", "roles", "placements", "ratings",
-               "current"),
+               "current", "days", "season_days", "characters"),
     "stats": ("games", "seats", "kills", "rooms"),
 }
 

@@ -21,6 +21,7 @@ from eventsourcing.persistence import Tracking
 from psycopg import sql
 
 from projections.folding import summary
+from projections.statistics import RULESETS as STAT_RULESETS, rows_of as stats_rows
 from projections.viewbase import GameView
 from service.game import Game
 from service.league import NAMESPACE, Club, Placement, Registry, name_key
@@ -75,8 +76,16 @@ def objective_met(reasons: Iterable[str]) -> bool:
 
 
 def game_row(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """What the league view keeps of a game (a Game or its Summary): its row and its seats."""
+    """What the league view keeps of a game (a Game or its Summary): its row and its seats.
+
+    A game the statistics count (a Lockdown game whose steps were read) also gets, per seat, what the character
+    page tallies (character, objective type, plan, rounds survived; the "stats" view's own values), so the
+    view can keep those tallies per season beside its standings (decision 0035)."""
     game = summary(game)
+    stats = None
+    if game.ruleset_name in STAT_RULESETS and game.tally is not None and game.stats_state is not None:
+        stat_row, stat_seats, _kills, _rooms = stats_rows(game)
+        stats = {x["seat"]: x for x in stat_seats}
     finished = game.finished
     result = game.result if finished else None
     verdicts = {p.seat: p for p in result.players} if result else {}
@@ -91,6 +100,9 @@ def game_row(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             "survived": bool(v and v.death_cause is None and v.survival is not None),
             "objective": bool(v and objective_met(v.reasons)),
             "death_cause": v.death_cause if v else None,
+            **({"character": stats[p["seat"]]["character"], "objective_type": stats[p["seat"]]["objective"],
+                "plan": stat_row["plan"], "rounds_survived": stats[p["seat"]]["rounds_survived"]}
+               if stats is not None and p["seat"] in stats else {}),
         })
     decided = finished and bool(seats) and all(s["outcome"] in DECIDED for s in seats)
     row = {
@@ -98,9 +110,10 @@ def game_row(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         "league_key": name_key(game.league) if game.league else None, "played_on": played,
         "created_at": created, "finished": finished, "decided": decided,
         "ending": result.ending if result else None,
+        "players": stat_row["players"] if stats is not None else len(seats), "counted": stats is not None,
     }
     row["signature"] = json.dumps([row["league_key"], played.isoformat(), game.mode, game.title, finished, decided,
-                                   row["ending"], seats], sort_keys=True, default=str)
+                                   row["ending"], row["players"], row["counted"], seats], sort_keys=True, default=str)
     return row, seats
 
 
@@ -113,6 +126,7 @@ class _Dirty:
         self.everything = False
         self.replace_all = False  # re-place every game (a league or season opened)
         self.replace: set[UUID] = set()  # games to place again
+        self.untallied: set[UUID] = set()  # games written whose share is out of the tallies until placed
 
     def touch(self, season: UUID | None, when: tuple | None) -> None:
         if season is None:
@@ -126,6 +140,7 @@ class _Dirty:
 
 class LeagueView(GameView):
     view = "league"
+    steps = True  # the character tallies read what the statistics read of each game's steps (decision 0035)
 
     def process(self, games: Iterable[Game], tracking: Tracking, others: Iterable[Any] = ()) -> None:
         latest = {g.id: g for g in games}
@@ -153,24 +168,30 @@ class LeagueView(GameView):
         old = curs.fetchone()
         if old is not None and old["signature"] == row["signature"]:
             return
+        if old is not None and game.id not in dirty.untallied:
+            tally(curs, self.table, [game.id], -1)  # its rows change: their share leaves the tallies first
+        dirty.untallied.add(game.id)
         curs.execute(
             sql.SQL(
                 "INSERT INTO {} (game_id, ruleset, mode, title, league_key, played_on, created_at, finished, decided,"
-                " ending, signature) VALUES (%(game_id)s, %(ruleset)s, %(mode)s, %(title)s, %(league_key)s,"
-                " %(played_on)s, %(created_at)s, %(finished)s, %(decided)s, %(ending)s, %(signature)s)"
+                " ending, players, counted, signature) VALUES (%(game_id)s, %(ruleset)s, %(mode)s, %(title)s,"
+                " %(league_key)s, %(played_on)s, %(created_at)s, %(finished)s, %(decided)s, %(ending)s, %(players)s,"
+                " %(counted)s, %(signature)s)"
                 " ON CONFLICT (game_id) DO UPDATE SET ruleset = EXCLUDED.ruleset, mode = EXCLUDED.mode,"
                 " title = EXCLUDED.title, league_key = EXCLUDED.league_key, played_on = EXCLUDED.played_on,"
                 " finished = EXCLUDED.finished, decided = EXCLUDED.decided, ending = EXCLUDED.ending,"
-                " signature = EXCLUDED.signature"
+                " players = EXCLUDED.players, counted = EXCLUDED.counted, signature = EXCLUDED.signature"
             ).format(self.table("games")),
             row, prepare=True,
         )
         curs.execute(sql.SQL("DELETE FROM {} WHERE game_id = %s").format(self.table("seats")), (game.id,), prepare=True)
         curs.executemany(
-            sql.SQL("INSERT INTO {} (game_id, seat, name, name_key, outcome, survived, objective, death_cause)"
-                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s)").format(self.table("seats")),
+            sql.SQL("INSERT INTO {} (game_id, seat, name, name_key, outcome, survived, objective, death_cause, mode,"
+                    " players, counted, character, objective_type, plan, rounds_survived)"
+                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)").format(self.table("seats")),
             [(game.id, s["seat"], s["name"], s["name_key"], s["outcome"], s["survived"], s["objective"],
-              s["death_cause"]) for s in seats],
+              s["death_cause"], row["mode"], row["players"], "character" in s, s.get("character"),
+              s.get("objective_type"), s.get("plan"), s.get("rounds_survived")) for s in seats],
         )
         dirty.replace.add(game.id)
         if old is not None and (old["decided"] or row["decided"]):
@@ -277,6 +298,16 @@ class LeagueView(GameView):
     def _place(self, curs, game_ids: list[UUID] | None, dirty: _Dirty) -> None:
         """Each game's season: its latest placement fact, else its header's league by name and date."""
         t = self.table
+        # the games whose season or hidden flag is about to change leave the tallies first (and come back below)
+        curs.execute(sql.SQL(
+            "SELECT g.game_id FROM {games} g LEFT JOIN {placements} p ON p.game_id = g.game_id {where}").format(
+            games=t("games"), placements=t("placements"),
+            where=sql.SQL("WHERE (g.season_id IS DISTINCT FROM " + NEW_SEASON + " OR g.hidden <> coalesce(p.hidden, false))"
+                          + ("" if game_ids is None else " AND g.game_id = ANY(%s)")).format(
+                leagues=t("leagues"), seasons=t("seasons"))), () if game_ids is None else (game_ids,))
+        moving = [r["game_id"] for r in curs.fetchall() if r["game_id"] not in dirty.untallied]
+        if moving:
+            tally(curs, t, moving, -1)
         curs.execute(
             sql.SQL(
                 "WITH calc AS (SELECT g.game_id, g.season_id AS old_season, g.hidden AS old_hidden, g.played_on,"
@@ -304,6 +335,10 @@ class LeagueView(GameView):
                 " AND (x.season_id IS DISTINCT FROM g.season_id OR x.hidden IS DISTINCT FROM g.hidden"
                 " OR x.finished IS DISTINCT FROM g.finished OR x.played_on IS DISTINCT FROM g.played_on)").format(
                 seats=t("seats"), games=t("games")), (stamp,))
+        back = list(set(moving) | dirty.untallied)
+        if back:
+            tally(curs, t, back, +1)
+        dirty.untallied.clear()
         for r in changed:
             if r["decided"]:
                 when = (r["played_on"], r["created_at"], r["game_id"])
@@ -363,6 +398,68 @@ class LeagueView(GameView):
                 yield (season_id, g["game_id"], g["played_on"], g["created_at"], pid, names[pid], outcomes.get(pid),
                        before[0], before[1], mu, sigma, rated[pid])
                 ratings[pid] = (mu, sigma)
+
+
+# A game's season: its latest placement, else its header's league by name and date (as _place computes it)
+NEW_SEASON = ("(CASE WHEN p.placed THEN p.season_id ELSE ("
+              " SELECT s.season_id FROM {leagues} l JOIN {seasons} s ON s.league_id = l.league_id"
+              " WHERE l.name_key = g.league_key AND (s.starts_on IS NULL OR s.starts_on <= g.played_on)"
+              " AND (s.ends_on IS NULL OR g.played_on <= s.ends_on)"
+              " ORDER BY l.opened, s.starts_on DESC NULLS LAST, s.opened DESC LIMIT 1) END)")
+NO_SEASON = "00000000-0000-0000-0000-000000000000"  # the tallies' season of a game in no season
+
+# Kept counts (decision 0035), each the sum over the view's rows of the shown (not hidden), finished games:
+# - days: per season, day, name key and seat name, the standings' counts of seats;
+# - season_days: per season and day, the games;
+# - characters: per season (NO_SEASON: none), mode, player count, kind (character, objective, plan, and
+#   "games" for the games themselves) and key, the character page's counts.
+# tally() adds (sign +1) or takes away (-1) the share of some games' rows as they stand; the view takes a game's
+# share away before changing its rows and adds it back after, so each table stays equal to its sum.
+TALLY = (
+    "INSERT INTO {days} AS d (season_id, played_on, name_key, name, games, wins, undetermined, survived, objectives)"
+    " SELECT x.season_id, x.played_on, x.name_key, x.name, %(sign)s * count(*),"
+    " %(sign)s * count(*) FILTER (WHERE x.outcome = 'won'),"
+    " %(sign)s * count(*) FILTER (WHERE x.outcome IS DISTINCT FROM 'won' AND x.outcome IS DISTINCT FROM 'lost'),"
+    " %(sign)s * count(*) FILTER (WHERE x.survived), %(sign)s * count(*) FILTER (WHERE x.objective)"
+    " FROM {seats} x WHERE x.season_id IS NOT NULL AND NOT x.hidden AND x.finished {ids_x} GROUP BY 1, 2, 3, 4"
+    " ON CONFLICT (season_id, played_on, name_key, name) DO UPDATE SET games = d.games + EXCLUDED.games,"
+    " wins = d.wins + EXCLUDED.wins, undetermined = d.undetermined + EXCLUDED.undetermined,"
+    " survived = d.survived + EXCLUDED.survived, objectives = d.objectives + EXCLUDED.objectives;"
+    "INSERT INTO {season_days} AS d (season_id, played_on, games)"
+    " SELECT g.season_id, g.played_on, %(sign)s * count(*) FROM {games} g"
+    " WHERE g.season_id IS NOT NULL AND NOT g.hidden AND g.finished {ids_g} GROUP BY 1, 2"
+    " ON CONFLICT (season_id, played_on) DO UPDATE SET games = d.games + EXCLUDED.games;"
+    "INSERT INTO {characters} AS d (season_id, mode, players, kind, key, games, wins, survived, rounds, rounded)"
+    " SELECT coalesce(x.season_id, %(none)s), x.mode, x.players, k.kind, k.key, %(sign)s * count(*),"
+    " %(sign)s * count(*) FILTER (WHERE x.outcome = 'won'), %(sign)s * count(*) FILTER (WHERE x.survived),"
+    " %(sign)s * coalesce(sum(x.rounds_survived), 0), %(sign)s * count(x.rounds_survived)"
+    " FROM {seats} x CROSS JOIN LATERAL (VALUES ('character', coalesce(x.character, '')), ('objective', x.objective_type),"
+    "  ('plan', x.plan)) k(kind, key)"
+    " WHERE x.counted AND NOT x.hidden AND x.finished AND k.key IS NOT NULL {ids_x} GROUP BY 1, 2, 3, 4, 5"
+    " ON CONFLICT (season_id, mode, players, kind, key) DO UPDATE SET games = d.games + EXCLUDED.games,"
+    " wins = d.wins + EXCLUDED.wins, survived = d.survived + EXCLUDED.survived, rounds = d.rounds + EXCLUDED.rounds,"
+    " rounded = d.rounded + EXCLUDED.rounded;"
+    "INSERT INTO {characters} AS d (season_id, mode, players, kind, key, games, wins, survived, rounds, rounded)"
+    " SELECT coalesce(g.season_id, %(none)s), g.mode, g.players, 'games', '', %(sign)s * count(*), 0, 0, 0, 0"
+    " FROM {games} g WHERE g.counted AND NOT g.hidden AND g.finished {ids_g} GROUP BY 1, 2, 3"
+    " ON CONFLICT (season_id, mode, players, kind, key) DO UPDATE SET games = d.games + EXCLUDED.games;"
+    "DELETE FROM {days} WHERE games = 0; DELETE FROM {season_days} WHERE games = 0;"
+    " DELETE FROM {characters} WHERE games = 0"
+)
+
+
+def tally(curs, t, game_ids: list[UUID] | None, sign: int) -> None:
+    """Add (``sign`` +1) or take away (-1) the share of ``game_ids``' rows in the kept counts; None and +1: count
+    everything again (after the tables were emptied, e.g. rows written by other means). ``t``: table names."""
+    if game_ids is None:
+        for name in ("days", "season_days", "characters"):
+            curs.execute(sql.SQL("DELETE FROM {}").format(t(name)))
+    ids_x = sql.SQL("" if game_ids is None else "AND x.game_id = ANY(%(ids)s)")
+    ids_g = sql.SQL("" if game_ids is None else "AND g.game_id = ANY(%(ids)s)")
+    for statement in TALLY.split(";"):
+        curs.execute(sql.SQL(statement).format(days=t("days"), season_days=t("season_days"), characters=t("characters"),
+                                               seats=t("seats"), games=t("games"), ids_x=ids_x, ids_g=ids_g),
+                     {"sign": sign, "ids": game_ids, "none": NO_SEASON})
 
 
 def ratings_before(curs, t, season_id: UUID, since: tuple) -> tuple[dict, dict]:

@@ -1,6 +1,7 @@
 """Reading the league view: clubs, leagues and seasons; standings and ratings as of a date.
 
-Standings are counted when asked, from the view's per-seat rows, so any date works; ratings
+Standings are summed when asked from the view's kept counts per season, day and name (decision 0035),
+so any date works; ratings
 come from the rating history (one row per rated game and player, keyed by the game's date):
 the latest row on or before the date is the rating as it stood then.
 """
@@ -87,17 +88,15 @@ def standings(db: Database, club: str, league: str, season_slug: str, as_of: dat
         scheme = {**DEFAULT_POINTS, **s["points"]}
         with conn.cursor() as curs:
             resolver = Resolver.load(curs, t)
-        when = sql.SQL("" if as_of is None else " AND g.played_on <= %s")
+        when = sql.SQL("" if as_of is None else " AND played_on <= %s")
         args = (s["season_id"],) if as_of is None else (s["season_id"], as_of)
-        # counted per name in SQL (a season of 10,000 games has a few dozen names), joined per player below
+        # the kept counts per day and name (decision 0035): a season of 10,000 games is a few thousand rows,
+        # and as of a date the same rows up to that day; names are joined per player below
         seats = conn.execute(sql.SQL(
-            "SELECT x.name_key, min(x.name) AS name, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
-            " count(*) FILTER (WHERE x.outcome IS DISTINCT FROM 'won' AND x.outcome IS DISTINCT FROM 'lost') AS undetermined,"
-            " count(*) FILTER (WHERE x.survived) AS survived, count(*) FILTER (WHERE x.objective) AS objectives,"
-            " max(x.played_on) AS last_played"
-            " FROM {x} x WHERE x.season_id = %s AND NOT x.hidden AND x.finished").format(x=t("seats"))
-            + sql.SQL("" if as_of is None else " AND x.played_on <= %s")
-            + sql.SQL(" GROUP BY x.name_key"), args).fetchall()
+            "SELECT name_key, min(name) AS name, sum(games)::int AS games, sum(wins)::int AS wins,"
+            " sum(undetermined)::int AS undetermined, sum(survived)::int AS survived,"
+            " sum(objectives)::int AS objectives, max(played_on) AS last_played"
+            " FROM {} WHERE season_id = %s").format(t("days")) + when + sql.SQL(" GROUP BY name_key"), args).fetchall()
         if as_of is None:  # today's ratings: the row per player the view keeps
             ratings = conn.execute(sql.SQL("SELECT player_id, mu, sigma, rated FROM {} WHERE season_id = %s").format(
                 t("current")), (s["season_id"],)).fetchall()
@@ -111,7 +110,7 @@ def standings(db: Database, club: str, league: str, season_slug: str, as_of: dat
                 " ORDER BY r.played_on DESC, r.created_at DESC, r.game_id DESC LIMIT 1) r").format(t("ratings")),
                 (ids, *args)).fetchall()
         (games_count,) = conn.execute(sql.SQL(
-            "SELECT count(*) AS n FROM {g} g WHERE g.season_id = %s AND NOT g.hidden AND g.finished").format(g=t("games")) + when,
+            "SELECT coalesce(sum(games), 0)::int AS n FROM {} WHERE season_id = %s").format(t("season_days")) + when,
             args).fetchone().values()
     table: dict[UUID, dict[str, Any]] = {}
     for r in seats:

@@ -147,12 +147,18 @@ def _by_all(conn, t, where, args) -> dict[str, list[dict]]:
     return out
 
 
-def section(db: Database, name: str, scope: Scope) -> dict[str, Any]:
-    """The tables of one statistics section (SECTIONS), each ``{key, rows}``, plus the count of games."""
+def section(db: Database, name: str, scope: Scope, from_seats: bool = False) -> dict[str, Any]:
+    """The tables of one statistics section (SECTIONS), each ``{key, rows}``, plus the count of games.
+
+    The character section sums the league view's kept counts; ``from_seats``: count the "stats" view's seat
+    rows instead (what the kept counts must equal: the tests' and the benchmark's reference)."""
     if name not in SECTIONS:
         raise NotFound(f"no statistics section {name!r}; known: {', '.join(SECTIONS)}")
     with reading(db) as conn:
         t = _T(conn)
+        if name == "characters" and not from_seats:  # the league view's kept counts (decision 0035)
+            games, tables, info = _characters_kept(conn, t, scope)
+            return {"section": name, "scope": info, "games": games, "tables": tables}
         where, args, info = _where(conn, t, scope)
         gwhere, gargs, _ = _where(conn, t, scope, "g")
         (games,) = conn.execute(sql.SQL("SELECT count(*) AS n FROM {} g WHERE ").format(t("games")) + gwhere,
@@ -162,6 +168,85 @@ def section(db: Database, name: str, scope: Scope) -> dict[str, Any]:
         else:
             tables = {key: _table(conn, t, key, scope, where, args, gwhere, gargs) for key in SECTIONS[name]}
     return {"section": name, "scope": info, "games": games, "tables": tables}
+
+
+NO_SEASON = "00000000-0000-0000-0000-000000000000"
+KINDS = {"character": "characters", "objective": "objectives", "plan": "plans"}
+
+
+def _characters_kept(conn, t: _T, scope: Scope) -> tuple[int, dict[str, list[dict]], dict[str, Any]]:
+    """The character section from the league view's ``characters`` counts (per season, mode, player count,
+    kind and key), less the share of the games the reader may not see (read from their seat rows)."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    parts, args, info = ["true"], [], {}  # conditions on a row of counts; {season}: its season column
+    season_of = sql.SQL("season_id")
+    if scope.league:
+        if scope.season:
+            s = find_season(conn, scope.club, scope.league, scope.season)
+            info = {"league": s["league_name"], "season": s["name"], "club": s["club_name"]}
+            parts.append("{season} = %s")
+            args.append(s["season_id"])
+        else:
+            row = conn.execute(sql.SQL(
+                "SELECT l.league_id, l.name, c.name AS club_name FROM {l} l JOIN {c} c ON c.club_id = l.club_id"
+                " WHERE c.slug = %s AND l.slug = %s").format(l=t.lg("leagues"), c=t.lg("clubs")),
+                (scope.club, scope.league)).fetchone()
+            if row is None:
+                raise NotFound(f"no league {scope.club}/{scope.league}")
+            info = {"league": row["name"], "club": row["club_name"]}
+            parts.append("{season} IN (SELECT season_id FROM {seasons} WHERE league_id = %s)")
+            args.append(row["league_id"])
+    if scope.mode:
+        parts.append("mode = %s")
+        args.append(scope.mode)
+    if scope.players:
+        parts.append("players = %s")
+        args.append(scope.players)
+
+    def where(season_column: sql.Composable) -> sql.Composable:
+        return sql.SQL(" AND ".join(parts)).format(season=season_column, seasons=t.lg("seasons"))
+
+    totals: dict[tuple[str, str], list[int]] = {}
+    for r in conn.execute(sql.SQL(
+            "SELECT kind, key, sum(games)::int AS games, sum(wins)::int AS wins, sum(survived)::int AS survived,"
+            " sum(rounds)::bigint AS rounds, sum(rounded)::int AS rounded FROM {} WHERE ").format(t.lg("characters"))
+            + where(season_of) + sql.SQL(" GROUP BY kind, key"), args).fetchall():
+        totals[(r["kind"], r["key"])] = [r["games"], r["wins"], r["survived"], r["rounds"], r["rounded"]]
+    if scope.exclude:  # the hidden share, counted from its own rows as the view counts them
+        ex = list(scope.exclude)
+        x_season = sql.SQL("coalesce(x.season_id, {})").format(sql.Literal(NO_SEASON))
+        g_season = sql.SQL("coalesce(g.season_id, {})").format(sql.Literal(NO_SEASON))
+        less = conn.execute(sql.SQL(
+            "SELECT k.kind, k.key, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
+            " count(*) FILTER (WHERE x.survived) AS survived, coalesce(sum(x.rounds_survived), 0) AS rounds,"
+            " count(x.rounds_survived) AS rounded FROM (SELECT * FROM {x} WHERE game_id = ANY(%s)) x"
+            " CROSS JOIN LATERAL (VALUES ('character', coalesce(x.character, '')), ('objective', x.objective_type),"
+            " ('plan', x.plan)) k(kind, key)"
+            " WHERE x.counted AND NOT x.hidden AND x.finished AND k.key IS NOT NULL AND ").format(x=t.lg("seats"))
+            + where(x_season)
+            + sql.SQL(" GROUP BY 1, 2 UNION ALL SELECT 'games', '', count(*), 0, 0, 0, 0"
+                      " FROM (SELECT * FROM {g} WHERE game_id = ANY(%s)) g WHERE g.counted AND NOT g.hidden AND g.finished"
+                      " AND ").format(g=t.lg("games")) + where(g_season),
+            [ex, *args, ex, *args]).fetchall()
+        for r in less:
+            row = totals.setdefault((r["kind"], r["key"]), [0, 0, 0, 0, 0])
+            for i, column in enumerate(("games", "wins", "survived", "rounds", "rounded")):
+                row[i] -= r[column]
+    out: dict[str, list[dict]] = {"characters": [], "objectives": [], "plans": []}
+    games = 0
+    for (kind, key), (n, wins, survived, rounds, rounded) in totals.items():
+        if n <= 0:
+            continue
+        if kind == "games":
+            games = n
+            continue
+        mean = None if not rounded else float((Decimal(rounds) / Decimal(rounded)).quantize(Decimal("0.1"), ROUND_HALF_UP))
+        out[KINDS[kind]].append({"key": key or None, "games": n, "wins": wins, "survived": survived, "rounds": mean})
+    for table in out.values():
+        table.sort(key=lambda r: (-r["games"], r["key"] is None, r["key"] or ""))
+        _rates(table)
+    return games, out, info
 
 
 def _table(conn, t: _T, key: str, scope: Scope, where, args, gwhere, gargs) -> list[dict]:
