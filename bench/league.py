@@ -48,6 +48,12 @@ def fill(db, season_id, games: int) -> list[tuple]:
                 "INSERT INTO {} (game_id, seat, name, name_key, outcome, survived, objective, death_cause, season_id,"
                 " played_on, hidden, finished) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)").format(
                 sql.Identifier(f"{prefix}_seats")), seats)
+        from psycopg.rows import dict_row
+
+        from projections.league import tally
+
+        with conn.cursor(row_factory=dict_row) as cur:
+            tally(cur, lambda name: sql.Identifier(f"{prefix}_{name}"), None, +1)  # the kept counts (decision 0035)
         conn.commit()
     with db.connect(autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")  # as autovacuum would have by the time anyone reads a season this big
@@ -135,6 +141,25 @@ def main(argv=None) -> None:
             for _ in range(args.runs):
                 t = time.perf_counter()
                 lq.standings(db, "bench", "bench", "year", as_of=as_of)
+                times.append(time.perf_counter() - t)
+            reads[label] = times
+
+        def seat_count(as_of):  # the seat-row aggregate standings ran before decision 0035 (its SQL part alone)
+            with reading(db) as conn:
+                seats = sql.Identifier(f"{active_prefix(conn, 'league')}_seats")
+                conn.execute(sql.SQL(
+                    "SELECT x.name_key, min(x.name), count(*), count(*) FILTER (WHERE x.outcome = 'won'),"
+                    " count(*) FILTER (WHERE x.outcome IS DISTINCT FROM 'won' AND x.outcome IS DISTINCT FROM 'lost'),"
+                    " count(*) FILTER (WHERE x.survived), count(*) FILTER (WHERE x.objective), max(x.played_on)"
+                    " FROM {} x WHERE x.season_id = %s AND NOT x.hidden AND x.finished AND x.played_on <= %s"
+                    " GROUP BY x.name_key").format(seats), (season_id, as_of or date(9999, 1, 1))).fetchall()
+
+        for label, as_of in (("now, counted from the seat rows (SQL alone, before 0035)", None),
+                             ("as of 2026-07-01, counted from the seat rows (SQL alone, before 0035)", date(2026, 7, 1))):
+            times = []
+            for _ in range(args.runs):
+                t = time.perf_counter()
+                seat_count(as_of)
                 times.append(time.perf_counter() - t)
             reads[label] = times
         archive.close()

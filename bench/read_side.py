@@ -75,6 +75,13 @@ def clone(db, copies: int, views_only: tuple[str, ...] | None = None) -> None:
                 conn.execute(sql.SQL("INSERT INTO {} ({}) SELECT " + select + " FROM {} t, {k} WHERE t.{} IN " + src).format(
                     sql.Identifier(ident), sql.SQL(", ").join(map(sql.Identifier, cols)), sql.Identifier(ident),
                     sql.Identifier(key), k=k))
+        if views_only is None or "league" in views_only:  # the league view's kept counts, as it keeps them (0035)
+            from psycopg.rows import dict_row
+
+            from projections.league import tally
+
+            with conn.cursor(row_factory=dict_row) as cur:
+                tally(cur, lambda name: sql.Identifier(f"{p['league']}_{name}"), None, +1)
         players = f"{p['playerresults']}_players"
         conn.execute(sql.SQL("DELETE FROM {}").format(sql.Identifier(players)))
         conn.execute(sql.SQL(
@@ -163,6 +170,8 @@ def read_cases(db, client, big: bool) -> dict:
             "standings as of 2026-07-01": lambda: lq.standings(db, "bench", "bench", "year", as_of=date(2026, 7, 1)),
             "season page (HTTP, standings + the newest 50 games, rendered)":
                 lambda: client.get("/leagues/bench/bench/year").status_code == 200 or 1 / 0,
+            "character statistics page (HTTP, every game, rendered)":
+                lambda: client.get("/statistics").status_code == 200 or 1 / 0,
         }
     cases |= {
         "games list, first page (50)": lambda: queries.list_games(db),
