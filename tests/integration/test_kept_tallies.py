@@ -151,3 +151,23 @@ def test_kept_counts_equal_the_rows_as_games_are_hidden_moved_corrected_and_rebu
     rebuild_views(db, ["league", "stats"])
     assert kept(db) == before
     assert_exact(db, exclude=[g["b"].id, g["d"].id])
+
+
+def test_the_migration_counts_the_rows_already_projected(league, fresh_database):
+    """Migration 0014 on a database projected before it: the new seat columns come from the "stats" view's rows
+    and the counts from the rows, equal to what the view keeps live."""
+    from alembic import command
+
+    from service.schema import alembic_config
+
+    a, g = league
+    a.leagues.place_game(g["d"].id, CLUB, LEAGUE, "mar", games=a.games)
+    project(a)
+    live = kept(a.db)
+    a.close()  # the read pool: no session in the way of the DDL
+    command.downgrade(alembic_config(fresh_database), "0013")  # as the owner role, as migrations run
+    with a.db.connect() as conn:
+        assert conn.execute("SELECT to_regclass('league_g1_days')").fetchone() == (None,)
+    command.upgrade(alembic_config(fresh_database), "0014")
+    assert kept(a.db) == live
+    assert_exact(a.db, exclude=[g["b"].id])
