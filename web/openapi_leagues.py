@@ -156,7 +156,9 @@ def add_league_paths(s, ok, errors, text_query) -> None:
         "responses": {"200": ok("rating history", "RatingHistory"), **errors("400", "404")}}})
     s.path(path="/api/player-registry", operations={"get": {
         "summary": "Registered players: names, aliases, merges",
-        "description": "Seats link to players by name or alias; a name nobody registered counts as a player of its own." + eventual,
+        "description": "Seats link to players by name or alias; a name nobody registered counts as a player of its own. "
+                       "A name seen only in games of a members-only league the asker is not a member of is left out "
+                       "(an alias), and so is a player known only by such names." + eventual,
         "parameters": [text_query("name", "any part of a name or alias, case-insensitively", maxLength=hygiene.MAX_NAME)],
         "responses": {"200": ok("players", "PlayerRegistry"), **errors("400")}}})
 
