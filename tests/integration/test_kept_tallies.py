@@ -171,3 +171,15 @@ def test_the_migration_counts_the_rows_already_projected(league, fresh_database)
     command.upgrade(alembic_config(fresh_database), "0014")
     assert kept(a.db) == live
     assert_exact(a.db, exclude=[g["b"].id])
+
+
+def test_a_rebuild_from_snapshots_without_the_steps_digest_folds_the_games_again(league):
+    """A rebuild of views that read no steps (the games list) stores fold snapshots without the statistics
+    tally; a later rebuild of the league view must not take them, or its character counts would lose the games."""
+    a, _g = league
+    before = characters(a.db, sq.Scope())
+    assert before
+    rebuild_views(a.db, ["gameindex"])
+    rebuild_views(a.db, ["league"])
+    assert characters(a.db, sq.Scope()) == before
+    assert_exact(a.db)
