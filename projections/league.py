@@ -101,7 +101,8 @@ def game_row(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             "objective": bool(v and objective_met(v.reasons)),
             "death_cause": v.death_cause if v else None,
             **({"character": stats[p["seat"]]["character"], "objective_type": stats[p["seat"]]["objective"],
-                "plan": stat_row["plan"], "rounds_survived": stats[p["seat"]]["rounds_survived"]}
+                "plan": stat_row["plan"], "rounds_survived": stats[p["seat"]]["rounds_survived"],
+                "died_of": stats[p["seat"]]["death_cause"], "death_round": stats[p["seat"]]["death_round"]}
                if stats is not None and p["seat"] in stats else {}),
         })
     decided = finished and bool(seats) and all(s["outcome"] in DECIDED for s in seats)
@@ -111,9 +112,11 @@ def game_row(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         "created_at": created, "finished": finished, "decided": decided,
         "ending": result.ending if result else None,
         "players": stat_row["players"] if stats is not None else len(seats), "counted": stats is not None,
+        **{k: stat_row[k] if stats is not None else None for k in ("first_death_round", "power_lost_round", "blackout_round")},
     }
     row["signature"] = json.dumps([row["league_key"], played.isoformat(), game.mode, game.title, finished, decided,
-                                   row["ending"], row["players"], row["counted"], seats], sort_keys=True, default=str)
+                                   row["ending"], row["players"], row["counted"], row["first_death_round"],
+                                   row["power_lost_round"], row["blackout_round"], seats], sort_keys=True, default=str)
     return row, seats
 
 
@@ -174,24 +177,28 @@ class LeagueView(GameView):
         curs.execute(
             sql.SQL(
                 "INSERT INTO {} (game_id, ruleset, mode, title, league_key, played_on, created_at, finished, decided,"
-                " ending, players, counted, signature) VALUES (%(game_id)s, %(ruleset)s, %(mode)s, %(title)s,"
+                " ending, players, counted, first_death_round, power_lost_round, blackout_round, signature)"
+                " VALUES (%(game_id)s, %(ruleset)s, %(mode)s, %(title)s,"
                 " %(league_key)s, %(played_on)s, %(created_at)s, %(finished)s, %(decided)s, %(ending)s, %(players)s,"
-                " %(counted)s, %(signature)s)"
+                " %(counted)s, %(first_death_round)s, %(power_lost_round)s, %(blackout_round)s, %(signature)s)"
                 " ON CONFLICT (game_id) DO UPDATE SET ruleset = EXCLUDED.ruleset, mode = EXCLUDED.mode,"
                 " title = EXCLUDED.title, league_key = EXCLUDED.league_key, played_on = EXCLUDED.played_on,"
                 " finished = EXCLUDED.finished, decided = EXCLUDED.decided, ending = EXCLUDED.ending,"
-                " players = EXCLUDED.players, counted = EXCLUDED.counted, signature = EXCLUDED.signature"
+                " players = EXCLUDED.players, counted = EXCLUDED.counted, first_death_round = EXCLUDED.first_death_round,"
+                " power_lost_round = EXCLUDED.power_lost_round, blackout_round = EXCLUDED.blackout_round,"
+                " signature = EXCLUDED.signature"
             ).format(self.table("games")),
             row, prepare=True,
         )
         curs.execute(sql.SQL("DELETE FROM {} WHERE game_id = %s").format(self.table("seats")), (game.id,), prepare=True)
         curs.executemany(
             sql.SQL("INSERT INTO {} (game_id, seat, name, name_key, outcome, survived, objective, death_cause, mode,"
-                    " players, counted, character, objective_type, plan, rounds_survived)"
-                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)").format(self.table("seats")),
+                    " players, counted, character, objective_type, plan, rounds_survived, died_of, death_round)"
+                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)").format(self.table("seats")),
             [(game.id, s["seat"], s["name"], s["name_key"], s["outcome"], s["survived"], s["objective"],
               s["death_cause"], row["mode"], row["players"], "character" in s, s.get("character"),
-              s.get("objective_type"), s.get("plan"), s.get("rounds_survived")) for s in seats],
+              s.get("objective_type"), s.get("plan"), s.get("rounds_survived"), s.get("died_of"),
+              s.get("death_round")) for s in seats],
         )
         dirty.replace.add(game.id)
         if old is not None and (old["decided"] or row["decided"]):
@@ -408,11 +415,26 @@ NEW_SEASON = ("(CASE WHEN p.placed THEN p.season_id ELSE ("
               " ORDER BY l.opened, s.starts_on DESC NULLS LAST, s.opened DESC LIMIT 1) END)")
 NO_SEASON = "00000000-0000-0000-0000-000000000000"  # the tallies' season of a game in no season
 
+# What the statistics count of each seat and game, as (kind, key, value summed) rows: a NULL key counts nothing;
+# '' stands for a key that is NULL on the statistics' rows (a character not chosen, a round that never came).
+# character/objective/plan: the character page (value: rounds survived); death_cause (value: the round of death);
+# rounds_survived and rounds_died (of them, the characters who died): the deaths page's table of rounds survived.
+SEAT_KINDS = (
+    "(VALUES ('character', coalesce(x.character, ''), x.rounds_survived),"
+    " ('objective', x.objective_type, x.rounds_survived), ('plan', x.plan, x.rounds_survived),"
+    " ('death_cause', x.died_of, x.death_round), ('rounds_survived', coalesce(x.rounds_survived::text, ''), NULL::int),"
+    " ('rounds_died', CASE WHEN x.died_of IS NOT NULL THEN coalesce(x.rounds_survived::text, '') END, NULL::int))"
+    " k(kind, key, value)")
+GAME_KINDS = (
+    "(VALUES ('games', ''), ('first_death', coalesce(g.first_death_round::text, '')),"
+    " ('power_lost', coalesce(g.power_lost_round::text, '')), ('blackout', coalesce(g.blackout_round::text, '')))"
+    " k(kind, key)")
+
 # Kept counts (decision 0035), each the sum over the view's rows of the shown (not hidden), finished games:
 # - days: per season, day, name key and seat name, the standings' counts of seats;
 # - season_days: per season and day, the games;
-# - characters: per season (NO_SEASON: none), mode, player count, kind (character, objective, plan, and
-#   "games" for the games themselves) and key, the character page's counts.
+# - characters: per season (NO_SEASON: none), mode, player count, kind (SEAT_KINDS, GAME_KINDS) and key, the
+#   character page's and the deaths page's counts.
 # tally() adds (sign +1) or takes away (-1) the share of some games' rows as they stand; the view takes a game's
 # share away before changing its rows and adds it back after, so each table stays equal to its sum.
 TALLY = (
@@ -432,16 +454,16 @@ TALLY = (
     "INSERT INTO {characters} AS d (season_id, mode, players, kind, key, games, wins, survived, rounds, rounded)"
     " SELECT coalesce(x.season_id, %(none)s), x.mode, x.players, k.kind, k.key, %(sign)s * count(*),"
     " %(sign)s * count(*) FILTER (WHERE x.outcome = 'won'), %(sign)s * count(*) FILTER (WHERE x.survived),"
-    " %(sign)s * coalesce(sum(x.rounds_survived), 0), %(sign)s * count(x.rounds_survived)"
-    " FROM {seats} x CROSS JOIN LATERAL (VALUES ('character', coalesce(x.character, '')), ('objective', x.objective_type),"
-    "  ('plan', x.plan)) k(kind, key)"
+    " %(sign)s * coalesce(sum(k.value), 0), %(sign)s * count(k.value)"
+    " FROM {seats} x CROSS JOIN LATERAL " + SEAT_KINDS +
     " WHERE x.counted AND NOT x.hidden AND x.finished AND k.key IS NOT NULL {ids_x} GROUP BY 1, 2, 3, 4, 5"
     " ON CONFLICT (season_id, mode, players, kind, key) DO UPDATE SET games = d.games + EXCLUDED.games,"
     " wins = d.wins + EXCLUDED.wins, survived = d.survived + EXCLUDED.survived, rounds = d.rounds + EXCLUDED.rounds,"
     " rounded = d.rounded + EXCLUDED.rounded;"
     "INSERT INTO {characters} AS d (season_id, mode, players, kind, key, games, wins, survived, rounds, rounded)"
-    " SELECT coalesce(g.season_id, %(none)s), g.mode, g.players, 'games', '', %(sign)s * count(*), 0, 0, 0, 0"
-    " FROM {games} g WHERE g.counted AND NOT g.hidden AND g.finished {ids_g} GROUP BY 1, 2, 3"
+    " SELECT coalesce(g.season_id, %(none)s), g.mode, g.players, k.kind, k.key, %(sign)s * count(*), 0, 0, 0, 0"
+    " FROM {games} g CROSS JOIN LATERAL " + GAME_KINDS +
+    " WHERE g.counted AND NOT g.hidden AND g.finished {ids_g} GROUP BY 1, 2, 3, 4, 5"
     " ON CONFLICT (season_id, mode, players, kind, key) DO UPDATE SET games = d.games + EXCLUDED.games;"
     "DELETE FROM {days} WHERE games = 0; DELETE FROM {season_days} WHERE games = 0;"
     " DELETE FROM {characters} WHERE games = 0"

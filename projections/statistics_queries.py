@@ -150,14 +150,14 @@ def _by_all(conn, t, where, args) -> dict[str, list[dict]]:
 def section(db: Database, name: str, scope: Scope, from_seats: bool = False) -> dict[str, Any]:
     """The tables of one statistics section (SECTIONS), each ``{key, rows}``, plus the count of games.
 
-    The character section sums the league view's kept counts; ``from_seats``: count the "stats" view's seat
-    rows instead (what the kept counts must equal: the tests' and the benchmark's reference)."""
+    The character and deaths sections sum the league view's kept counts; ``from_seats``: count the "stats"
+    view's rows instead (what the kept counts must equal: the tests' and the benchmark's reference)."""
     if name not in SECTIONS:
         raise NotFound(f"no statistics section {name!r}; known: {', '.join(SECTIONS)}")
     with reading(db) as conn:
         t = _T(conn)
-        if name == "characters" and not from_seats:  # the league view's kept counts (decision 0035)
-            games, tables, info = _characters_kept(conn, t, scope)
+        if name in KEPT_SECTIONS and not from_seats:  # the league view's kept counts (decision 0035)
+            games, tables, info = _kept(conn, t, scope, name)
             return {"section": name, "scope": info, "games": games, "tables": tables}
         where, args, info = _where(conn, t, scope)
         gwhere, gargs, _ = _where(conn, t, scope, "g")
@@ -171,15 +171,28 @@ def section(db: Database, name: str, scope: Scope, from_seats: bool = False) -> 
 
 
 NO_SEASON = "00000000-0000-0000-0000-000000000000"
-KINDS = {"character": "characters", "objective": "objectives", "plan": "plans"}
+KEPT_SECTIONS = {"characters": ("games", "character", "objective", "plan"),
+                 "deaths": ("games", "death_cause", "rounds_survived", "rounds_died", "first_death", "power_lost",
+                            "blackout")}
 
 
-def _characters_kept(conn, t: _T, scope: Scope) -> tuple[int, dict[str, list[dict]], dict[str, Any]]:
-    """The character section from the league view's ``characters`` counts (per season, mode, player count,
-    kind and key), less the share of the games the reader may not see (read from their seat rows)."""
+def _mean(total: int, n: int) -> float | None:
+    """``round(avg(…), 1)`` as PostgreSQL rounds it (half away from zero), from a kept sum and count."""
     from decimal import ROUND_HALF_UP, Decimal
 
-    parts, args, info = ["true"], [], {}  # conditions on a row of counts; {season}: its season column
+    return None if not n else float((Decimal(total) / Decimal(n)).quantize(Decimal("0.1"), ROUND_HALF_UP))
+
+
+def _round_key(key: str) -> int | None:
+    return int(key) if key else None
+
+
+def _kept(conn, t: _T, scope: Scope, section: str) -> tuple[int, dict[str, list[dict]], dict[str, Any]]:
+    """A section from the league view's ``characters`` counts (per season, mode, player count, kind and key),
+    less the share of the games the reader may not see (read from their own rows, as the view counts them)."""
+    from projections.league import GAME_KINDS, SEAT_KINDS
+
+    parts, args, info = ["k.kind = ANY(%s)"], [list(KEPT_SECTIONS[section])], {}  # {season}: the row's season
     season_of = sql.SQL("season_id")
     if scope.league:
         if scope.season:
@@ -209,9 +222,9 @@ def _characters_kept(conn, t: _T, scope: Scope) -> tuple[int, dict[str, list[dic
 
     totals: dict[tuple[str, str], list[int]] = {}
     for r in conn.execute(sql.SQL(
-            "SELECT kind, key, sum(games)::int AS games, sum(wins)::int AS wins, sum(survived)::int AS survived,"
-            " sum(rounds)::bigint AS rounds, sum(rounded)::int AS rounded FROM {} WHERE ").format(t.lg("characters"))
-            + where(season_of) + sql.SQL(" GROUP BY kind, key"), args).fetchall():
+            "SELECT k.kind, k.key, sum(games)::int AS games, sum(wins)::int AS wins, sum(survived)::int AS survived,"
+            " sum(rounds)::bigint AS rounds, sum(rounded)::int AS rounded FROM {} k WHERE ").format(t.lg("characters"))
+            + where(season_of) + sql.SQL(" GROUP BY k.kind, k.key"), args).fetchall():
         totals[(r["kind"], r["key"])] = [r["games"], r["wins"], r["survived"], r["rounds"], r["rounded"]]
     if scope.exclude:  # the hidden share, counted from its own rows as the view counts them
         ex = list(scope.exclude)
@@ -219,33 +232,44 @@ def _characters_kept(conn, t: _T, scope: Scope) -> tuple[int, dict[str, list[dic
         g_season = sql.SQL("coalesce(g.season_id, {})").format(sql.Literal(NO_SEASON))
         less = conn.execute(sql.SQL(
             "SELECT k.kind, k.key, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
-            " count(*) FILTER (WHERE x.survived) AS survived, coalesce(sum(x.rounds_survived), 0) AS rounds,"
-            " count(x.rounds_survived) AS rounded FROM (SELECT * FROM {x} WHERE game_id = ANY(%s)) x"
-            " CROSS JOIN LATERAL (VALUES ('character', coalesce(x.character, '')), ('objective', x.objective_type),"
-            " ('plan', x.plan)) k(kind, key)"
-            " WHERE x.counted AND NOT x.hidden AND x.finished AND k.key IS NOT NULL AND ").format(x=t.lg("seats"))
+            " count(*) FILTER (WHERE x.survived) AS survived, coalesce(sum(k.value), 0) AS rounds,"
+            " count(k.value) AS rounded FROM (SELECT * FROM {x} WHERE game_id = ANY(%s)) x"
+            " CROSS JOIN LATERAL " + SEAT_KINDS + " WHERE x.counted AND NOT x.hidden AND x.finished AND k.key IS NOT NULL AND ").format(x=t.lg("seats"))
             + where(x_season)
-            + sql.SQL(" GROUP BY 1, 2 UNION ALL SELECT 'games', '', count(*), 0, 0, 0, 0"
-                      " FROM (SELECT * FROM {g} WHERE game_id = ANY(%s)) g WHERE g.counted AND NOT g.hidden AND g.finished"
-                      " AND ").format(g=t.lg("games")) + where(g_season),
+            + sql.SQL(" GROUP BY 1, 2 UNION ALL SELECT k.kind, k.key, count(*), 0, 0, 0, 0"
+                      " FROM (SELECT * FROM {g} WHERE game_id = ANY(%s)) g CROSS JOIN LATERAL " + GAME_KINDS
+                      + " WHERE g.counted AND NOT g.hidden AND g.finished AND ").format(g=t.lg("games")) + where(g_season)
+            + sql.SQL(" GROUP BY 1, 2"),
             [ex, *args, ex, *args]).fetchall()
         for r in less:
             row = totals.setdefault((r["kind"], r["key"]), [0, 0, 0, 0, 0])
             for i, column in enumerate(("games", "wins", "survived", "rounds", "rounded")):
                 row[i] -= r[column]
-    out: dict[str, list[dict]] = {"characters": [], "objectives": [], "plans": []}
-    games = 0
-    for (kind, key), (n, wins, survived, rounds, rounded) in totals.items():
-        if n <= 0:
-            continue
-        if kind == "games":
-            games = n
-            continue
-        mean = None if not rounded else float((Decimal(rounds) / Decimal(rounded)).quantize(Decimal("0.1"), ROUND_HALF_UP))
-        out[KINDS[kind]].append({"key": key or None, "games": n, "wins": wins, "survived": survived, "rounds": mean})
-    for table in out.values():
-        table.sort(key=lambda r: (-r["games"], r["key"] is None, r["key"] or ""))
-        _rates(table)
+    rows: dict[str, dict[str, list[int]]] = {}
+    for (kind, key), counts in totals.items():
+        if counts[0] > 0:
+            rows.setdefault(kind, {})[key] = counts
+    games = rows.get("games", {}).get("", [0])[0]
+    out: dict[str, list[dict]] = {}
+    if section == "characters":
+        for kind, table in (("character", "characters"), ("objective", "objectives"), ("plan", "plans")):
+            out[table] = _rates(sorted(
+                ({"key": key or None, "games": n, "wins": wins, "survived": survived, "rounds": _mean(total, summed)}
+                 for key, (n, wins, survived, total, summed) in rows.get(kind, {}).items()),
+                key=lambda r: (-r["games"], r["key"] is None, r["key"] or "")))
+        return games, out, info
+    last = (1, 0)  # NULL keys sort last, as ORDER BY … NULLS LAST
+    out["death_causes"] = sorted(
+        ({"key": key, "deaths": c[0], "round": _mean(c[3], c[4])} for key, c in rows.get("death_cause", {}).items()),
+        key=lambda r: (-r["deaths"], r["key"]))
+    died = rows.get("rounds_died", {})
+    out["rounds_survived"] = sorted(
+        ({"key": _round_key(key), "characters": c[0], "died": died.get(key, [0])[0]}
+         for key, c in rows.get("rounds_survived", {}).items()),
+        key=lambda r: last if r["key"] is None else (0, r["key"]))
+    for kind in ("first_death", "power_lost", "blackout"):
+        out[kind] = sorted(({"key": _round_key(key), "games": c[0]} for key, c in rows.get(kind, {}).items()),
+                           key=lambda r: last if r["key"] is None else (0, r["key"]))
     return games, out, info
 
 

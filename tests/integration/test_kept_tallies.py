@@ -1,5 +1,5 @@
 """Kept tallies (decision 0035): the league view's counts per season, day and name (standings) and per season,
-mode, player count and key (the character page) always equal the counts of the rows they summarise — live,
+mode, player count and key (the character and deaths pages) always equal the counts of the rows they summarise — live,
 after a game is hidden, moved to another season, corrected, and after a rebuild.
 
 Games (tests/integration/test_statistics.py's, counted by hand there): A (Bo, Cy; both lose) on 2026-02-01 and
@@ -88,7 +88,8 @@ SCOPES = [sq.Scope(), sq.Scope(mode="solo"), sq.Scope(mode="standard", players=2
 def assert_exact(db, exclude=()):
     assert kept(db) == recounted(db)
     for scope in SCOPES + [sq.Scope(s.club, s.league, s.season, s.mode, s.players, tuple(exclude)) for s in SCOPES]:
-        assert sq.section(db, "characters", scope) == sq.section(db, "characters", scope, from_seats=True), scope
+        for section in sq.KEPT_SECTIONS:
+            assert sq.section(db, section, scope) == sq.section(db, section, scope, from_seats=True), (section, scope)
     for season in ("feb", "mar"):
         for as_of in (None, date(2026, 2, 5), date(2026, 2, 28), date(2026, 3, 1)):
             assert standings(db, season, as_of) == seat_standings(db, season, as_of), (season, as_of)
@@ -124,6 +125,11 @@ def test_kept_counts_equal_the_rows_as_games_are_hidden_moved_corrected_and_rebu
     assert standings(db, "mar") == (1, {"ada": (1, 1, 1, 1, "2026-03-01")})
     assert characters(db, sq.Scope(CLUB, LEAGUE, "feb")) == {"survivor": (2, 0, 0), "hacker": (2, 0, 0)}
     assert characters(db, sq.Scope()) == {"survivor": (2, 0, 0), "hacker": (2, 0, 0), "lab_rat": (1, 1, 1)}
+    deaths = sq.section(db, "deaths", sq.Scope(CLUB, LEAGUE, "feb"))["tables"]
+    assert {r["key"]: (r["deaths"], r["round"]) for r in deaths["death_causes"]} == {
+        "attack": (2, 1.0), "rapid_response_team": (2, 1.0)}
+    assert deaths["rounds_survived"] == [{"key": 1, "characters": 4, "died": 4}]
+    assert deaths["first_death"] == [{"key": 1, "games": 2}] and deaths["blackout"] == [{"key": None, "games": 2}]
     assert_exact(db, exclude=[g["d"].id])
 
     a.leagues.hide_game(g["a"].id, "a test game", games=a.games)
