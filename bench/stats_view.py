@@ -3,8 +3,8 @@
 N finished games (default 10,000; 2–5 seats each, 40 players, 8 characters, dates over a year) are written
 straight into the "stats" view's rows and the league view's game and seat rows (one season holding all of
 them), and the league view's kept counts are counted from them (decision 0035): the cost measured is the
-statistics read, not folding games (bench/rebuild.py measures that). The character page reads the kept
-counts; the same page counted from the seat rows (as before decision 0035) is measured beside it and must
+statistics read, not folding games (bench/rebuild.py measures that). The character and deaths pages read the
+kept counts; the same pages counted from the rows (as before decision 0035) are measured beside them and must
 give the same tables. Baseline, in the same run: one plain ``count(*)`` over the same seat rows.
 
     .venv/bin/python bench/stats_view.py [--games 10000] [--runs 30] [--database-url URL]
@@ -39,8 +39,9 @@ def fill(db, season_id, games: int) -> None:
         plan = rng.choice(("signal", "knowledge", "pods", "isolation", "save_all"))
         g_rows.append((gid, "lockdown", mode, n, "bench", day, f"{day}T20:00:00+00:00", True, "time_out", plan, 12, 1,
                        rng.choice((None, 8, 10)), rng.choice((None, 3, 5)), rng.randrange(4)))
+        g = g_rows[-1]
         l_rows.append((gid, "lockdown", mode, None, "bench", day, f"{day}T20:00:00+00:00", True, True, "time_out",
-                       season_id, "x", n, True))
+                       season_id, "x", n, True, g[13], g[11], g[12]))
         for seat, name in enumerate(rng.sample(players, n), 1):
             cause = rng.choice(CAUSES)
             won = cause is None and rng.random() < .4
@@ -50,7 +51,7 @@ def fill(db, season_id, games: int) -> None:
                            6 if cause else 12, rng.randrange(5), rng.randrange(3)))
             r = s_rows[-1]
             ls_rows.append((gid, seat, name, name.casefold(), r[11], r[12], False, cause, season_id, day, False, True, mode,
-                            n, True, r[9], r[10], plan, r[18]))
+                            n, True, r[9], r[10], plan, r[18], r[14], r[15]))
     with db.connect() as conn:
         stats, league = active_prefix(conn, "stats"), active_prefix(conn, "league")
         with conn.cursor() as cur:
@@ -66,13 +67,14 @@ def fill(db, season_id, games: int) -> None:
                 for r in s_rows:
                     copy.write_row(r)
             with cur.copy(sql.SQL("COPY {} (game_id, ruleset, mode, title, league_key, played_on, created_at, finished,"
-                                  " decided, ending, season_id, signature, players, counted) FROM STDIN").format(
+                                  " decided, ending, season_id, signature, players, counted, first_death_round,"
+                                  " power_lost_round, blackout_round) FROM STDIN").format(
                     sql.Identifier(f"{league}_games"))) as copy:
                 for r in l_rows:
                     copy.write_row(r)
             with cur.copy(sql.SQL("COPY {} (game_id, seat, name, name_key, outcome, survived, objective, death_cause,"
                                   " season_id, played_on, hidden, finished, mode, players, counted, character,"
-                                  " objective_type, plan, rounds_survived) FROM STDIN").format(
+                                  " objective_type, plan, rounds_survived, died_of, death_round) FROM STDIN").format(
                     sql.Identifier(f"{league}_seats"))) as copy:
                 for r in ls_rows:
                     copy.write_row(r)
@@ -112,10 +114,11 @@ def main(argv=None) -> None:
             "characters, one season": ("characters", sq.Scope("bench", "bench", "year"), False),
             "characters, every game, from the seat rows (before 0035)": ("characters", sq.Scope(), True),
             "characters, one season, from the seat rows (before 0035)": ("characters", sq.Scope("bench", "bench", "year"), True),
-            "deaths, every game (seat rows)": ("deaths", sq.Scope(), False),
+            "deaths, every game": ("deaths", sq.Scope(), False),
+            "deaths, every game, from the rows (before 0035)": ("deaths", sq.Scope(), True),
         }
         for label, (section, scope, _seats) in cases.items():
-            if section == "characters" and not _seats:
+            if not _seats:
                 kept, counted = sq.section(db, section, scope), sq.section(db, section, scope, from_seats=True)
                 assert kept == counted, f"{label}: the kept counts differ from the seat rows"
         reads = {}
