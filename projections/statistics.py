@@ -4,7 +4,8 @@ One row per game, one per seat (character, objective, plan, outcome, how and whe
 that character), one per intruder killed (type, weapon, killer, round, room) and one per room
 where something hurt (attacks, wounds, deaths). The rows are recomputed from the as-corrected
 fold of the game and replaced whole (decision 0002), so a correction or a late fact simply
-rewrites them; the statistics pages aggregate these rows with indexed SQL at request time.
+rewrites them; the statistics pages aggregate these rows with indexed SQL at request time, except the
+character and deaths pages, which sum counts the league view keeps from the same values (decision 0035).
 
 What a step shows is read by comparing the state before and after each fact (the rules derive
 deaths, kills and wounds; a recorder never types them twice):

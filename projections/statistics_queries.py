@@ -1,8 +1,10 @@
 """Reading the "stats" view: statistics of the finished games, overall or in a league or season.
 
-Every table is one aggregate over the view's per-seat (or per-kill, per-room, per-game) rows,
-filtered by mode and player count (columns of those rows) and by league or season (the league
-view's games, joined by id). Games hidden from their league (a test game, a duplicate) never count.
+The character and deaths sections sum the league view's kept counts (per season, mode, player count,
+kind and key; decision 0035). Every other table is one aggregate over the view's per-seat (or per-kill,
+per-room, per-game) rows, filtered by mode and player count (columns of those rows) and by league or
+season (the league view's games, joined by id). Games hidden from their league (a test game, a
+duplicate) never count.
 """
 from __future__ import annotations
 
