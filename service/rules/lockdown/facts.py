@@ -14,7 +14,9 @@ from typing import Any, Mapping
 from service.rules.base import Fact, Violation
 from service.rules.kit.facts import Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
 from service.rules.kit.facts import shape_violations as kit_shape_violations
-from service.rules.lockdown import combat, condition, event_phase, hidden_information, movement, sections, systems
+from service.rules.lockdown import (
+    combat, condition, event_phase, hidden_information, movement, sections, setup, systems,
+)
 from service.rules.lockdown.movement import SURCHARGE_DOC  # noqa: F401 (old path: facts.SURCHARGE_DOC)
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
 from service.rules.lockdown.unknown_values import UNKNOWN_KINDS, is_unknown
@@ -38,24 +40,7 @@ SYSTEMS = {spec.type: spec for spec in systems.SPECS}  # the same (decision 0029
 
 
 FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
-    FactSpec("BoardPrepared", "table",
-             "The main board is laid out: which board and, if the table knows them, the room tiles in the slots.",
-             (_f("board", "board", "board file id: 'basic' (the real board), 'mars' (its alternative side, "
-                  "lockdown.md §12.5) or 'synthetic' (test board only)"),
-              _f("tiles", "tiles", "optional map slot → room tile (id or name) or null when face down and unknown", False),
-              _f("sectors", "sectors", "optional map room space → sector (S-01, S-02, S-03) where the board file does "
-                 "not know it (the basic side's random slots): darkness and power are then derived there", False)),
-             {"board": "basic", "tiles": {"slot-04": "archive", "slot-05": None}}, sections.SETUP_BOARD),
-    FactSpec("CharacterChosen", "seat",
-             "A player chose their character; the figure goes to its start room.",
-             (_f("character", "character", "character id or name"),
-              _f("player", "player_number", "the number on the player's help card (player 1, 2, …), which sets the "
-                 "choice order and names 'player X' on objective cards (seed 000 L1052–1058)", False)),
-             {"character": "survivor"}, sections.SETUP_CHARACTERS),
-    FactSpec("SetupCompleted", "table",
-             "Setup is over; round 1 begins and every player draws up to 5 (6 in the Isolation Room).",
-             (_f("first_player", "seat", "the seat holding the first player token (player 1); default: lowest seat", False),),
-             {}, sections.SETUP_FIRST_PLAYER),
+    *setup.SPECS,  # declared with their checks and effects (decision 0029)
     FactSpec("FirstPlayerPassed", "seat",
              "The first player token moved to the player on the left (every round but the first).",
              (_f("to", "seat", "the seat receiving the token (default: the next seat clockwise)", False),),
