@@ -21,14 +21,14 @@ from service.rules.lockdown.facts import AFTER_END, shape_violations
 from service.rules.lockdown import mechanics as M
 from service.rules.lockdown.mechanics import add_noise, nest_check, start_self_destruct  # noqa: F401 (old path)
 from service.rules.lockdown.mechanics import C
-from service.rules.lockdown import event_phase, movement, setup
+from service.rules.lockdown import coarse_record, endgame, event_phase, movement, setup
 from service.rules.lockdown.mechanics import revive as _revive  # noqa: F401 (old path: apply._revive)
 from service.rules.lockdown.movement import corridor_unverified  # noqa: F401 (old path: apply.corridor_unverified)
 from service.rules.lockdown.unknowns import (
-    INCOMPLETE, apply_escape, apply_gap, apply_nowhere, apply_unknown, room_unknown, unknown_fields,
+    apply_nowhere, apply_unknown, room_unknown, unknown_fields,
 )
 from service.rules.lockdown.state import (
-    ATTACKS, CSS, ENDED, EVENT, EVENT_CARD, FIRST_PLAYER, IN_BASE, IN_BUNKER, LOCKED_IN, PLAYER, ROUND_END, TIME,
+    ATTACKS, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, IN_BASE, IN_BUNKER, LOCKED_IN, PLAYER, ROUND_END, TIME,
     TURNS, Intruder, LockdownState, Pending, with_character, with_characters, with_room,
 )
 
@@ -91,19 +91,6 @@ def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
     cons.append(C("passed", f"{who(state, seat)} passes" + (f" and discards {d} card{'s' if d != 1 else ''}."
                                                               if d else "."), seat=seat, discarded=d))
     return state
-
-
-# --- the table ending the game (event phase: event_phase.py; moves and sub-steps: movement.py) -----------
-
-def _game_ended(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    ending = fact.data["ending"]
-    if ending not in ("abandoned", INCOMPLETE) and state.phase in (PLAYER, EVENT):
-        state = M.end_game(state, ending, cons)
-        return replace(state, ending_note=fact.data.get("note") or "")
-    cons.append(C("game-ended", f"The game ends ({ending.replace('_', ' ')})."
-                  + (f" {fact.data['note']}" if fact.data.get("note") else ""), ending=ending))
-    return replace(state, ended=True, phase=ENDED, ending=ending, ending_note=fact.data.get("note") or "",
-                   pending=(), turn=None)
 
 
 # --- what follows by itself -------------------------------------------------------------------
@@ -216,9 +203,8 @@ HANDLERS: dict[str, Callable[[LockdownState, Fact, list[Consequence]], LockdownS
     "EventCardDrawn": event_phase.event_card,
     "ColonyTokenDrawn": event_phase.colony,
     "IntruderMoved": event_phase.intruder_moved,
-    "GameEnded": _game_ended,
-    "RecordGap": apply_gap,
-    "CharacterEscaped": apply_escape,
+    "GameEnded": endgame.game_ended,  # declared in endgame (decision 0029)
+    **coarse_record.EFFECTS,  # declared in coarse_record (decision 0029)
 }
 
 

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Callable
 
 from service.rules.base import Consequence, Fact
-from service.rules.lockdown import combat, condition, hidden_information, mechanics as M, movement, systems
+from service.rules.lockdown import combat, condition, endgame, hidden_information, mechanics as M, movement, systems
 from service.rules.lockdown.combat import injuries_for, move_through  # noqa: F401 (old paths)
 from service.rules.lockdown.condition import scan  # noqa: F401 (old path: apply_play.scan)
 from service.rules.lockdown.catalog import item_ammo
@@ -601,15 +601,6 @@ def _weakness(state, fact, cons):
     return reveal_weakness(state, fact.data["slot"] - 1, fact.data.get("card"), fact.data.get("object"), cons)
 
 
-def _final_scan(state, fact, cons):
-    d = fact.data
-    drawn = tuple(d["drawn"]) if d.get("drawn") is not None else None
-    cons.append(C("final-scan", f"Final scan of {who(state, fact.actor)}: "
-                  + ("an INFECTED card" if d["infected"] else "no infected card")
-                  + (f"; drawn: {', '.join(drawn)}" if drawn else "") + ".", seat=fact.actor))
-    return with_character(state, fact.actor, scan_infected=d["infected"], final_draw=drawn)
-
-
 HANDLERS: dict[str, Handler] = {
     **condition.EFFECTS,  # wounds, contamination, slime, death (decision 0029)
     "KnowledgeGained": _knowledge,
@@ -625,6 +616,7 @@ HANDLERS: dict[str, Handler] = {
     "NoiseMarkerRemoved": movement.noise_removed, "PowerChanged": systems.power_changed,
     "SelfDestructStarted": systems.self_destruct_started,
     "RoomActionUsed": _room_action, "ComputerActionUsed": _computer, "ComputerCardRevealed": _computer_revealed,
-    "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
+    "WeaknessRevealed": _weakness,
     **hidden_information.EFFECTS,  # objectives and contingency tokens (decision 0029)
+    **endgame.EFFECTS,  # the final scan (decision 0029)
 }

@@ -14,7 +14,7 @@ from typing import Callable
 
 from service.rules.base import Fact, Violation
 from service.rules.kit.builders import violation
-from service.rules.lockdown import combat, condition, hidden_information, movement, sections as S, systems
+from service.rules.lockdown import combat, condition, endgame, hidden_information, movement, sections as S, systems
 from service.rules.lockdown.components import ACTION_CARDS, ROOMS
 from service.rules.lockdown.facts import HEAL_CHOICES, ROOM_ACTIONS, resolve_place
 from service.rules.lockdown.state import IN_BASE, IN_POD, SETUP, LockdownState, find_object, who
@@ -577,17 +577,6 @@ def _weakness(state, fact):
     return []
 
 
-def _final_scan(state, fact):
-    if not state.ended:
-        return [V("final-scan-not-now", "The final scan is part of the victory check after the end.", S.VICTORY)]
-    c = state.characters[fact.actor]
-    if c.status not in ("isolation", "bunker", "evacuated"):
-        return [V("scan-dead", f"{who(state, fact.actor)} did not survive; there is nothing to scan.", S.VICTORY)]
-    if fact.data["infected"] is False and fact.data.get("drawn") and not c.larva:
-        return [V("scan-step-b", "Step B (drawing 4) follows only an infected card or a larva.", S.VICTORY, "drawn")]
-    return []
-
-
 RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     **condition.RULES,  # wounds, contamination, slime, death (decision 0029)
     "KnowledgeGained": _in_play, "IntruderPlaced": combat.check_intruder_placed,
@@ -601,6 +590,7 @@ RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "NoiseMarkerPlaced": movement.check_noise_placed, "NoiseMarkerRemoved": movement.check_noise_removed,
     "SelfDestructStarted": systems.check_self_destruct, "RoomActionUsed": _room_action, "ComputerActionUsed": _computer,
     "ComputerCardRevealed": _computer_revealed,
-    "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
+    "WeaknessRevealed": _weakness,
     **hidden_information.RULES,  # objectives and contingency tokens (decision 0029)
+    **endgame.RULES,  # the final scan (decision 0029)
 }

@@ -21,7 +21,7 @@ from typing import Callable
 from service.rules.base import Consequence, Fact, Violation
 from service.rules.kit.facts import FactSpec
 from service.rules.lockdown import (
-    combat, condition, event_phase, hidden_information, movement, setup, systems,
+    coarse_record, combat, condition, endgame, event_phase, hidden_information, movement, setup, systems,
 )
 from service.rules.lockdown.apply import HANDLERS
 from service.rules.lockdown.checks import RULES
@@ -44,12 +44,13 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "rooms and computers": ("RoomActionUsed", "ComputerActionUsed", "ComputerCardRevealed", "KnowledgeGained",
                             "WeaknessRevealed"),
     "hidden information": tuple(t.spec.type for t in hidden_information.FACT_TYPES),
-    "scoring": ("FinalScanRecorded", "GameEnded"),
-    "a coarse record": ("RecordGap", "CharacterEscaped"),
+    "scoring": tuple(t.spec.type for t in endgame.FACT_TYPES),
+    "a coarse record": tuple(t.spec.type for t in coarse_record.FACT_TYPES),
 }
 #: the concepts that live in a module of their own, declaring their fact types there (decision 0029)
 CONCEPT_MODULES = {"setup": setup, "movement and exploration": movement, "event phase": event_phase, "condition": condition,
-                   "combat": combat, "systems": systems, "hidden information": hidden_information}
+                   "combat": combat, "systems": systems, "hidden information": hidden_information,
+                   "scoring": endgame, "a coarse record": coarse_record}
 #: types whose only rules are their shape and their place in the game (checks.check's order rules)
 SHAPE_ONLY = frozenset({"FirePlaced", "GameEnded", "IntruderInjured", "IntruderRemoved", "PowerChanged"})
 

@@ -15,7 +15,7 @@ from service.rules.base import Fact, Violation
 from service.rules.kit.facts import Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
 from service.rules.kit.facts import shape_violations as kit_shape_violations
 from service.rules.lockdown import (
-    combat, condition, event_phase, hidden_information, movement, sections, setup, systems,
+    coarse_record, combat, condition, endgame, event_phase, hidden_information, movement, sections, setup, systems,
 )
 from service.rules.lockdown.movement import SURCHARGE_DOC  # noqa: F401 (old path: facts.SURCHARGE_DOC)
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
@@ -37,6 +37,7 @@ MAX_TOKEN_ITEMS = 9
 _f = field_spec  # short, for the long table below
 MOVEMENT = {spec.type: spec for spec in movement.SPECS}  # declared with their checks and effects (decision 0029)
 SYSTEMS = {spec.type: spec for spec in systems.SPECS}  # the same (decision 0029)
+SCORING = {spec.type: spec for spec in endgame.SPECS}  # the same (decision 0029)
 
 
 FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
@@ -52,25 +53,8 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
              {"discarded": 1}, sections.PASS),
     MOVEMENT["RoomExplored"], MOVEMENT["NoiseRolled"], MOVEMENT["EncounterTokenDrawn"],
     *event_phase.SPECS,  # declared with their checks and effects (decision 0029)
-    FactSpec("GameEnded", "table",
-             "The table ended the game (e.g. abandoned). The victory check is not modelled yet.",
-             (_f("ending", "ending", "abandoned, time_out, alarm_procedure, base_destroyed or no_characters_left"),
-              _f("note", "text", "free text", False)),
-             {"ending": "abandoned", "note": "ran out of time at the club"}, sections.END),
-    FactSpec("RecordGap", "table",
-             "Coarse record: the rest of this round and the rounds before to_round were not recorded; round "
-             "to_round begins (lenient games only; flagged record-gap).",
-             (_f("to_round", "round", "the round recorded next (after the current one)"),
-              _f("time", "space", "where the time token stands when recording resumes, if known", False),
-              _f("note", "text", "free text (what is known of the skipped rounds)", False)),
-             {"to_round": 4, "time": "09", "note": "rounds 2-3 from memory: nothing remembered"}, sections.END),
-    FactSpec("CharacterEscaped", "seat",
-             "Coarse record: the character escaped, recorded by its outcome only — by a CSS pod, to the Bunker, "
-             "or locked in the Isolation Room (lenient games only; flagged escape-summary).",
-             (_f("route", "route", "pod, bunker or isolation"),
-              _f("pod", "pod", "for a pod: A, B or C, if known", False),
-              _f("note", "text", "free text", False)),
-             {"route": "pod", "pod": "B"}, sections.END),
+    SCORING["GameEnded"],  # declared in endgame, with FinalScanRecorded (decision 0029)
+    *coarse_record.SPECS,  # declared with their checks and effects (decision 0029)
 )}
 
 
@@ -519,18 +503,7 @@ MORE = (
               _f("card", "text", "the weakness card, if named", False),
               _f("object", "object", "the object type that revealed it", False)),
              {"slot": 2, "object": "egg"}, S.WEAKNESS),
-    FactSpec("FinalScanRecorded", "seat",
-             "Victory check, final scan of a living character: step A (any INFECTED card, or a larva) and, if done, "
-             "the kinds of the 4 cards drawn in step B.",
-             (_f("infected", "bool", "step A found an infected card"),
-              _f("drawn", "draw_kinds", "step B: the 4 cards drawn (action / contamination)", False)),
-             {"infected": False}, S.VICTORY),
+    SCORING["FinalScanRecorded"],
 )
 FACTS.update({spec.type: spec for spec in MORE})
-# GameEnded: the table may still end a game early; real endings are derived
-FACTS["GameEnded"] = FactSpec(
-    "GameEnded", "table",
-    "The table ended the game early (abandoned), or recorded an ending the model could not derive. Real endings "
-    "(time out, alarm procedure, base destroyed, nobody left) are derived and never need this fact.",
-    FACTS["GameEnded"].fields, FACTS["GameEnded"].example, sections.END)
 AFTER_END = ("ContingencyTokenRevealed", "FinalScanRecorded", "ObjectiveRevealed")  # hidden information at the end
