@@ -21,10 +21,11 @@ from typing import Any
 from service.rules.base import Consequence, Fact
 from service.rules.kit.builders import consequence
 from service.rules.lockdown.board import TECHNICAL, is_area
+from service.rules.lockdown.catalog import item_ammo
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, ROOMS
 from service.rules.lockdown.state import (
     DEAD, ENDED, EVACUATED, FIRE_MARKERS, GONE, HAND_SIZE, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, MALFUNCTION_MARKERS,
-    PLAYER, Intruder, LockdownState, Pending, SeriousWound, intruder, who, with_character, with_room,
+    PLAYER, Intruder, Item, LockdownState, Pending, SeriousWound, intruder, who, with_character, with_room,
 )
 
 MAX_SERIOUS = 3  # a wound beyond 3 serious wounds kills (lockdown.md §8.4)
@@ -683,3 +684,20 @@ def revive(state: LockdownState, cons: list[Consequence]) -> LockdownState:
         cons.append(C("revived", f"AutoDoc: {who(state, seat)} is revived in the Emergency Room (light wounds "
                       f"removed, serious wounds dressed).", seat=seat, room=er))
     return state
+
+
+# --- an item comes to a character (items and the rooms that hand out items) ------------------------------
+
+def add_item(state: LockdownState, seat: int, name: str, colour: str, where: str | None, ammo: int | None,
+             cons: list[Consequence]) -> LockdownState:
+    """``name`` comes to ``seat``'s hand (if one is free) or backpack, loaded as printed unless ``ammo`` says."""
+    c = state.characters[seat]
+    where = where or "backpack"
+    if ammo is None:  # a weapon arrives loaded with its printed starting ammo (seed 000 L3632–3636)
+        printed = item_ammo(name)
+        ammo = printed[0] if printed else None
+    if where == "hand" and c.hands_used >= 2:
+        cons.append(C("hands-full", f"Both hands of {who(state, seat)} are full: {name} goes to the backpack."))
+        where = "backpack"
+    cons.append(C("item", f"{who(state, seat)} takes {name} ({where}).", seat=seat, item=name))
+    return with_character(state, seat, items=c.items + (Item(name, colour, where, ammo),))
