@@ -12,7 +12,6 @@ those): it does what the table recorded as far as it can. It never mutates its i
 from __future__ import annotations
 
 from service.rules.kit.replace import replace
-from types import MappingProxyType
 from typing import Callable
 
 from service.rules.base import Consequence, Fact
@@ -22,15 +21,15 @@ from service.rules.lockdown.facts import AFTER_END, shape_violations
 from service.rules.lockdown import mechanics as M
 from service.rules.lockdown.mechanics import add_noise, nest_check, start_self_destruct  # noqa: F401 (old path)
 from service.rules.lockdown.mechanics import C
-from service.rules.lockdown import event_phase, movement
+from service.rules.lockdown import coarse_record, endgame, event_phase, movement, setup
+from service.rules.lockdown.mechanics import revive as _revive  # noqa: F401 (old path: apply._revive)
 from service.rules.lockdown.movement import corridor_unverified  # noqa: F401 (old path: apply.corridor_unverified)
 from service.rules.lockdown.unknowns import (
-    INCOMPLETE, apply_escape, apply_gap, apply_nowhere, apply_unknown, room_unknown, unknown_fields,
+    apply_nowhere, apply_unknown, room_unknown, unknown_fields,
 )
 from service.rules.lockdown.state import (
-    ATTACKS, CHARACTERS as CHARACTERS_STEP, CSS, DEAD, ENDED, EVENT, EVENT_CARD,
-    FIRST_PLAYER, HAND_SIZE, IN_BASE, IN_BUNKER, LOCKED_IN, PLAYER, READY, ROUND_END, TIME,
-    TURNS, Intruder, LockdownState, Pending, SeriousWound, with_character, with_characters, with_room,
+    ATTACKS, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, IN_BASE, IN_BUNKER, LOCKED_IN, PLAYER, ROUND_END, TIME,
+    TURNS, Intruder, LockdownState, Pending, with_character, with_characters, with_room,
 )
 
 Result = tuple[LockdownState, list[Consequence]]
@@ -69,113 +68,9 @@ def _off_board(state: LockdownState, seat: int | None) -> bool:
     # a character in the base whose room was recorded as unknown is on the board, somewhere (decision 0018)
     return c is not None and c.room is None and not (c.status == IN_BASE and c.character)
 
-def _hand_target(state: LockdownState, seat: int) -> int:
-    c = state.characters[seat]
-    room = state.rooms.get(c.room) if c.room else None
-    if room is not None and room.tile == "isolation_room" and not room.malfunction:
-        return HAND_SIZE + 1
-    return HAND_SIZE
-
-
-def _refill_hands(state: LockdownState, cons: list[Consequence]) -> LockdownState:
-    state = _revive(state, cons)
-    for seat in state.player_order():
-        c = state.characters[seat]
-        if c.status != IN_BASE:
-            state = with_character(state, seat, passed=True, actions=0, fire_hurt=False)
-            continue
-        target = _hand_target(state, seat)
-        state = M.draw(state, seat, max(0, target - c.hand), cons)
-        hand = state.characters[seat].hand
-        state = with_character(state, seat, passed=False, actions=0, fire_hurt=False, first_turn_done=False, moves=0)
-        extra = " (Isolation Room)" if target > HAND_SIZE else ""
-        cons.append(C("cards-drawn", f"{who(state, seat)} draws {hand - c.hand} card{'s' if hand - c.hand != 1 else ''}"
-                      f" up to {target}{extra}" + ("" if hand >= target else f" (only {hand}: deck and discard "
-                                                   f"are empty)") + ".", seat=seat, drawn=hand - c.hand, hand=hand))
-    return state
-
-
-def _revive(state: LockdownState, cons: list[Consequence]) -> LockdownState:
-    """Co-op AutoDoc: a corpse in a working Emergency Room revives at the start of a round (lockdown.md §12.3)."""
-    if state.setup.mode != "coop" or state.round <= 1:
-        return state
-    er = state.room_of_tile("emergency_room")
-    if er is None or not state.rooms[er].explored or state.rooms[er].malfunction or state.intruders_in(er):
-        return state
-    for seat in state.seats:
-        c = state.characters[seat]
-        corpse = f"corpse:{seat}"
-        if c.status != DEAD:
-            continue
-        carrier = next((s for s in state.characters_in(er) if corpse in state.characters[s].objects), None)
-        if corpse in state.objects.get(er, ()):
-            state = M.take_object(state, er, corpse)
-        elif carrier is not None:
-            objs = list(state.characters[carrier].objects)
-            objs.remove(corpse)
-            state = with_character(state, carrier, objects=tuple(objs))
-        else:
-            continue
-        state = with_character(state, seat, status=IN_BASE, room=er, cause=None, was=None, light=0,
-                               serious=tuple(SeriousWound(w.card, True) for w in c.serious))
-        cons.append(C("revived", f"AutoDoc: {who(state, seat)} is revived in the Emergency Room (light wounds "
-                      f"removed, serious wounds dressed).", seat=seat, room=er))
-    return state
-
-
 def _place_intruder(state: LockdownState, kind: str, place: str,
                     cons: list[Consequence]) -> tuple[LockdownState, str | None]:
     return M.place_intruder(state, kind, place, cons)
-
-
-# --- setup ------------------------------------------------------------------------------------
-
-def _board_prepared(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    rooms = dict(state.rooms)
-    placed = []
-    for place, tile in (fact.data.get("tiles") or {}).items():
-        room = ROOMS.resolve(tile) if tile is not None else None
-        if place in rooms and room is not None:
-            rooms[place] = replace(rooms[place], tile=room.id)
-            placed.append(place)
-    for place, sector in (fact.data.get("sectors") or {}).items():  # the table reads the board (rules-gaps.md)
-        if place in rooms and rooms[place].sector is None:
-            rooms[place] = replace(rooms[place], sector=sector)
-    b = state.board
-    label = b.en + (" — synthetic, not the real board" if b.synthetic else "")
-    cons.append(C("board-prepared", f"Board prepared: {label}; {len(placed)} room tiles recorded, the rest face "
-                  f"down and unknown.", board=b.id, synthetic=b.synthetic, recorded=placed))
-    step = state.step
-    if state.phase == "setup" and step == "board":
-        step = READY if all(c.character for c in state.characters.values()) else CHARACTERS_STEP
-    return replace(state, rooms=MappingProxyType(rooms), step=step)
-
-
-def _character_chosen(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    seat = fact.actor
-    char = CHARACTERS.resolve(fact.data["character"])
-    start = state.board.fixed_rooms.get(char.start_room)
-    state = with_character(state, seat, character=char.id, room=start, knowledge=char.knowledge,
-                           player_number=fact.data.get("player"))
-    cons.append(C("character-placed", f"{who(state, seat)} starts in {state.room_label(start)} with knowledge "
-                  f"{char.knowledge}.", seat=seat, room=start))
-    if state.phase == "setup" and state.step != "board" and all(c.character for c in state.characters.values()):
-        state = replace(state, step=READY)
-    return state
-
-
-def _setup_completed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    if state.phase != "setup":
-        cons.append(C("ignored", "Setup was already completed; nothing changes."))
-        return state
-    first = fact.data.get("first_player") or next(  # "player 1 takes the first player token" (seed 000 L1155)
-        (s for s in state.seats if state.characters[s].player_number == 1), state.seats[0])
-    held = sum(len(state.characters[s].contingency) for s in state.seats)
-    pool = ("unknown",) * max(0, 7 - 1 - held)
-    state = replace(state, phase=PLAYER, step=TURNS, round=1, first_player=first, turn=first, last_turn=None,
-                    pool=pool)
-    cons.append(C("round-started", f"Round 1 begins; {who(state, first)} has the first player token.", round=1))
-    return _refill_hands(state, cons)
 
 
 # --- player phase -----------------------------------------------------------------------------
@@ -196,19 +91,6 @@ def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
     cons.append(C("passed", f"{who(state, seat)} passes" + (f" and discards {d} card{'s' if d != 1 else ''}."
                                                               if d else "."), seat=seat, discarded=d))
     return state
-
-
-# --- the table ending the game (event phase: event_phase.py; moves and sub-steps: movement.py) -----------
-
-def _game_ended(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    ending = fact.data["ending"]
-    if ending not in ("abandoned", INCOMPLETE) and state.phase in (PLAYER, EVENT):
-        state = M.end_game(state, ending, cons)
-        return replace(state, ending_note=fact.data.get("note") or "")
-    cons.append(C("game-ended", f"The game ends ({ending.replace('_', ' ')})."
-                  + (f" {fact.data['note']}" if fact.data.get("note") else ""), ending=ending))
-    return replace(state, ended=True, phase=ENDED, ending=ending, ending_note=fact.data.get("note") or "",
-                   pending=(), turn=None)
 
 
 # --- what follows by itself -------------------------------------------------------------------
@@ -302,14 +184,12 @@ def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
         cons.append(C("round-ended", f"Round {state.round} ends.", round=state.round))
         state = replace(state, phase=PLAYER, step=FIRST_PLAYER, round=state.round + 1, turn=None, last_turn=None)
         cons.append(C("round-started", f"Round {state.round} begins.", round=state.round))
-        return _refill_hands(state, cons)
+        return M.refill_hands(state, cons)
     return state
 
 
 HANDLERS: dict[str, Callable[[LockdownState, Fact, list[Consequence]], LockdownState]] = {
-    "BoardPrepared": _board_prepared,
-    "CharacterChosen": _character_chosen,
-    "SetupCompleted": _setup_completed,
+    **setup.EFFECTS,  # declared in setup (decision 0029)
     "FirstPlayerPassed": _first_player_passed,
     "CharacterMoved": movement.moved,
     "CharacterMovedCarefully": movement.moved,
@@ -323,9 +203,8 @@ HANDLERS: dict[str, Callable[[LockdownState, Fact, list[Consequence]], LockdownS
     "EventCardDrawn": event_phase.event_card,
     "ColonyTokenDrawn": event_phase.colony,
     "IntruderMoved": event_phase.intruder_moved,
-    "GameEnded": _game_ended,
-    "RecordGap": apply_gap,
-    "CharacterEscaped": apply_escape,
+    "GameEnded": endgame.game_ended,  # declared in endgame (decision 0029)
+    **coarse_record.EFFECTS,  # declared in coarse_record (decision 0029)
 }
 
 

@@ -14,35 +14,24 @@ on a well-shaped fact and return a new state.
 from __future__ import annotations
 
 from service.rules.kit.replace import replace
-from types import MappingProxyType
 from typing import Callable
 
 from service.rules.base import Consequence, Fact
-from service.rules.lockdown import combat, condition, hidden_information, mechanics as M, movement, systems
+from service.rules.lockdown import (
+    combat, condition, endgame, hidden_information, mechanics as M, movement, rooms, systems,
+)
+from service.rules.lockdown.rooms import ROOM_HANDLERS, reveal_weakness  # noqa: F401 (old paths)
 from service.rules.lockdown.combat import injuries_for, move_through  # noqa: F401 (old paths)
 from service.rules.lockdown.condition import scan  # noqa: F401 (old path: apply_play.scan)
-from service.rules.lockdown.catalog import item_ammo
-from service.rules.lockdown.board import TECHNICAL
-from service.rules.lockdown.checks import ROOM_ACTION_COST, action_cost, who
-from service.rules.lockdown.components import ROOMS
-from service.rules.lockdown.facts import COMPUTER_CARDS, resolve_place
-from service.rules.lockdown.mechanics import C, nest_check, start_self_destruct
+from service.rules.lockdown.checks import action_cost, who
+from service.rules.lockdown.facts import resolve_place
+from service.rules.lockdown.mechanics import C, nest_check
 from service.rules.lockdown.state import (
-    IN_BASE, IN_BUNKER, IN_POD, Item, find_object, LockdownState, Pending,
+    Item, find_object, LockdownState, Pending,
     with_character, with_room,
 )
 
 Handler = Callable[[LockdownState, Fact, list[Consequence]], LockdownState]
-
-
-def _knowledge(state, fact, cons):
-    c = state.characters[fact.actor]
-    k = max(0, min(8, c.knowledge + fact.data["amount"]))
-    active = c.knowledge_active or bool(fact.data.get("activate"))
-    cons.append(C("knowledge", f"{who(state, fact.actor)}'s knowledge is now {k}"
-                  + (" (token active)." if active and not c.knowledge_active else "."), seat=fact.actor, knowledge=k))
-    return with_character(state, fact.actor, knowledge=k, knowledge_active=active)
-
 
 
 # --- cards and items ---------------------------------------------------------------------------------------
@@ -84,17 +73,7 @@ def _card_move(state, fact, cons):
     return M.entered(state, moved, dest, key, occupied, cons)
 
 
-def _add_item(state, seat, name, colour, where, ammo, cons) -> LockdownState:
-    c = state.characters[seat]
-    where = where or "backpack"
-    if ammo is None:  # a weapon arrives loaded with its printed starting ammo (seed 000 L3632–3636)
-        printed = item_ammo(name)
-        ammo = printed[0] if printed else None
-    if where == "hand" and c.hands_used >= 2:
-        cons.append(C("hands-full", f"Both hands of {who(state, seat)} are full: {name} goes to the backpack."))
-        where = "backpack"
-    cons.append(C("item", f"{who(state, seat)} takes {name} ({where}).", seat=seat, item=name))
-    return with_character(state, seat, items=c.items + (Item(name, colour, where, ammo),))
+_add_item = M.add_item  # moved to mechanics: items and the rooms that hand out items share it
 
 
 def _searched(state, fact, cons):
@@ -255,364 +234,10 @@ def _picked(state, fact, cons):
 
 
 
-# --- room actions -------------------------------------------------------------------------------------------
-
-def _room_action(state, fact, cons):
-    d = fact.data
-    seat = fact.actor
-    action = d["action"]
-    place = state.characters[seat].room
-    state = M.act(state, fact, ROOM_ACTION_COST.get(action, 2))
-    cons.append(C("room-action", f"{who(state, seat)}: room action {action.replace('_', ' ')}.", seat=seat,
-                  action=action))
-    return ROOM_HANDLERS.get(action, lambda s, *a: s)(state, seat, place, d, cons)
-
-
-def _ra_archive(state, seat, place, d, cons):
-    c = state.characters[seat]
-    k = min(8, c.knowledge + 2)
-    cons.append(C("knowledge", f"{who(state, seat)} reads the archive: knowledge {k}, token active; then peeks at "
-                  f"a contingency token (ContingencyTokenPeeked).", seat=seat, knowledge=k))
-    return with_character(state, seat, knowledge=k, knowledge_active=True)
-
-
-def _ra_technical(state, seat, place, d, cons):
-    dest = resolve_place(state, d.get("room"))
-    if dest is None:
-        return state
-    state = with_character(state, seat, room=dest)
-    cons.append(C("moved", f"{who(state, seat)} crawls through the technical corridors to {state.room_label(dest)}; "
-                  f"then an adult attacks in darkness (record IntruderAttacked… via the table: WoundSuffered etc.).",
-                  seat=seat, to_room=dest))
-    return state
-
-
-def _ra_start_sd(state, seat, place, d, cons):
-    return start_self_destruct(state, cons)
-
-
-def _ra_decon(state, seat, place, d, cons):
-    state = scan(state, seat, d.get("infected") or 0, d.get("clean") or 0, "hand", True, cons)
-    if state.characters[seat].slime:
-        state = with_character(state, seat, slime=False)
-        cons.append(C("slime-removed", "Slime marker discarded.", seat=seat))
-    return state
-
-
-def _ra_heal(state, seat, place, d, cons):
-    c = state.characters[seat]
-    choice = d.get("choice") or "heal_light"
-    if choice == "dress_all":
-        cons.append(C("dressed", "All serious wounds are dressed.", seat=seat))
-        return with_character(state, seat, serious=tuple(replace(w, dressed=True) for w in c.serious))
-    if choice == "heal_dressed":
-        wounds = list(c.serious)
-        i = next((k for k, w in enumerate(wounds) if w.dressed), None)
-        if i is not None:
-            del wounds[i]
-            cons.append(C("healed", "A dressed serious wound is healed.", seat=seat))
-        return with_character(state, seat, serious=tuple(wounds))
-    cons.append(C("healed", "All light wounds are healed.", seat=seat))
-    return with_character(state, seat, light=0)
-
-
-def _ra_research(state, seat, place, d, cons):
-    obj = d.get("object")
-    c = state.characters[seat]
-    carried = find_object(c.objects, obj)
-    if carried is not None:
-        objs = list(c.objects)
-        objs.remove(carried)
-        state = with_character(state, seat, objects=tuple(objs))
-    else:
-        state = M.take_object(state, place, obj)
-    k = min(8, state.characters[seat].knowledge + 3)
-    state = with_character(state, seat, knowledge=k)
-    cons.append(C("knowledge", f"{who(state, seat)} researches the {obj}: knowledge {k}.", seat=seat, knowledge=k))
-    if obj in state.researched or all(state.weaknesses):
-        cons.append(C("object-discarded", f"A {obj} already revealed a weakness: the object is discarded."))
-        return state
-    slot = state.weaknesses.index(False)
-    return reveal_weakness(state, slot, d.get("card"), obj, cons)
-
-
-def reveal_weakness(state: LockdownState, slot: int, card: str | None, obj: str | None,
-                    cons: list[Consequence]) -> LockdownState:
-    revealed = list(state.weaknesses)
-    names = list(state.weakness_names)
-    revealed[slot] = True
-    if card:
-        names[slot] = card
-    cons.append(C("weakness", f"Weakness {slot + 1} (knowledge {(3, 5, 8)[slot]}) is revealed"
-                  + (f": {card}." if card else "."), slot=slot + 1, card=card))
-    return replace(state, weaknesses=tuple(revealed), weakness_names=tuple(names),
-                   researched=state.researched + ((obj,) if obj else ()))
-
-
-def _ra_pod(state, seat, place, d, cons):
-    tile = state.rooms[place].tile if place in state.rooms else None
-    # a lenient game may record the pod action where no evacuation tile is known (flagged by check):
-    # the character is in a pod all the same, which one is not known
-    letter = ROOMS[tile].id[-1].upper() if tile in ROOMS else None
-    c = state.characters[seat]
-    cons.append(C("pod-entered", f"{who(state, seat)} discards all cards, passes and enters "
-                  + (f"pod {letter}." if letter else "a pod (which one is not known: no evacuation tile recorded here)."),
-                  seat=seat, pod=letter))
-    state = with_character(state, seat, status=IN_POD, pod=letter, room=None, passed=True, hand=0,
-                           discard=c.discard + c.hand)
-    if letter is None:
-        return M.check_base_empty(state, cons)
-    pods = dict(state.pods)
-    pods[letter] = seat
-    return M.check_base_empty(replace(state, pods=MappingProxyType(pods)), cons)
-
-
-def _ra_egg(state, seat, place, d, cons):
-    if state.eggs:
-        state = replace(state, eggs=state.eggs - 1)
-        state = with_character(state, seat, objects=state.characters[seat].objects + ("egg",))
-        cons.append(C("egg-taken", f"{who(state, seat)} takes an egg ({state.eggs} left in the Nest); a noise roll "
-                      f"follows.", seat=seat, eggs=state.eggs))
-        state = nest_check(state, cons)
-    return replace(state, pending=(Pending("noise", seat, place, reason="took an egg"),) + state.pending)
-
-
-def _ra_stop_sd(state, seat, place, d, cons):
-    cons.append(C("self-destruct-stopped", "The yellow self-destruct token is discarded."))
-    return replace(state, self_destruct=None)
-
-
-def _ra_toggle_power(state, seat, place, d, cons):
-    loc = state.sector_of(place) or "S-01"
-    if loc not in state.power:
-        return state
-    n, on = state.power[loc]
-    power = dict(state.power)
-    power[loc] = (n, not on)
-    cons.append(C("power", f"Power in {loc} turns {'off' if on else 'on'}.", location=loc, on=not on))
-    return replace(state, power=MappingProxyType(power))
-
-
-def _ra_signal(state, seat, place, d, cons):
-    cons.append(C("signal", f"{who(state, seat)} sends a signal.", seat=seat))
-    return with_character(state, seat, signal=True)
-
-
-def _ra_check_objective(state, seat, place, d, cons):
-    cons.append(C("objective-shown", f"{who(state, d.get('seat'))} secretly shows their objective to "
-                  f"{who(state, seat)}.", seat=seat, other=d.get("seat")))
-    return state
-
-
-def _ra_schedule(state, seat, place, d, cons):
-    labels = [state.board.time_label(i) for i in range(len(state.board.time_spaces))]
-    src = state.board.time_spaces[labels.index(str(d["space"]).zfill(2))]
-    dst_label = str(d.get("to")).zfill(2)
-    if dst_label not in labels:
-        return state
-    dst = state.board.time_spaces[labels.index(dst_label)]
-    cons.append(C("css-moved", f"The CSS token under {labels[state.board.time_spaces.index(src)]} moves to "
-                  f"{dst_label}.", space=dst_label))
-    return replace(state, css_at=(state.css_at - {src}) | {dst})
-
-
-def _ra_threat(state, seat, place, d, cons):
-    if d.get("choice") == "malfunction":
-        state = M.place_malfunction(state, place, cons)
-    else:
-        r = state.rooms[place]
-        state = with_room(state, place, items=max(0, (r.items or 0) - 1))
-    if state.ended:
-        return state
-    target = resolve_place(state, d.get("room"))
-    if target is None:
-        return state
-    state = M.place_malfunction(state, target, cons)
-    for it in state.intruders_in(target):
-        state = M.injure(state, it.id, 1, cons, seat)
-    for s in state.characters_in(target):
-        state = M.wound(state, s, "serious", cons, cause="defense_control")
-    return state
-
-
-def _ra_take_item(state, seat, place, d, cons):
-    r = state.rooms[place]
-    state = with_room(state, place, items=max(0, (r.items or 0) - 1))
-    name = {"taser": "Taser", "enviro_suit": "Enviro-Suit"}.get(d.get("choice"), "Taser")
-    return _add_item(state, seat, name, "blue", "backpack", None, cons)
-
-
-def _ra_surgery(state, seat, place, d, cons):
-    state = scan(state, seat, d.get("infected") or 0, d.get("clean") or 0, "all", True, cons)
-    state = M.wound(state, seat, "light", cons)
-    if state.characters[seat].status != IN_BASE:
-        return state
-    state = M.reshuffle_all(state, seat)
-    cons.append(C("surgery", f"{who(state, seat)} passes automatically; all action cards form a new deck.",
-                  seat=seat))
-    return with_character(state, seat, passed=True)
-
-
-def _ra_neutralizer(state, seat, place, d, cons):
-    return _add_item(state, seat, "Neutralizer", "blue", "backpack", None, cons)
-
-
-def _ra_vent(state, seat, place, d, cons):
-    target = resolve_place(state, d.get("room"))
-    if target is None:
-        return state
-    keys = [k for k in (state.board.corridors_of(target) or ()) if k != TECHNICAL]
-    state = replace(state, doors=state.doors | set(keys), ventilation=target)
-    if state.rooms[target].fire:
-        state = with_room(state, target, fire=False)
-    cons.append(C("vent", f"Doors close around {state.room_label(target)}; the ventilation token goes there. "
-                  f"Whoever is still there when the player phase ends dies.", room=target))
-    return state
-
-
-def _ra_alarm(state, seat, place, d, cons):
-    b = state.board
-    space = b.time_spaces[state.time]
-    half = space // 2 if isinstance(space, int) else 0
-    idx = b.time_spaces.index(half) if half in b.time_spaces else len(b.time_spaces) - 1
-    cons.append(C("alarm", f"Alarm procedure: the token goes on {b.time_label(idx)}; the Isolation Room opens.",
-                  space=b.time_label(idx)))
-    return replace(state, alarm=idx, isolation_open=True)
-
-
-def _ra_restore(state, seat, place, d, cons):
-    power = dict(state.power)
-    if sum(1 for _, on in power.values() if on) < 3:
-        for loc, (n, _) in list(power.items()):
-            power[loc] = (n, n <= 2)
-    arrangement = d.get("arrangement")
-    if arrangement:
-        by_token = {n: on for n, on in power.values()}
-        power = {loc: (n, by_token[n]) for loc, n in arrangement.items()}
-    cons.append(C("power-restored", "Power reset and arranged; emergency power is active (time token blue).",
-                  power={k: v[1] for k, v in power.items()}))
-    return replace(state, power=MappingProxyType(power), emergency_power=True)
-
-
-def _ra_call(state, seat, place, d, cons):
-    sector = state.sector_of(place)
-    cons.append(C("elevator", f"The elevator comes to {sector}.", sector=sector))
-    return replace(state, elevator=sector)
-
-
-def _ra_use(state, seat, place, d, cons):
-    to = d.get("to")
-    dest = state.board.fixed_rooms.get(f"elevator_room_{str(to).lower().replace('-', '')}")
-    if dest is None:
-        return state
-    riders = [seat] + [s for s in d.get("with") or [] if state.characters[s].room == place]
-    for s in riders:
-        state = with_character(state, s, room=dest)
-    cons.append(C("elevator", f"{', '.join(who(state, s) for s in riders)} ride the elevator to "
-                  f"{state.room_label(dest)} (no noise roll).", to_room=dest, seats=riders))
-    return replace(state, elevator=to)
-
-
-def _ra_lock_in(state, seat, place, d, cons):
-    cons.append(C("lock-in", f"{who(state, seat)} tries to lock in: a noise roll; if a stalker appears the attempt "
-                  f"fails.", seat=seat))
-    return replace(state, pending=(Pending("noise", seat, place, reason="lock-in attempt"),
-                                   Pending("finish", seat, place, reason="lock_in")) + state.pending)
-
-
-def _ra_bunker(state, seat, place, d, cons):
-    if state.rover == "exit" and d.get("choice") != "suit":
-        cons.append(C("bunker", f"{who(state, seat)} drives the rover to the Bunker.", seat=seat))
-        state = with_character(state, seat, status=IN_BUNKER, room=None, passed=True, bunker_via="rover")
-        return M.check_base_empty(replace(state, rover="bunker"), cons)
-    cons.append(C("bunker-attempt", f"{who(state, seat)} walks out in the space suit: a noise roll; if a stalker "
-                  f"appears the escape fails.", seat=seat))
-    return replace(state, pending=(Pending("noise", seat, place, reason="space-suit escape"),
-                                   Pending("finish", seat, place, reason="bunker_suit")) + state.pending)
-
-
-ROOM_HANDLERS = {
-    "read_archive": _ra_archive, "technical_move": _ra_technical, "start_self_destruct": _ra_start_sd,
-    "decontaminate": _ra_decon, "heal": _ra_heal, "research": _ra_research, "enter_pod": _ra_pod,
-    "take_egg": _ra_egg, "stop_self_destruct": _ra_stop_sd, "toggle_power": _ra_toggle_power,
-    "send_signal": _ra_signal, "check_objective": _ra_check_objective, "schedule_css": _ra_schedule,
-    "eliminate_threat": _ra_threat, "take_item": _ra_take_item, "surgery": _ra_surgery,
-    "take_neutralizer": _ra_neutralizer, "vent": _ra_vent, "alarm": _ra_alarm, "gather_information": hidden_information.gather,
-    "restore_power": _ra_restore, "call_elevator": _ra_call, "use_elevator": _ra_use, "lock_in": _ra_lock_in,
-    "escape_bunker": _ra_bunker,
-}
-
-
-# --- computer --------------------------------------------------------------------------------------------------
-
-def _computer(state, fact, cons):
-    d = fact.data
-    seat = fact.actor
-    card = state.computer_card
-    option = COMPUTER_CARDS.get(card or "", ("?", "?", "?"))[d["option"] - 1]
-    state = M.act(state, fact, 1)
-    cons.append(C("computer", f"{who(state, seat)} uses computer card {card}, option {d['option']} "
-                  f"({option.replace('_', ' ')}); the card goes under the deck.", seat=seat, option=option))
-    if option == "gain_knowledge":
-        k = min(8, state.characters[seat].knowledge + 1)
-        state = with_character(state, seat, knowledge=k)
-    elif option == "move_rover":
-        state = replace(state, rover=d.get("to") or ("away" if state.rover == "exit" else "exit"))
-    elif option == "swap_power" and d.get("locations"):
-        a, b = d["locations"]
-        power = dict(state.power)
-        power[a], power[b] = power[b], power[a]
-        state = replace(state, power=MappingProxyType(power))
-    elif option == "clear_room" and d.get("room"):
-        target = resolve_place(state, d["room"])
-        state = with_room(state, target, fire=False)
-        for it in state.intruders_in(target):
-            state = replace(state, pending=(Pending("retreat", seat, target, reason="computer",
-                                                    intruder=it.id),) + state.pending)
-    elif option == "toggle_door" and d.get("room"):
-        target = resolve_place(state, d["room"])
-        key = state.board.corridor_key(target, d.get("corridor") or 1)
-        if key and key != TECHNICAL and key not in state.destroyed_doors:
-            state = replace(state, doors=state.doors ^ {key})
-    elif option == "peek_css" and d.get("space") is not None and d.get("token"):
-        known = dict(state.css_known)
-        known[str(d["space"])] = d["token"]
-        state = replace(state, css_known=MappingProxyType(known))
-    return replace(state, computer_card=None)
-
-
-def _computer_revealed(state, fact, cons):
-    card = fact.data["card"]
-    if card == "lockdown":
-        seat = fact.data.get("seat")
-        place = state.characters[seat].room if seat else None
-        cons.append(C("lockdown-card", "Lock-Down! A malfunction in the revealing player's room; the computer deck "
-                      "is reshuffled (reveal the next card).", room=place))
-        if place and state.phase != "setup":
-            state = M.place_malfunction(state, place, cons)
-        return replace(state, computer_card=None)
-    cons.append(C("computer-card", f"Computer action card {card} is face up.", card=card))
-    return replace(state, computer_card=card)
-
-
 # --- objectives, contingency, lab, victory check ------------------------------------------------------------------
-
-def _weakness(state, fact, cons):
-    return reveal_weakness(state, fact.data["slot"] - 1, fact.data.get("card"), fact.data.get("object"), cons)
-
-
-def _final_scan(state, fact, cons):
-    d = fact.data
-    drawn = tuple(d["drawn"]) if d.get("drawn") is not None else None
-    cons.append(C("final-scan", f"Final scan of {who(state, fact.actor)}: "
-                  + ("an INFECTED card" if d["infected"] else "no infected card")
-                  + (f"; drawn: {', '.join(drawn)}" if drawn else "") + ".", seat=fact.actor))
-    return with_character(state, fact.actor, scan_infected=d["infected"], final_draw=drawn)
-
 
 HANDLERS: dict[str, Handler] = {
     **condition.EFFECTS,  # wounds, contamination, slime, death (decision 0029)
-    "KnowledgeGained": _knowledge,
     "CharacterMovedByEffect": movement.moved_by_effect,
     "IntruderAttacked": combat.attacked, "CharacterShot": combat.shot, "MeleeAttacked": combat.melee,
     "InjuryCheckDrawn": combat.injury_check, "IntruderRetreated": combat.retreated, "IntruderPlaced": combat.placed,
@@ -624,7 +249,7 @@ HANDLERS: dict[str, Handler] = {
     "DoorChanged": systems.door_changed, "NoiseMarkerPlaced": movement.noise_placed,
     "NoiseMarkerRemoved": movement.noise_removed, "PowerChanged": systems.power_changed,
     "SelfDestructStarted": systems.self_destruct_started,
-    "RoomActionUsed": _room_action, "ComputerActionUsed": _computer, "ComputerCardRevealed": _computer_revealed,
-    "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
     **hidden_information.EFFECTS,  # objectives and contingency tokens (decision 0029)
+    **endgame.EFFECTS,  # the final scan (decision 0029)
+    **rooms.EFFECTS,  # room and computer actions, knowledge, weaknesses (decision 0029)
 }

@@ -18,13 +18,13 @@ from service.rules.lockdown import sections as S, unknowns
 from service.rules.lockdown.components import CHARACTERS, ROOMS
 from service.rules.lockdown.facts import AFTER_END, FACTS, shape_violations
 from service.rules.lockdown.movement import KNEE_WOUNDS, knee_surcharge_due  # noqa: F401 (old paths)
-from service.rules.lockdown import event_phase, movement
+from service.rules.lockdown import event_phase, movement, setup
 from service.rules.lockdown.event_phase import EVENT_STEP_FACT  # noqa: F401 (old path: checks.EVENT_STEP_FACT)
 from service.rules.lockdown.turns import (  # noqa: F401 (old paths: checks.ACTIONS, checks.action_cost …)
     ACTIONS, BASIC_COST, MOVE_COST, ROOM_ACTION_COST, STEP_NAMES, action_cost, turn_check,
 )
 from service.rules.lockdown.state import (
-    BOARD, FIRST_PLAYER, PLAYER, READY, SETUP, LockdownState, who,
+    FIRST_PLAYER, PLAYER, SETUP, LockdownState, who,
 )
 
 PENDING_FACT = {"explore": "RoomExplored", "noise": "NoiseRolled", "encounter": "EncounterTokenDrawn",
@@ -126,92 +126,6 @@ def _not_due(state: LockdownState, fact: Fact) -> Violation:
     return V(rule, f"{fact.type} by {who(state, fact.actor)} was not expected: {what}.{now}", section)
 
 
-# --- setup ------------------------------------------------------------------------------
-
-def _board_prepared(state: LockdownState, fact: Fact) -> list[Violation]:
-    if state.phase != SETUP or state.step != BOARD:
-        return [V("setup-order", "The board has already been prepared for this game.", S.SETUP_BOARD)]
-    out = []
-    if fact.data["board"] != state.board.id:
-        out.append(V("board-mismatch", f"This game is set up for the {state.board.id!r} board, not "
-                     f"{fact.data['board']!r}.", S.SETUP_BOARD, "board"))
-    seen: dict[str, str] = {}
-    for place, tile in (fact.data.get("tiles") or {}).items():
-        if tile is None:
-            continue
-        room = ROOMS.resolve(tile)
-        kind = state.board.places[place].kind
-        if kind != "any" and room.kind != kind:
-            out.append(V("tile-kind", f"{room.en} is a {room.kind!r} tile; slot {place} takes a {kind!r} tile.",
-                         S.SETUP_BOARD, "tiles"))
-        if room.id in seen:
-            out.append(V("tile-twice", f"{room.en} cannot lie in both {seen[room.id]} and {place}.",
-                         S.SETUP_BOARD, "tiles"))
-        seen[room.id] = place
-    for place, sector in (fact.data.get("sectors") or {}).items():
-        printed = state.board.places[place].sector
-        if printed is not None and printed != sector:
-            out.append(V("sector-fixed", f"{place} lies in {printed} on this board, not {sector}.", S.SETUP_BOARD,
-                         "sectors"))
-    return out
-
-
-def _character_chosen(state: LockdownState, fact: Fact) -> list[Violation]:
-    if state.phase != SETUP:
-        return [V("setup-order", "Setup is over; characters can no longer be chosen.", S.SETUP_CHARACTERS)]
-    if state.step == BOARD:
-        return [V("setup-order", "Characters are chosen after the board is prepared (record BoardPrepared first).",
-                  S.SETUP_CHARACTERS)]
-    seat = fact.actor
-    char = CHARACTERS.resolve(fact.data["character"])
-    if state.characters[seat].character is not None:
-        return [V("already-chosen", f"{who(state, seat)} has already chosen a character.", S.SETUP_CHARACTERS)]
-    taken = {c.character: c.seat for c in state.characters.values() if c.character}
-    if char.id in taken:
-        return [V("character-taken", f"{char.en} was already chosen by seat {taken[char.id]}; choose another "
-                  f"character.", S.SETUP_CHARACTERS, "character")]
-    if char.extra.get("origin") != "lockdown" and not state.nemesis_characters:
-        return [V("nemesis-character-not-in-play", f"{char.en} is a character of the original Nemesis"
-                  f"{' / Aftermath' if char.extra.get('origin') == 'aftermath' else ''}; set the option "
-                  f"characters = nemesis to play with them.", S.NEMESIS, "character")]
-    number = fact.data.get("player")
-    if number is not None:  # help cards 1..n are dealt, 1 each; player 1 chooses first, then 2, … (L1052–1058, L1106–1110)
-        if number > len(state.seats):
-            return [V("no-such-help-card", f"A {len(state.seats)}-player game uses help cards 1–{len(state.seats)}, "
-                      f"not {number}.", S.SETUP_CHARACTERS, "player")]
-        holder = next((c.seat for c in state.characters.values() if c.player_number == number), None)
-        if holder is not None:
-            return [V("help-card-taken", f"Seat {holder} holds help card {number}.", S.SETUP_CHARACTERS, "player")]
-        later = [c for c in state.characters.values() if c.player_number and c.player_number > number]
-        if later:
-            return [V("choice-order", f"Player {number} chooses before player {later[0].player_number} (seat "
-                      f"{later[0].seat}), in help-card order.", S.SETUP_CHARACTERS, "player")]
-    colour = char.extra.get("colour")
-    same = next((c for c in state.characters.values() if c.character in CHARACTERS and colour
-                 and CHARACTERS[c.character].extra.get("colour") == colour), None)
-    if same is not None:  # each player keeps the selection card of their colour (seed 000 L4569–4572)
-        return [V("character-colour-taken", f"{CHARACTERS[same.character].en} (seat {same.seat}) already plays "
-                  f"the {colour} character; only 1 character per colour.", S.NEMESIS, "character")]
-    return []
-
-
-def _setup_completed(state: LockdownState, fact: Fact) -> list[Violation]:
-    if state.phase != SETUP:
-        return [V("setup-order", "Setup was already completed.", S.SETUP_FIRST_PLAYER)]
-    if state.step != READY:
-        missing = [str(s) for s in state.seats if state.characters[s].character is None]
-        if state.step == BOARD:
-            return [V("setup-order", "Setup is not complete: record BoardPrepared first.", S.SETUP_BOARD)]
-        return [V("setup-order", f"Setup is not complete: seats {', '.join(missing)} have not chosen a character.",
-                  S.SETUP_CHARACTERS)]
-    one = next((s for s in state.seats if state.characters[s].player_number == 1), None)
-    first = fact.data.get("first_player")
-    if one is not None and first is not None and first != one:
-        return [V("first-player-is-player-1", f"Player 1 (seat {one}, help card 1) takes the first player token, "
-                  f"not seat {first}.", S.SETUP_FIRST_PLAYER, "first_player")]
-    return []
-
-
 # --- player phase -----------------------------------------------------------------------
 
 def _first_player_passed(state: LockdownState, fact: Fact) -> list[Violation]:
@@ -246,9 +160,7 @@ def _passed(state: LockdownState, fact: Fact) -> list[Violation]:
 
 
 RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
-    "BoardPrepared": _board_prepared,
-    "CharacterChosen": _character_chosen,
-    "SetupCompleted": _setup_completed,
+    **setup.RULES,  # declared in setup (decision 0029)
     "FirstPlayerPassed": _first_player_passed,
     "CharacterMoved": movement.check_move,
     "CharacterMovedCarefully": movement.check_move,

@@ -14,9 +14,12 @@ from typing import Callable
 
 from service.rules.base import Fact, Violation
 from service.rules.kit.builders import violation
-from service.rules.lockdown import combat, condition, hidden_information, movement, sections as S, systems
+from service.rules.lockdown import (
+    combat, condition, endgame, hidden_information, movement, rooms, sections as S, systems,
+)
+from service.rules.lockdown.rooms import ROOM_CHECKS  # noqa: F401 (old path: checks_play.ROOM_CHECKS)
 from service.rules.lockdown.components import ACTION_CARDS, ROOMS
-from service.rules.lockdown.facts import HEAL_CHOICES, ROOM_ACTIONS, resolve_place
+from service.rules.lockdown.facts import resolve_place
 from service.rules.lockdown.state import IN_BASE, IN_POD, SETUP, LockdownState, find_object, who
 from service.rules.lockdown.turns import action_check, in_game
 
@@ -310,287 +313,11 @@ def _picked(state, fact):
 
 
 
-# --- room actions ---------------------------------------------------------------------------------------
-
-def _room_action(state, fact):
-    out = action_check(state, fact)
-    if out:
-        return out
-    d = fact.data
-    action = d["action"]
-    seat = fact.actor
-    c = state.characters[seat]
-    place = c.room
-    r = state.rooms[place]
-    rooms = ROOM_ACTIONS[action]
-    exit_space = getattr(state.board, "exit_space", None)
-    if rooms and r.tile not in rooms:
-        return [V("wrong-room", f"{action.replace('_', ' ')} is the action of "
-                  f"{' / '.join(ROOMS[t].en for t in rooms)}; {who(state, seat)} is in {state.room_label(place)}.",
-                  S.ROOM_ACTIONS, "action")]
-    if action == "escape_bunker" and exit_space and place != exit_space:
-        return [V("not-exit-room", "Escape to the Bunker starts in the room on the exit space (001).", S.BUNKER,
-                  "action")]
-    if state.in_combat(seat):
-        out.append(V("room-action-in-combat", "Room actions are not possible in combat.", S.ROOM_ACTIONS))
-    if r.malfunction:
-        out.append(V("room-action-malfunction", f"{state.room_label(place)} has a malfunction: its room action "
-                     f"cannot be used.", S.MALFUNCTION))
-    if out:
-        return out
-    check = ROOM_CHECKS.get(action)
-    return check(state, seat, place, d) if check else []
-
-
-def _rc_archive(state, seat, place, d):
-    if state.characters[seat].knowledge_active:
-        return [V("archive-once", "The archive is read only with an inactive knowledge token (once per character).",
-                  S.KNOWLEDGE)]
-    return []
-
-
-def _rc_technical(state, seat, place, d):
-    dest = resolve_place(state, d.get("room"))
-    if dest is None:
-        return [V("room-required", "Name the explored room with a technical entrance.", S.ROOM_ACTIONS, "room")]
-    if not state.rooms[dest].explored:
-        return [V("room-unexplored", "The technical corridors lead only to explored rooms.", S.ROOM_ACTIONS, "room")]
-    if state.board.has_graph and dest not in state.board.technical:
-        return [V("no-technical-entrance", f"{state.room_label(dest)} has no technical-corridor entrance.",
-                  S.ROOM_ACTIONS, "room")]
-    return []
-
-
-def _rc_sd(state, seat, place, d):
-    return systems.check_self_destruct(state, None)
-
-
-def _rc_heal(state, seat, place, d):
-    if (d.get("choice") or "heal_light") not in HEAL_CHOICES:
-        return [V("heal-choice", f"Choose one of {', '.join(HEAL_CHOICES)}.", S.ROOM_ACTIONS, "choice")]
-    return []
-
-
-def _rc_research(state, seat, place, d):
-    obj = d.get("object")
-    c = state.characters[seat]
-    if obj is None or (find_object(c.objects, obj) is None and find_object(state.objects.get(place, ()), obj) is None):
-        return [V("no-object-to-research", "Research needs a corpse, carcass or egg in the room or carried.",
-                  S.WEAKNESS, "object")]
-    return []
-
-
-def _rc_pod(state, seat, place, d):
-    letter = state.rooms[place].tile[-1].upper()
-    if state.time_space not in state.css_at:
-        return [V("pod-not-now", "Pods can be entered only while the time token is on a space with a CSS token "
-                  "under it.", S.PODS)]
-    if letter in state.pods:
-        return [V("pod-occupied", f"Pod {letter} is occupied (1 character per pod).", S.PODS)]
-    return []
-
-
-def _rc_egg(state, seat, place, d):
-    out = []
-    if state.eggs <= 0:
-        out.append(V("no-eggs", "No eggs are left in the Nest.", S.EGGS))
-    if state.characters[seat].hands_used >= 2:
-        out.append(V("hands-full", "An egg needs a free hand.", S.HEAVY))
-    return out
-
-
-def _rc_stop(state, seat, place, d):
-    if not state.self_destruct or state.self_destruct[0] != "yellow":
-        return [V("no-yellow-self-destruct", "Only a yellow self-destruct token can be stopped.", S.SELF_DESTRUCT)]
-    return []
-
-
-def _rc_toggle(state, seat, place, d):
-    if state.sector_of(place) is None:
-        return [V("sector-unknown", "This room's sector is unknown: record PowerChanged instead.", S.POWER)]
-    return []
-
-
-def _rc_check(state, seat, place, d):
-    other = d.get("seat")
-    if other is None or not state.characters[other].signal or other == seat:
-        return [V("no-signal", "Choose another player who has sent a signal.", S.ROOM_ACTIONS, "seat")]
-    return []
-
-
-def _rc_schedule(state, seat, place, d):
-    b = state.board
-    labels = [b.time_label(i) for i in range(len(b.time_spaces))]
-    src = str(d.get("space") or "").zfill(2)
-    dst = str(d.get("to") or "").zfill(2)
-    if src not in labels or b.time_spaces[labels.index(src)] not in state.css_at:
-        return [V("no-css-token", f"There is no CSS token under space {src}.", S.ROOM_ACTIONS, "space")]
-    if labels.index(src) == state.time:
-        return [V("css-under-time-token", "The CSS token under the time token cannot be moved.", S.ROOM_ACTIONS,
-                  "space")]
-    if dst not in labels or abs(labels.index(dst) - labels.index(src)) != 1:
-        return [V("css-move-one", "A CSS token moves exactly 1 space.", S.ROOM_ACTIONS, "to")]
-    if b.time_spaces[labels.index(dst)] in state.css_at:
-        return [V("css-destination-taken", "Another CSS token is already under that space.", S.ROOM_ACTIONS, "to")]
-    return []
-
-
-def _rc_threat(state, seat, place, d):
-    target = resolve_place(state, d.get("room"))
-    if target is None or state.rooms[target].malfunction or not state.intruders_in(target):
-        return [V("threat-target", "Choose a room without a malfunction that holds a night stalker.", S.ROOM_ACTIONS,
-                  "room")]
-    if d.get("choice") not in ("counter", "malfunction"):
-        return [V("threat-choice", "Pay with the item counter ('counter') or a malfunction ('malfunction').",
-                  S.ROOM_ACTIONS, "choice")]
-    if d["choice"] == "counter" and not state.rooms[place].items:
-        return [V("no-items-left", "The item counter is 0.", S.ROOM_ACTIONS, "choice")]
-    return []
-
-
-def _rc_take_item(state, seat, place, d):
-    out = []
-    if not state.rooms[place].items:
-        out.append(V("no-items-left", "The item counter is 0.", S.ROOM_ACTIONS))
-    if d.get("choice") not in ("taser", "enviro_suit"):
-        out.append(V("guard-room-choice", "Take 'taser' or 'enviro_suit'.", S.ROOM_ACTIONS, "choice"))
-    return out
-
-
-def _rc_neutralizer(state, seat, place, d):
-    if state.characters[seat].knowledge < 4:
-        return [V("knowledge-too-low", "The Testing Lab needs knowledge 4.", S.ROOM_ACTIONS)]
-    return []
-
-
-def _rc_vent(state, seat, place, d):
-    target = resolve_place(state, d.get("room"))
-    b = state.board
-    if target is None:
-        return [V("room-required", "Name the room to vent.", S.ROOM_ACTIONS, "room")]
-    if b.has_graph and target not in b.technical:
-        return [V("no-technical-entrance", "Only a room with a technical-corridor entrance can be vented.",
-                  S.ROOM_ACTIONS, "room")]
-    if any(k in state.destroyed_doors for k in (b.corridors_of(target) or ())):
-        return [V("vent-destroyed-door", "A corridor of that room has a destroyed door.", S.ROOM_ACTIONS, "room")]
-    return []
-
-
-def _rc_alarm(state, seat, place, d):
-    if state.alarm is not None:
-        return [V("alarm-active", "The alarm procedure is already active.", S.ALARM)]
-    return []
-
-
-def _rc_gather(state, seat, place, d):
-    if not state.pool:
-        return [V("pool-empty", "The neutral pool is empty.", S.CONTINGENCY)]
-    return []
-
-
-def _rc_elevator(state, seat, place, d):
-    if state.powered("elevator") is False:
-        return [V("elevator-unpowered", "The elevator has no power.", S.ELEVATOR)]
-    if d["action"] == "use_elevator":
-        sector = state.sector_of(place)
-        if state.elevator != sector:
-            return [V("elevator-not-here", "The elevator token is not at this shaft (call it first).", S.ELEVATOR)]
-        if d.get("to") not in ("S-01", "S-02", "S-03") or d.get("to") == sector:
-            return [V("elevator-destination", "Ride to the elevator shaft of another sector (S-01/S-02/S-03).",
-                      S.ELEVATOR, "to")]
-        for s in d.get("with") or []:
-            if state.characters[s].room != place or s == seat:
-                return [V("elevator-rider", f"{who(state, s)} is not in this room.", S.ELEVATOR, "with")]
-    return []
-
-
-def _rc_lock_in(state, seat, place, d):
-    if not state.isolation_open:
-        return [V("isolation-closed", "The Isolation Room opens at space 08 or with the alarm procedure.",
-                  S.ISOLATION)]
-    return []
-
-
-def _rc_bunker(state, seat, place, d):
-    out = []
-    if not state.gate_open:
-        out.append(V("gate-closed", "The main gate is closed.", S.BUNKER))
-    suit = any("suit" in i.name.casefold() for i in state.characters[seat].items)
-    if d.get("choice") == "suit" and not suit:
-        out.append(V("no-space-suit", "An escape on foot needs a space suit.", S.BUNKER, "choice"))
-    elif state.rover != "exit" and not suit:
-        out.append(V("no-rover-or-suit", "The rover is not at the exit and there is no space suit.", S.BUNKER))
-    return out
-
-
-ROOM_CHECKS = {
-    "read_archive": _rc_archive, "technical_move": _rc_technical, "start_self_destruct": _rc_sd, "heal": _rc_heal,
-    "research": _rc_research, "enter_pod": _rc_pod, "take_egg": _rc_egg, "stop_self_destruct": _rc_stop,
-    "toggle_power": _rc_toggle, "check_objective": _rc_check, "schedule_css": _rc_schedule,
-    "eliminate_threat": _rc_threat, "take_item": _rc_take_item, "take_neutralizer": _rc_neutralizer,
-    "vent": _rc_vent, "alarm": _rc_alarm, "gather_information": _rc_gather, "call_elevator": _rc_elevator,
-    "use_elevator": _rc_elevator, "lock_in": _rc_lock_in, "escape_bunker": _rc_bunker,
-}
-
-
-# --- computer --------------------------------------------------------------------------------------
-
-def _computer(state, fact):
-    from service.rules.lockdown.facts import COMPUTER_CARDS
-    out = action_check(state, fact)
-    if out:
-        return out
-    place = state.characters[fact.actor].room
-    r = state.rooms[place]
-    room = ROOMS[r.tile] if r.tile else None
-    if room is None or room.computer is False or (room.computer is None and state.board.synthetic):
-        out.append(V("no-computer", f"{state.room_label(place)} has no computer.", S.COMPUTER))
-    if r.malfunction:
-        out.append(V("computer-malfunction", "A malfunction disables the computer.", S.MALFUNCTION))
-    if state.powered(state.sector_of(place)) is False:
-        out.append(V("computer-unpowered", "Computer actions need a powered sector.", S.COMPUTER))
-    if state.computer_card not in COMPUTER_CARDS:
-        out.append(V("no-computer-card", "No computer action card is face up (record ComputerCardRevealed).",
-                     S.COMPUTER))
-    return out
-
-
-def _computer_revealed(state, fact):
-    if state.computer_card is not None:
-        return [V("computer-card-face-up", f"Computer card {state.computer_card} is still face up.", S.COMPUTER,
-                  "card")]
-    return []
-
-
 # --- objectives, contingency, lab ------------------------------------------------------------------
-
-def _weakness(state, fact):
-    if state.weaknesses[fact.data["slot"] - 1] and not fact.data.get("card"):
-        return [V("weakness-revealed-twice", f"Weakness {fact.data['slot']} is already face up.", S.WEAKNESS, "slot")]
-    card = str(fact.data.get("card") or "").strip().casefold().replace(" ", "_")
-    if card and state.nemesis_intruders:
-        from service.rules.lockdown.catalog import data
-        for w in data("intruders")["nemesis_intruders"]["removed_weaknesses"]:
-            if card in {w["id"], w["en"].casefold().replace(" ", "_"), w["pl"].casefold().replace(" ", "_")}:
-                return [V("weakness-removed", f"{w['en']} ({w['pl']}) is removed from the game with Nemesis "
-                          f"intruders.", S.NEMESIS, "card")]
-    return []
-
-
-def _final_scan(state, fact):
-    if not state.ended:
-        return [V("final-scan-not-now", "The final scan is part of the victory check after the end.", S.VICTORY)]
-    c = state.characters[fact.actor]
-    if c.status not in ("isolation", "bunker", "evacuated"):
-        return [V("scan-dead", f"{who(state, fact.actor)} did not survive; there is nothing to scan.", S.VICTORY)]
-    if fact.data["infected"] is False and fact.data.get("drawn") and not c.larva:
-        return [V("scan-step-b", "Step B (drawing 4) follows only an infected card or a larva.", S.VICTORY, "drawn")]
-    return []
-
 
 RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     **condition.RULES,  # wounds, contamination, slime, death (decision 0029)
-    "KnowledgeGained": _in_play, "IntruderPlaced": combat.check_intruder_placed,
+    "IntruderPlaced": combat.check_intruder_placed,
     "CharacterMovedByEffect": movement.check_moved_by_effect,
     "IntruderAttacked": combat.check_attacked, "CharacterShot": combat.check_shot, "MeleeAttacked": combat.check_melee,
     "InjuryCheckDrawn": combat.check_injury_check, "IntruderRetreated": combat.check_retreated,
@@ -599,8 +326,8 @@ RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "FireRemoved": systems.check_fire_removed, "MalfunctionPlaced": systems.check_malfunction,
     "MalfunctionRemoved": systems.check_malfunction_removed, "DoorChanged": systems.check_door,
     "NoiseMarkerPlaced": movement.check_noise_placed, "NoiseMarkerRemoved": movement.check_noise_removed,
-    "SelfDestructStarted": systems.check_self_destruct, "RoomActionUsed": _room_action, "ComputerActionUsed": _computer,
-    "ComputerCardRevealed": _computer_revealed,
-    "WeaknessRevealed": _weakness, "FinalScanRecorded": _final_scan,
+    "SelfDestructStarted": systems.check_self_destruct,
     **hidden_information.RULES,  # objectives and contingency tokens (decision 0029)
+    **endgame.RULES,  # the final scan (decision 0029)
+    **rooms.RULES,  # room and computer actions, knowledge, weaknesses (decision 0029)
 }

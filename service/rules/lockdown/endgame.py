@@ -14,8 +14,15 @@ Characters killed by the end-of-game effects (rapid response team, explosion) ar
 """
 from __future__ import annotations
 
+from service.rules.base import Consequence, Fact, Violation
+from service.rules.kit.builders import violation as V
+from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
+from service.rules.kit.replace import replace
+from service.rules.lockdown import mechanics as M, sections as S
+from service.rules.lockdown.coarse_record import INCOMPLETE, uncertain
 from service.rules.lockdown.components import CHARACTERS
-from service.rules.lockdown.state import LockdownState
+from service.rules.lockdown.mechanics import C
+from service.rules.lockdown.state import ENDED, EVENT, PLAYER, LockdownState, who, with_character
 
 END_CAUSES = ("time_out", "alarm_procedure", "base_destroyed")
 LOCATION = {"base": "base", "pod": "pod", "isolation": "isolation", "bunker": "bunker", "evacuated": "swc"}
@@ -90,7 +97,6 @@ def _coarse(state: LockdownState, view):
     cannot be undone stays known (a signal sent, a queen killed, a weakness discovered, a final scan recorded).
     """
     from dataclasses import replace as copy
-    from service.rules.lockdown.unknowns import INCOMPLETE, uncertain
 
     seats = list(view.seats)
     if state.ending == INCOMPLETE:
@@ -106,3 +112,58 @@ def _coarse(state: LockdownState, view):
     return copy(view, seats=tuple(seats), eggs_in_nest=None, queen_killed=view.queen_killed or None,
                 weaknesses=weaknesses, sectors_explored=None,
                 self_destruct=view.self_destruct if view.self_destruct != "off" else None)
+
+
+# --- the facts of the game's end: the table ending it, the final scan of the victory check (decision 0029) ------
+
+def check_final_scan(state: LockdownState, fact: Fact) -> list[Violation]:
+    if not state.ended:
+        return [V("final-scan-not-now", "The final scan is part of the victory check after the end.", S.VICTORY)]
+    c = state.characters[fact.actor]
+    if c.status not in ("isolation", "bunker", "evacuated"):
+        return [V("scan-dead", f"{who(state, fact.actor)} did not survive; there is nothing to scan.", S.VICTORY)]
+    if fact.data["infected"] is False and fact.data.get("drawn") and not c.larva:
+        return [V("scan-step-b", "Step B (drawing 4) follows only an infected card or a larva.", S.VICTORY, "drawn")]
+    return []
+
+
+def game_ended(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    ending = fact.data["ending"]
+    if ending not in ("abandoned", INCOMPLETE) and state.phase in (PLAYER, EVENT):
+        state = M.end_game(state, ending, cons)
+        return replace(state, ending_note=fact.data.get("note") or "")
+    cons.append(C("game-ended", f"The game ends ({ending.replace('_', ' ')})."
+                  + (f" {fact.data['note']}" if fact.data.get("note") else ""), ending=ending))
+    return replace(state, ended=True, phase=ENDED, ending=ending, ending_note=fact.data.get("note") or "",
+                   pending=(), turn=None)
+
+
+def final_scan(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    d = fact.data
+    drawn = tuple(d["drawn"]) if d.get("drawn") is not None else None
+    cons.append(C("final-scan", f"Final scan of {who(state, fact.actor)}: "
+                  + ("an INFECTED card" if d["infected"] else "no infected card")
+                  + (f"; drawn: {', '.join(drawn)}" if drawn else "") + ".", seat=fact.actor))
+    return with_character(state, fact.actor, scan_infected=d["infected"], final_draw=drawn)
+
+
+_SPECS = (
+    FactSpec("GameEnded", "table",
+             "The table ended the game early (abandoned), or recorded an ending the model could not derive. Real "
+             "endings (time out, alarm procedure, base destroyed, nobody left) are derived and never need this fact.",
+             (_f("ending", "ending", "abandoned, time_out, alarm_procedure, base_destroyed or no_characters_left"),
+              _f("note", "text", "free text", False)),
+             {"ending": "abandoned", "note": "ran out of time at the club"}, S.END),
+    FactSpec("FinalScanRecorded", "seat",
+             "Victory check, final scan of a living character: step A (any INFECTED card, or a larva) and, if done, "
+             "the kinds of the 4 cards drawn in step B.",
+             (_f("infected", "bool", "step A found an infected card"),
+              _f("drawn", "draw_kinds", "step B: the 4 cards drawn (action / contamination)", False)),
+             {"infected": False}, S.VICTORY),
+)
+_CHECKS = (None, check_final_scan)  # GameEnded: its shape only (checks.check lets it end the game any time)
+_EFFECTS = (game_ended, final_scan)
+FACT_TYPES: tuple[FactType, ...] = tuple(FactType(*t) for t in zip(_SPECS, _CHECKS, _EFFECTS))
+SPECS = tuple(t.spec for t in FACT_TYPES)
+RULES = {t.spec.type: t.check for t in FACT_TYPES if t.check is not None}
+EFFECTS = {t.spec.type: t.effect for t in FACT_TYPES}

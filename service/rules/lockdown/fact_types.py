@@ -20,7 +20,9 @@ from typing import Callable
 
 from service.rules.base import Consequence, Fact, Violation
 from service.rules.kit.facts import FactSpec
-from service.rules.lockdown import combat, condition, event_phase, hidden_information, movement, systems
+from service.rules.lockdown import (
+    coarse_record, combat, condition, endgame, event_phase, hidden_information, movement, rooms, setup, systems,
+)
 from service.rules.lockdown.apply import HANDLERS
 from service.rules.lockdown.checks import RULES
 from service.rules.lockdown.facts import FACTS
@@ -28,7 +30,7 @@ from service.rules.lockdown.state import LockdownState
 
 #: the game's concepts in rulebook order, each with its fact types
 CONCEPTS: dict[str, tuple[str, ...]] = {
-    "setup": ("BoardPrepared", "CharacterChosen", "SetupCompleted"),
+    "setup": tuple(t.spec.type for t in setup.FACT_TYPES),
     "turns and actions": ("FirstPlayerPassed", "Passed", "ActionCardPlayed"),
     "movement and exploration": tuple(t.spec.type for t in movement.FACT_TYPES),
     "event phase": tuple(t.spec.type for t in event_phase.FACT_TYPES),
@@ -39,15 +41,15 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
                            "HeavyObjectPickedUp"),
     "systems": ("PowerChanged", "DoorChanged", "FirePlaced", "FireRemoved", "MalfunctionPlaced", "MalfunctionRemoved",
                 "SelfDestructStarted"),
-    "rooms and computers": ("RoomActionUsed", "ComputerActionUsed", "ComputerCardRevealed", "KnowledgeGained",
-                            "WeaknessRevealed"),
+    "rooms and computers": tuple(t.spec.type for t in rooms.FACT_TYPES),
     "hidden information": tuple(t.spec.type for t in hidden_information.FACT_TYPES),
-    "scoring": ("FinalScanRecorded", "GameEnded"),
-    "a coarse record": ("RecordGap", "CharacterEscaped"),
+    "scoring": tuple(t.spec.type for t in endgame.FACT_TYPES),
+    "a coarse record": tuple(t.spec.type for t in coarse_record.FACT_TYPES),
 }
 #: the concepts that live in a module of their own, declaring their fact types there (decision 0029)
-CONCEPT_MODULES = {"movement and exploration": movement, "event phase": event_phase, "condition": condition,
-                   "combat": combat, "systems": systems, "hidden information": hidden_information}
+CONCEPT_MODULES = {"setup": setup, "movement and exploration": movement, "event phase": event_phase,
+                   "condition": condition, "combat": combat, "systems": systems, "rooms and computers": rooms,
+                   "hidden information": hidden_information, "scoring": endgame, "a coarse record": coarse_record}
 #: types whose only rules are their shape and their place in the game (checks.check's order rules)
 SHAPE_ONLY = frozenset({"FirePlaced", "GameEnded", "IntruderInjured", "IntruderRemoved", "PowerChanged"})
 

@@ -14,7 +14,9 @@ from typing import Any, Mapping
 from service.rules.base import Fact, Violation
 from service.rules.kit.facts import Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
 from service.rules.kit.facts import shape_violations as kit_shape_violations
-from service.rules.lockdown import combat, condition, event_phase, hidden_information, movement, sections, systems
+from service.rules.lockdown import (
+    coarse_record, combat, condition, endgame, event_phase, hidden_information, movement, rooms, sections, setup, systems,
+)
 from service.rules.lockdown.movement import SURCHARGE_DOC  # noqa: F401 (old path: facts.SURCHARGE_DOC)
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
 from service.rules.lockdown.unknown_values import UNKNOWN_KINDS, is_unknown
@@ -35,27 +37,12 @@ MAX_TOKEN_ITEMS = 9
 _f = field_spec  # short, for the long table below
 MOVEMENT = {spec.type: spec for spec in movement.SPECS}  # declared with their checks and effects (decision 0029)
 SYSTEMS = {spec.type: spec for spec in systems.SPECS}  # the same (decision 0029)
+SCORING = {spec.type: spec for spec in endgame.SPECS}  # the same (decision 0029)
+ROOMS_ = {spec.type: spec for spec in rooms.SPECS}  # the same (decision 0029)
 
 
 FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
-    FactSpec("BoardPrepared", "table",
-             "The main board is laid out: which board and, if the table knows them, the room tiles in the slots.",
-             (_f("board", "board", "board file id: 'basic' (the real board), 'mars' (its alternative side, "
-                  "lockdown.md §12.5) or 'synthetic' (test board only)"),
-              _f("tiles", "tiles", "optional map slot → room tile (id or name) or null when face down and unknown", False),
-              _f("sectors", "sectors", "optional map room space → sector (S-01, S-02, S-03) where the board file does "
-                 "not know it (the basic side's random slots): darkness and power are then derived there", False)),
-             {"board": "basic", "tiles": {"slot-04": "archive", "slot-05": None}}, sections.SETUP_BOARD),
-    FactSpec("CharacterChosen", "seat",
-             "A player chose their character; the figure goes to its start room.",
-             (_f("character", "character", "character id or name"),
-              _f("player", "player_number", "the number on the player's help card (player 1, 2, …), which sets the "
-                 "choice order and names 'player X' on objective cards (seed 000 L1052–1058)", False)),
-             {"character": "survivor"}, sections.SETUP_CHARACTERS),
-    FactSpec("SetupCompleted", "table",
-             "Setup is over; round 1 begins and every player draws up to 5 (6 in the Isolation Room).",
-             (_f("first_player", "seat", "the seat holding the first player token (player 1); default: lowest seat", False),),
-             {}, sections.SETUP_FIRST_PLAYER),
+    *setup.SPECS,  # declared with their checks and effects (decision 0029)
     FactSpec("FirstPlayerPassed", "seat",
              "The first player token moved to the player on the left (every round but the first).",
              (_f("to", "seat", "the seat receiving the token (default: the next seat clockwise)", False),),
@@ -67,25 +54,8 @@ FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
              {"discarded": 1}, sections.PASS),
     MOVEMENT["RoomExplored"], MOVEMENT["NoiseRolled"], MOVEMENT["EncounterTokenDrawn"],
     *event_phase.SPECS,  # declared with their checks and effects (decision 0029)
-    FactSpec("GameEnded", "table",
-             "The table ended the game (e.g. abandoned). The victory check is not modelled yet.",
-             (_f("ending", "ending", "abandoned, time_out, alarm_procedure, base_destroyed or no_characters_left"),
-              _f("note", "text", "free text", False)),
-             {"ending": "abandoned", "note": "ran out of time at the club"}, sections.END),
-    FactSpec("RecordGap", "table",
-             "Coarse record: the rest of this round and the rounds before to_round were not recorded; round "
-             "to_round begins (lenient games only; flagged record-gap).",
-             (_f("to_round", "round", "the round recorded next (after the current one)"),
-              _f("time", "space", "where the time token stands when recording resumes, if known", False),
-              _f("note", "text", "free text (what is known of the skipped rounds)", False)),
-             {"to_round": 4, "time": "09", "note": "rounds 2-3 from memory: nothing remembered"}, sections.END),
-    FactSpec("CharacterEscaped", "seat",
-             "Coarse record: the character escaped, recorded by its outcome only — by a CSS pod, to the Bunker, "
-             "or locked in the Isolation Room (lenient games only; flagged escape-summary).",
-             (_f("route", "route", "pod, bunker or isolation"),
-              _f("pod", "pod", "for a pod: A, B or C, if known", False),
-              _f("note", "text", "free text", False)),
-             {"route": "pod", "pod": "B"}, sections.END),
+    SCORING["GameEnded"],  # declared in endgame, with FinalScanRecorded (decision 0029)
+    *coarse_record.SPECS,  # declared with their checks and effects (decision 0029)
 )}
 
 
@@ -229,29 +199,9 @@ ITEM_COLOURS = ("red", "yellow", "green", "blue", "starting", "quest")
 ITEM_PLACES = ("hand", "backpack")
 DOOR_STATES = ("closed", "open", "destroyed")
 POWER_LOCATIONS = ("S-01", "S-02", "S-03", "elevator")
-HEAL_CHOICES = ("dress_all", "heal_dressed", "heal_light")
-def _room_actions() -> dict[str, tuple[str, ...]]:
-    """Room action → the rooms (tile ids) where it is done, from the rooms' ``actions`` in rooms.json.
-
-    ``escape_bunker`` belongs to no tile: it is done on the exit space (001), unknown on the basic board.
-    """
-    out: dict[str, list[str]] = {}
-    for room in ROOMS:
-        for action in room.extra.get("actions", ()):
-            out.setdefault(action["id"], []).append(room.id)
-    out["escape_bunker"] = []
-    return {action: tuple(rooms) for action, rooms in out.items()}
-
-
-ROOM_ACTIONS: dict[str, tuple[str, ...]] = _room_actions()
-COMPUTER_CARDS: dict[str, tuple[str, ...]] = {  # gaps_filled.md §5 (C1, card photos)
-    "A": ("move_rover", "peek_css", "peek_contingency"),
-    "B": ("gain_knowledge", "peek_css", "swap_power"),
-    "C": ("clear_room", "swap_power", "peek_contingency"),
-    "D": ("toggle_door", "peek_css", "move_rover"),
-    "E": ("clear_room", "swap_power", "peek_css"),
-}
-COMPUTER_DECK = tuple(COMPUTER_CARDS) + ("lockdown",)
+from service.rules.lockdown.rooms import (  # noqa: E402,F401 (old paths: facts.ROOM_ACTIONS …)
+    COMPUTER_CARDS, COMPUTER_DECK, HEAL_CHOICES, ROOM_ACTIONS,
+)
 CONTINGENCY_PLANS = hidden_information.CONTINGENCY_PLANS
 
 
@@ -392,11 +342,7 @@ S = sections
 MORE = (
     # --- character condition --------------------------------------------------------------
     *condition.SPECS,  # declared with their checks and effects (decision 0029)
-    FactSpec("KnowledgeGained", "seat",
-             "The character's knowledge changed by an effect not derived here (card, item); capped 0–8.",
-             (_f("amount", "amount", "change of knowledge (e.g. 3 for Research Tools)"),
-              _f("activate", "bool", "the knowledge token was flipped to its active side", False)),
-             {"amount": 1}, S.KNOWLEDGE),
+    ROOMS_["KnowledgeGained"],
     # --- combat ---------------------------------------------------------------------------
     *combat.SPECS,  # declared with their checks and effects (decision 0029)
     # --- cards and items ------------------------------------------------------------------
@@ -491,61 +437,13 @@ MORE = (
     MOVEMENT["NoiseMarkerPlaced"], MOVEMENT["NoiseMarkerRemoved"],  # declared in movement (decision 0029)
     SYSTEMS["PowerChanged"],
     SYSTEMS["SelfDestructStarted"],
-    FactSpec("RoomActionUsed", "seat",
-             "A room action (cost 2; elevator 1; not in combat, not with a malfunction). Its effect is derived; "
-             "options as the action needs them.",
-             (_f("action", "room_action", ", ".join(ROOM_ACTIONS)),
-              _f("room", "room", "target room (technical_move, eliminate_threat, vent)", False),
-              _f("seat", "seat", "target seat (check_objective)", False),
-              _f("object", "object", "research: the object researched", False),
-              _f("choice", "heal_choice", "heal: dress_all / heal_dressed / heal_light; eliminate_threat: counter / "
-                 "malfunction; take_item: taser / enviro_suit; escape_bunker: rover / suit", False),
-              _f("to", "text", "schedule_css: space moved to; use_elevator: sector", False),
-              _f("space", "space", "schedule_css: the space of the CSS token", False),
-              _f("with", "seats", "use_elevator: characters taken along", False),
-              _f("infected", "count0", "decontaminate/surgery: infected cards found", False),
-              _f("clean", "count0", "decontaminate/surgery: clean cards found", False),
-              _f("card", "text", "research: the weakness card revealed, if named", False),
-              _f("token", "plan", "gather_information / schedule_css: the token seen", False),
-              _f("arrangement", "arrangement", "restore_power: location → power token", False)),
-             {"action": "send_signal"}, S.ROOM_ACTIONS),
-    FactSpec("ComputerActionUsed", "seat",
-             "A computer action (cost 1, powered sector, computer room without malfunction): option 1–3 of the "
-             "face-up card; the card goes under the deck (record ComputerCardRevealed next).",
-             (_f("option", "computer_option", "1, 2 or 3 on the face-up card"),
-              _f("room", "room", "target room (clear_room, toggle_door)", False),
-              _f("corridor", "corridor", "toggle_door: corridor number", False),
-              _f("seat", "seat", "peek_contingency: the other player", False),
-              _f("space", "space", "peek_css: the space of the token", False),
-              _f("token", "text", "the token seen (peek_css / peek_contingency)", False),
-              _f("locations", "power_pair", "swap_power: the 2 locations", False),
-              _f("to", "text", "move_rover: exit / away", False)),
-             {"option": 1}, S.COMPUTER),
-    FactSpec("ComputerCardRevealed", "table",
-             "The next computer action card was revealed (at setup and after every use). Lock-Down: a malfunction "
-             "in the revealing player's room and the deck is reshuffled (derived).",
-             (_f("card", "computer_card", "A, B, C, D, E or lockdown"),
-              _f("seat", "seat", "Lock-Down: the revealing player", False)),
-             {"card": "B"}, S.COMPUTER),
+    ROOMS_["RoomActionUsed"],
+    ROOMS_["ComputerActionUsed"],
+    ROOMS_["ComputerCardRevealed"],
     # --- objectives, contingency, lab, victory check --------------------------------------
     *hidden_information.SPECS,  # declared with their checks and effects (decision 0029)
-    FactSpec("WeaknessRevealed", "table", "A weakness card was revealed (by research or an item) or named.",
-             (_f("slot", "slot", "slot 1–3 (knowledge 3, 5, 8)"),
-              _f("card", "text", "the weakness card, if named", False),
-              _f("object", "object", "the object type that revealed it", False)),
-             {"slot": 2, "object": "egg"}, S.WEAKNESS),
-    FactSpec("FinalScanRecorded", "seat",
-             "Victory check, final scan of a living character: step A (any INFECTED card, or a larva) and, if done, "
-             "the kinds of the 4 cards drawn in step B.",
-             (_f("infected", "bool", "step A found an infected card"),
-              _f("drawn", "draw_kinds", "step B: the 4 cards drawn (action / contamination)", False)),
-             {"infected": False}, S.VICTORY),
+    ROOMS_["WeaknessRevealed"],
+    SCORING["FinalScanRecorded"],
 )
 FACTS.update({spec.type: spec for spec in MORE})
-# GameEnded: the table may still end a game early; real endings are derived
-FACTS["GameEnded"] = FactSpec(
-    "GameEnded", "table",
-    "The table ended the game early (abandoned), or recorded an ending the model could not derive. Real endings "
-    "(time out, alarm procedure, base destroyed, nobody left) are derived and never need this fact.",
-    FACTS["GameEnded"].fields, FACTS["GameEnded"].example, sections.END)
 AFTER_END = ("ContingencyTokenRevealed", "FinalScanRecorded", "ObjectiveRevealed")  # hidden information at the end

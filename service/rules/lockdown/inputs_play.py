@@ -14,12 +14,11 @@ from functools import lru_cache
 from typing import Any
 
 from service.rules.base import Expected, Fact
-from service.rules.lockdown import hidden_information
+from service.rules.lockdown import hidden_information, rooms
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, EVENT_CARDS, ROOMS
 from service.rules.lockdown.facts import (
-    COMPUTER_CARDS, COMPUTER_DECK, DEATH_CAUSES, DIE_FACES, ITEM_COLOURS, OBJECT_KINDS,
-    POWER_LOCATIONS, ROOM_ACTIONS, SCAN_SCOPES,
+    COMPUTER_DECK, DEATH_CAUSES, DIE_FACES, ITEM_COLOURS, OBJECT_KINDS, POWER_LOCATIONS, SCAN_SCOPES,
 )
 from service.rules.lockdown.offers import offer
 from service.rules.lockdown.state import IN_BASE, LockdownState
@@ -105,15 +104,7 @@ def actions(state: LockdownState, seat: int) -> list[Expected]:
         others = [s for s in state.characters_in(place) if s != seat]
         if others and c.items:
             out.append(Expected("ItemsTraded", seat, {"with": others, "give": [[c.items[-1].name]]}, "trade"))
-    for action, rooms in ROOM_ACTIONS.items():
-        if rooms and r.tile not in rooms:
-            continue
-        if not rooms and state.board.exit_space and place != state.board.exit_space:
-            continue
-        for data in _room_options(state, seat, action):
-            if _legal(state, "RoomActionUsed", seat, data):
-                out.append(Expected("RoomActionUsed", seat, {k: [v] for k, v in data.items()},
-                                    f"room action: {action.replace('_', ' ')}"))
+    out += rooms.room_action_offers(state, seat, _legal)  # declared with each room action (decision 0029)
     out.append(Expected("ActionCardPlayed", seat, {"card": None}, "play an action card (its effect follows as facts)"))
     if c.items:
         out.append(Expected("ItemUsed", seat, {"item": list(dict.fromkeys(i.name for i in c.items)), "cost": [1]},
@@ -121,71 +112,8 @@ def actions(state: LockdownState, seat: int) -> list[Expected]:
     held = list(dict.fromkeys([i.name for i in c.items] + [o.split(":")[0] for o in c.objects]))
     if held:
         out.append(Expected("ItemDropped", seat, {"item": held}, "drop an item or a heavy object (free)"))
-    if state.computer_card in COMPUTER_CARDS:
-        for option in (1, 2, 3):
-            data = _computer_options(state, seat, COMPUTER_CARDS[state.computer_card][option - 1], option)
-            if data is not None and _legal(state, "ComputerActionUsed", seat, data):
-                out.append(Expected("ComputerActionUsed", seat, {k: [v] for k, v in data.items()},
-                                    f"computer action {state.computer_card}{option}"))
+    out += rooms.computer_offers(state, seat, _legal)  # the computer's options (decision 0029)
     return out
-
-
-def _room_options(state: LockdownState, seat: int, action: str) -> list[dict[str, Any]]:
-    c = state.characters[seat]
-    base = {"action": action}
-    if action == "technical_move":
-        dests = [p for p in state.board.technical if state.rooms[p].explored and p != c.room]
-        return [dict(base, room=p) for p in dests[:2]]
-    if action == "heal":
-        return [dict(base, choice=ch) for ch in ("dress_all", "heal_dressed", "heal_light")]
-    if action == "research":
-        objs = {o.split(":")[0] for o in c.objects} | {o.split(":")[0] for o in state.objects.get(c.room, ())}
-        return [dict(base, object=o) for o in sorted(objs)]
-    if action == "check_objective":
-        return [dict(base, seat=s) for s in state.seats if s != seat and state.characters[s].signal][:1]
-    if action == "eliminate_threat":
-        return [dict(base, room=i.room, choice="malfunction") for i in state.intruders][:1]
-    if action == "take_item":
-        return [dict(base, choice="enviro_suit"), dict(base, choice="taser")]
-    if action in ("decontaminate", "surgery"):
-        n = c.contamination
-        return [dict(base, infected=0, clean=n)] + ([dict(base, infected=1, clean=n - 1)] if n else [])
-    if action == "vent":
-        return [dict(base, room=p) for p in list(state.board.technical)[:1]]
-    if action == "use_elevator":
-        return [dict(base, to=s) for s in ("S-01", "S-02", "S-03")]
-    if action == "escape_bunker":
-        return [base, dict(base, choice="suit")]
-    if action == "schedule_css":
-        b = state.board
-        out = []
-        for space in sorted(state.css_at, key=lambda v: b.time_spaces.index(v)):
-            i = b.time_spaces.index(space)
-            for j in (i - 1, i + 1):
-                if 0 <= j < len(b.time_spaces):
-                    out.append(dict(base, space=b.time_label(i), to=b.time_label(j)))
-        return out[:2]
-    return [base]
-
-
-def _computer_options(state: LockdownState, seat: int, option: str, n: int) -> dict[str, Any] | None:
-    data: dict[str, Any] = {"option": n}
-    if option == "swap_power":
-        data["locations"] = ["S-01", "elevator"]
-    elif option == "clear_room":
-        data["room"] = state.characters[seat].room
-    elif option == "toggle_door":
-        exits = state.board.exits(state.characters[seat].room) if state.board.has_graph else ()
-        if not exits:
-            return None
-        data["room"] = state.characters[seat].room
-        data["corridor"] = state.board.number_at(exits[0][0], state.characters[seat].room)
-    elif option == "peek_contingency":
-        others = [s for s in state.seats if s != seat and state.characters[s].contingency]
-        if not others:
-            return None
-        data["seat"] = others[0]
-    return data
 
 
 def due(state: LockdownState) -> list[Expected]:

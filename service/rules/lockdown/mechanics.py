@@ -21,10 +21,11 @@ from typing import Any
 from service.rules.base import Consequence, Fact
 from service.rules.kit.builders import consequence
 from service.rules.lockdown.board import TECHNICAL, is_area
+from service.rules.lockdown.catalog import item_ammo
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, ROOMS
 from service.rules.lockdown.state import (
-    DEAD, ENDED, EVACUATED, FIRE_MARKERS, GONE, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, MALFUNCTION_MARKERS,
-    PLAYER, Intruder, LockdownState, Pending, SeriousWound, intruder, who, with_character, with_room,
+    DEAD, ENDED, EVACUATED, FIRE_MARKERS, GONE, HAND_SIZE, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, MALFUNCTION_MARKERS,
+    PLAYER, Intruder, Item, LockdownState, Pending, SeriousWound, intruder, who, with_character, with_room,
 )
 
 MAX_SERIOUS = 3  # a wound beyond 3 serious wounds kills (lockdown.md §8.4)
@@ -625,3 +626,78 @@ def start_self_destruct(state: LockdownState, cons: list[Consequence]) -> Lockdo
 def act(state: LockdownState, fact: Fact, cost: int) -> LockdownState:
     """An action: pay its cost and count it (lockdown.md §5.1)."""
     return count_action(pay(state, fact.actor, cost), fact.actor)
+
+
+# --- a round begins (after setup and after every event phase) ------------------------------------
+
+def hand_target(state: LockdownState, seat: int) -> int:
+    c = state.characters[seat]
+    room = state.rooms.get(c.room) if c.room else None
+    if room is not None and room.tile == "isolation_room" and not room.malfunction:
+        return HAND_SIZE + 1
+    return HAND_SIZE
+
+
+def refill_hands(state: LockdownState, cons: list[Consequence]) -> LockdownState:
+    """Every character in the base draws up to its hand size; passing, actions and moves start afresh (a round
+    begins: after setup and after every event phase)."""
+    state = revive(state, cons)
+    for seat in state.player_order():
+        c = state.characters[seat]
+        if c.status != IN_BASE:
+            state = with_character(state, seat, passed=True, actions=0, fire_hurt=False)
+            continue
+        target = hand_target(state, seat)
+        state = draw(state, seat, max(0, target - c.hand), cons)
+        hand = state.characters[seat].hand
+        state = with_character(state, seat, passed=False, actions=0, fire_hurt=False, first_turn_done=False, moves=0)
+        extra = " (Isolation Room)" if target > HAND_SIZE else ""
+        cons.append(C("cards-drawn", f"{who(state, seat)} draws {hand - c.hand} card{'s' if hand - c.hand != 1 else ''}"
+                      f" up to {target}{extra}" + ("" if hand >= target else f" (only {hand}: deck and discard "
+                                                   f"are empty)") + ".", seat=seat, drawn=hand - c.hand, hand=hand))
+    return state
+
+
+def revive(state: LockdownState, cons: list[Consequence]) -> LockdownState:
+    """Co-op AutoDoc: a corpse in a working Emergency Room revives at the start of a round (lockdown.md §12.3)."""
+    if state.setup.mode != "coop" or state.round <= 1:
+        return state
+    er = state.room_of_tile("emergency_room")
+    if er is None or not state.rooms[er].explored or state.rooms[er].malfunction or state.intruders_in(er):
+        return state
+    for seat in state.seats:
+        c = state.characters[seat]
+        corpse = f"corpse:{seat}"
+        if c.status != DEAD:
+            continue
+        carrier = next((s for s in state.characters_in(er) if corpse in state.characters[s].objects), None)
+        if corpse in state.objects.get(er, ()):
+            state = take_object(state, er, corpse)
+        elif carrier is not None:
+            objs = list(state.characters[carrier].objects)
+            objs.remove(corpse)
+            state = with_character(state, carrier, objects=tuple(objs))
+        else:
+            continue
+        state = with_character(state, seat, status=IN_BASE, room=er, cause=None, was=None, light=0,
+                               serious=tuple(SeriousWound(w.card, True) for w in c.serious))
+        cons.append(C("revived", f"AutoDoc: {who(state, seat)} is revived in the Emergency Room (light wounds "
+                      f"removed, serious wounds dressed).", seat=seat, room=er))
+    return state
+
+
+# --- an item comes to a character (items and the rooms that hand out items) ------------------------------
+
+def add_item(state: LockdownState, seat: int, name: str, colour: str, where: str | None, ammo: int | None,
+             cons: list[Consequence]) -> LockdownState:
+    """``name`` comes to ``seat``'s hand (if one is free) or backpack, loaded as printed unless ``ammo`` says."""
+    c = state.characters[seat]
+    where = where or "backpack"
+    if ammo is None:  # a weapon arrives loaded with its printed starting ammo (seed 000 L3632–3636)
+        printed = item_ammo(name)
+        ammo = printed[0] if printed else None
+    if where == "hand" and c.hands_used >= 2:
+        cons.append(C("hands-full", f"Both hands of {who(state, seat)} are full: {name} goes to the backpack."))
+        where = "backpack"
+    cons.append(C("item", f"{who(state, seat)} takes {name} ({where}).", seat=seat, item=name))
+    return with_character(state, seat, items=c.items + (Item(name, colour, where, ammo),))

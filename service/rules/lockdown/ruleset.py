@@ -12,11 +12,14 @@ from typing import Any, Callable, Iterable, Mapping
 
 from service.rules.base import Consequence, Expected, Fact, Group, Moment, Result, Ruleset, Setup, Violation
 from service.rules.lockdown import names as _names
-from service.rules.lockdown import apply as _apply, checks, inputs, perspective, sidebar as _sidebar, state as _state, story, svg, unknowns, view
+from service.rules.lockdown import (
+    apply as _apply, checks, inputs, masking, sidebar as _sidebar, state as _state, story, svg, unknowns, view,
+)
 from service.rules.lockdown import corridors as _corridors, result_words
 from service.rules.lockdown.components import BOARDS, EVENT_CARDS, board as _board
 from service.rules.lockdown.fact_types import FACT_TYPES
 from service.rules.lockdown.facts import KINDS
+from service.rules.replay import fold
 
 
 class LockdownRuleset(Ruleset):
@@ -105,10 +108,10 @@ class LockdownRuleset(Ruleset):
         return _sidebar.verdicts(result, state)
 
     def mask(self, setup: Setup, fact: Fact, as_: str) -> Fact:
-        return perspective.mask(setup, fact, as_)
+        return masking.mask(setup, fact, as_)
 
     def revealed(self, all_state: _state.LockdownState, seen_state: _state.LockdownState, as_: str) -> list[Fact]:
-        return perspective.revealed(all_state, seen_state, as_)
+        return masking.revealed(all_state, seen_state, as_)
 
     def unknown_kinds(self) -> frozenset[str]:
         return unknowns.UNKNOWN_KINDS
@@ -140,7 +143,7 @@ class LockdownRuleset(Ruleset):
 
     def perspective_view(self, setup: Setup, facts: list[Fact], as_: str) -> _state.LockdownState:
         """The state after ``facts`` as ``as_`` knew it (for the board drawing)."""
-        return perspective.perspective_view(setup, facts, as_, self)
+        return fold(self, setup, list(facts), True, as_=as_).head.state
 
 
 LOCKDOWN = LockdownRuleset()

@@ -19,6 +19,7 @@ from service.rules.lockdown.components import ACTION_CARDS, ATTACK_CARDS, CHARAC
 from service.rules.lockdown.facts import FACTS, resolve_place
 from service.rules.lockdown.unknowns import unknown_fields
 from service.rules.lockdown.names import display_name, local, shown
+from service.rules.lockdown.rooms import ROOM_ACTION_TABLE
 from service.rules.lockdown.state import DEAD, EVACUATED, IN_BUNKER, LOCKED_IN, LockdownState
 
 # --- names -------------------------------------------------------------------------------------------------------
@@ -455,18 +456,7 @@ def _self_destruct(b, f, a, who):
     return _("The self-destruct sequence starts.")
 
 
-ROOM_ACTION_WORDS = {
-    "read_archive": N_("reads the archive"), "technical_move": N_("crawls through the technical corridors"),
-    "start_self_destruct": N_("starts the self-destruct sequence"), "decontaminate": N_("goes through decontamination"),
-    "heal": N_("is treated"), "research": N_("researches"), "enter_pod": N_("climbs into an escape pod"),
-    "take_egg": N_("takes an egg"), "stop_self_destruct": N_("stops the self-destruct sequence"),
-    "toggle_power": N_("switches the power"), "send_signal": N_("sends the signal"), "check_objective": N_("checks an objective"),
-    "schedule_css": N_("reschedules a CSS launch"), "eliminate_threat": N_("eliminates a threat"), "take_item": N_("takes an item"),
-    "surgery": N_("undergoes surgery"), "take_neutralizer": N_("takes the neutralizer"), "vent": N_("vents a room"),
-    "alarm": N_("sounds the alarm"), "gather_information": N_("gathers information"), "restore_power": N_("restores power"),
-    "call_elevator": N_("calls the elevator"), "use_elevator": N_("rides the elevator"),
-    "lock_in": N_("tries to lock in the Isolation Room"), "escape_bunker": N_("makes for the Bunker"),
-}
+ROOM_ACTION_WORDS = {a.id: a.words for a in ROOM_ACTION_TABLE.values()}  # declared with each room action
 
 
 def _room_action(b, f, a, who):

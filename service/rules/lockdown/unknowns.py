@@ -24,25 +24,24 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Callable
 
-from service.rules.base import Consequence, Expected, Fact, Violation
+from service.rules.base import Consequence, Fact, Violation
 from service.rules.lockdown import mechanics as M
-from service.rules.lockdown import sections as S
 from service.rules.kit.replace import replace
 from service.rules.lockdown.facts import FACTS
 from service.rules.lockdown.mechanics import C
 from service.rules.lockdown.turns import ACTIONS, action_cost
 from service.rules.lockdown.state import (
-    COLONY_STEP, EVACUATED, EVENT, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, PLAYER, ROUND_END, TIME, TURNS,
-    LockdownState, Pending, who, with_character, with_characters, with_room,
+    COLONY_STEP, EVENT, IN_BASE, ROUND_END, TIME, LockdownState, Pending, who, with_character, with_room,
 )
 
 from service.rules.lockdown.unknown_values import UNKNOWN, UNKNOWN_KINDS, is_unknown  # noqa: F401 (old paths)
-GAP_RULE, ESCAPE_RULE, UNKNOWN_RULE = "record-gap", "escape-summary", "value-unknown"
-ESCAPE_ROUTES = ("pod", "bunker", "isolation")
-POD_LETTERS = ("A", "B", "C")
-INCOMPLETE = "incomplete"
+from service.rules.lockdown.coarse_record import (  # noqa: F401 (old paths: unknowns.check_gap …)
+    ESCAPE_ROUTES, ESCAPE_RULE, GAP_RULE, INCOMPLETE, POD_LETTERS, apply_escape, apply_gap, check_escape, check_gap,
+    after_the_fact, coarse_inputs, uncertain,
+)
+from service.rules.lockdown import coarse_record
 
-
+UNKNOWN_RULE = "value-unknown"
 def unknown_fields(fact: Fact) -> list[str]:
     """The fields of ``fact`` recorded as ``"unknown"`` where the kind allows it."""
 
@@ -50,16 +49,6 @@ def unknown_fields(fact: Fact) -> list[str]:
     if spec is None or not hasattr(fact.data, "get"):
         return []
     return [f.name for f in spec.fields if f.kind in UNKNOWN_KINDS and is_unknown(fact.data.get(f.name))]
-
-
-def after_the_fact(state: LockdownState) -> bool:
-    """The game is recorded after the fact (header option ``after_the_fact``): from memory or a report."""
-    return bool((state.setup.options or {}).get("after_the_fact"))
-
-
-def uncertain(state: LockdownState) -> bool:
-    """Positions may be wrong: the game is recorded after the fact, or a stretch of it was not recorded."""
-    return bool(state.gaps) or after_the_fact(state)
 
 
 # --- checks ------------------------------------------------------------------------------
@@ -74,27 +63,7 @@ def violations(state: LockdownState, fact: Fact, fields: list[str]) -> list[Viol
     ) for name in fields]
 
 
-def check_gap(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = [Violation(GAP_RULE, "A gap in the record (rounds not recorded): strict games record every fact; "
-                     "record the game as lenient to skip ahead.", S.END, "to_round")]
-    if fact.data["to_round"] <= state.round:
-        out.append(Violation("gap-backwards", f"RecordGap.to_round must be after the current round "
-                             f"({state.round}), got {fact.data['to_round']}.", S.END, "to_round"))
-    return out
-
-
-def check_escape(state: LockdownState, fact: Fact) -> list[Violation]:
-    c = state.characters[fact.actor]
-    out = [Violation(ESCAPE_RULE, "An escape recorded by its outcome only: strict games record how it happened "
-                     "(the pod and its launch, the Bunker, the Isolation Room); record the game as lenient to "
-                     "summarise it.", S.END, "route")]
-    if c.status not in (IN_BASE, IN_POD):
-        out.append(Violation("not-in-base", f"{who(state, fact.actor)} is no longer in the base ({c.status}): "
-                             f"nothing to escape from.", S.END, "route"))
-    return out
-
-
-COARSE_RULES = {"RecordGap": check_gap, "CharacterEscaped": check_escape}
+COARSE_RULES = coarse_record.RULES  # old name (checks registers them from here)
 
 
 # --- applying ----------------------------------------------------------------------------
@@ -271,79 +240,3 @@ def apply_nowhere(state: LockdownState, fact: Fact, cons: list[Consequence]) -> 
                   "derived.", seat=seat))
     state = M.pay(state, seat, cost)
     return M.count_action(state, seat) if fact.type != "ItemDropped" else state
-
-
-def apply_gap(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    """Skip ahead: the rest of this round and the rounds before ``to_round`` were not recorded."""
-    to = fact.data["to_round"]
-    b = state.board
-    time, time_text = state.time, ""
-    given = fact.data.get("time")
-    if given is not None:
-        labels = [b.time_label(i) for i in range(len(b.time_spaces))]
-        label = str(given).zfill(2) if str(given).zfill(2) in labels else str(given)
-        if label in labels:
-            time = labels.index(label)
-            time_text = f", time token at {label}"
-    last = to - 1
-    span = f"round {state.round}" if last <= state.round else f"rounds {state.round}–{last}"
-    cons.append(C("record-gap", f"Not recorded: the rest of {span}. Round {to} begins{time_text}; positions, hands "
-                  f"and tokens from before the gap may have changed.", from_round=state.round, to_round=to,
-                  time=b.time_label(time)))
-    changes = {s: {"actions": 0, "passed": False, "moves": 0, "first_turn_done": False, "fire_hurt": False}
-               for s in state.seats if state.characters[s].status == IN_BASE}
-    state = with_characters(state, changes) if changes else state
-    if not state.isolation_open and b.isolation_opens_at in b.time_spaces[:time + 1]:
-        state = replace(state, isolation_open=True)  # the time token passed the first white space: it stays open
-        cons.append(C("milestone-isolation", "The time token is past the first white space: the Isolation Room is "
-                      "open.", milestone="isolation_open"))
-    gap = (state.round, to, b.time_label(time) if given is not None else None)
-    state = replace(state, gaps=state.gaps + (gap,), round=to, time=time, phase=PLAYER, step=TURNS, pending=(),
-                    turn=state.first_player, last_turn=None, css_at=frozenset(
-                        s for s in state.css_at if s in b.time_spaces and b.time_spaces.index(s) > time))
-    return state
-
-
-def apply_escape(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    seat, route = fact.actor, fact.data["route"]
-    c = state.characters[seat]
-    if c.status not in (IN_BASE, IN_POD):
-        cons.append(C("ignored", f"{who(state, seat)} is no longer in the base; nothing changes."))
-        return state
-    pods = dict(state.pods)
-    for letter, s in list(pods.items()):
-        if s == seat:
-            del pods[letter]
-    state = replace(state, pods=MappingProxyType(pods))
-    if route == "pod":
-        letter = fact.data.get("pod")
-        letter = letter if letter in POD_LETTERS else None
-        state = with_character(state, seat, status=EVACUATED, pod=letter, room=None, passed=True)
-        text = f"escapes by pod {letter}" if letter else "escapes by a CSS pod (which one is not recorded)"
-    elif route == "bunker":
-        state = with_character(state, seat, status=IN_BUNKER, room=None, passed=True)
-        text = "reaches the Bunker"
-    else:
-        state = with_character(state, seat, status=LOCKED_IN, passed=True)
-        text = "locks themselves in the Isolation Room"
-    cons.append(C("escaped", f"{who(state, seat)} {text} (recorded by its outcome).", seat=seat, route=route))
-    return M.check_base_empty(state, cons)
-
-
-# --- what a coarse record may add --------------------------------------------------------
-
-def coarse_inputs(state: LockdownState) -> list[Expected]:
-    """The coarse-record facts that fit here (offered by the recorder in lenient games only)."""
-    if state.ended or state.phase == "setup":
-        return []
-    b = state.board
-    times = [b.time_label(i) for i in range(state.time, len(b.time_spaces) - 1)]  # not the last: that ends the game
-    out = [Expected("RecordGap", None, {"to_round": list(range(state.round + 1, max(state.round + 2, 16))),
-                                        "time": times, "note": None},
-                    "coarse record: skip ahead — the rest of this round and the rounds before the chosen one "
-                    "were not recorded")]
-    for seat in state.seats:
-        if state.characters[seat].status in (IN_BASE, IN_POD):
-            out.append(Expected("CharacterEscaped", seat, {"route": list(ESCAPE_ROUTES), "pod": list(POD_LETTERS)},
-                                f"coarse record: {who(state, seat)} escaped (how is not recorded)"))
-    return out
