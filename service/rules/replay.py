@@ -400,20 +400,21 @@ def _fold_into(ruleset: Ruleset, setup: Setup, effective: Iterable[tuple[Fact, i
             truths.append(truth)
             continue
         if seeing:
-            if not any(v.shape for v in ruleset.check(truth, fact)):
-                truth, _ = ruleset.apply(truth, fact)
+            _, truth, _ = ruleset.checked_apply(truth, fact)
             fact = ruleset.mask(setup, fact, as_)
-        violations = tuple(ruleset.check(state, fact))
+        violations, after, consequences = ruleset.checked_apply(state, fact)
+        violations = tuple(violations)
         if any(v.shape for v in violations):  # cannot be applied (only reachable through a replacement)
             steps.append(Step(fact.seq, fact, state, (), violations, corrected_by, note,
                               tuple(notes.get(fact.seq, ()))))
             truths.append(truth)
             continue
-        state, consequences = ruleset.apply(state, fact)
+        state = after
         if seeing:
             for shown in ruleset.revealed(truth, state, as_):
-                if not any(v.shape for v in ruleset.check(state, shown)):
-                    state, more = ruleset.apply(state, shown)
+                shape, after, more = ruleset.checked_apply(state, shown)
+                if not any(v.shape for v in shape):
+                    state = after
                     consequences = list(consequences) + list(more)
         steps.append(Step(fact.seq, fact, state, tuple(consequences), violations, corrected_by, note,
                           tuple(notes.get(fact.seq, ()))))

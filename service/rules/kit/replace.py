@@ -23,15 +23,18 @@ T = TypeVar("T")
 _FIELDS: dict[type, frozenset[str]] = {}
 
 
+def _field_names(cls: type) -> frozenset[str]:
+    names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
+    return names
+
+
 def replace(obj: T, /, **changes: Any) -> T:
     cls = type(obj)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
-    unknown = changes.keys() - names
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(unknown))}")
+    names = _FIELDS.get(cls) or _field_names(cls)
+    if not names.issuperset(changes):  # a subset test makes no set when every name is a field (the usual case)
+        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(changes.keys() - names))}")
     new = object.__new__(cls)
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
+    d = new.__dict__
+    d.update(obj.__dict__)
+    d.update(changes)
     return new

@@ -37,12 +37,18 @@ Result = tuple[LockdownState, list[Consequence]]
 
 
 def apply(state: LockdownState, fact: Fact) -> Result:
-    handler = HANDLERS.get(fact.type)
-    cons: list[Consequence] = []
     shape = shape_violations(state, fact)
     if shape:  # cannot be applied at all; stores refuse such facts in every game
-        cons.append(C("fact-ignored", f"{fact.type} was not applied: {shape[0].message}"))
-        return replace(state, facts=state.facts + 1), cons
+        return replace(state, facts=state.facts + 1), [C("fact-ignored", f"{fact.type} was not applied: {shape[0].message}")]
+    return apply_shaped(state, fact, None)
+
+
+def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) -> Result:
+    """``apply`` of a fact already found well shaped; ``unknown``: its unknown fields when already worked out
+    (``unknowns.unknown_fields``), None to work them out here."""
+    handler = HANDLERS.get(fact.type)
+    cons: list[Consequence] = []
+    given = state
     if fact.type in ACTIONS and _off_board(state, fact.actor):
         # only a lenient game stores it (check(): character-out-of-play, flagged): an action needs a room to act in
         cons.append(C("fact-ignored", f"{fact.type} was not applied: {who(state, fact.actor)} is not on the board."))
@@ -50,7 +56,8 @@ def apply(state: LockdownState, fact: Fact) -> Result:
     if handler is not None and (not state.ended or fact.type in AFTER_END):
         if state.free_crafts and fact.type in ACTIONS and not (fact.type == "ItemCrafted" and fact.data.get("free")):
             state = replace(state, free_crafts=())  # the Repository's shared craft ends with the next action
-        unknown = unknown_fields(fact)
+        if unknown is None:
+            unknown = unknown_fields(fact)
         if unknown:  # docs/decisions/0018: apply what does not depend on the unknown value
             state = apply_unknown(state, fact, unknown, cons, HANDLERS)
         elif room_unknown(state, fact):  # the actor's room was recorded as unknown: nothing derived there
@@ -59,7 +66,11 @@ def apply(state: LockdownState, fact: Fact) -> Result:
             state = handler(state, fact, cons)
         if not state.ended:
             state = _settle(state, cons)
-    return replace(state, facts=state.facts + 1), cons
+    if state is given:
+        return replace(state, facts=state.facts + 1), cons
+    # a state made inside this call, seen by nobody outside it: counting the fact in place spares a copy
+    state.__dict__["facts"] = state.facts + 1
+    return state, cons
 
 
 # --- small helpers ---------------------------------------------------------------------------
