@@ -11,7 +11,7 @@ those): it does what the table recorded as far as it can. It never mutates its i
 """
 from __future__ import annotations
 
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import copied, draft, release, replace
 from types import MappingProxyType
 from typing import Callable
 
@@ -48,12 +48,16 @@ def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) ->
     (``unknowns.unknown_fields``), None to work them out here."""
     handler = HANDLERS.get(fact.type)
     cons: list[Consequence] = []
-    given = state
     if fact.type in ACTIONS and _off_board(state, fact.actor):
         # only a lenient game stores it (check(): character-out-of-play, flagged): an action needs a room to act in
         cons.append(C("fact-ignored", f"{fact.type} was not applied: {who(state, fact.actor)} is not on the board."))
-        return replace(state, facts=state.facts + 1), cons
-    if handler is not None and (not state.ended or fact.type in AFTER_END):
+        return copied(state, facts=state.facts + 1), cons
+    if handler is None or (state.ended and fact.type not in AFTER_END):
+        return copied(state, facts=state.facts + 1), cons
+    # the effect works on a private draft of the state (kit/replace.py): every replace() of it until release()
+    # changes it in place, and only the last version leaves this function
+    state, token = draft(state)
+    try:
         if state.free_crafts and fact.type in ACTIONS and not (fact.type == "ItemCrafted" and fact.data.get("free")):
             state = replace(state, free_crafts=())  # the Repository's shared craft ends with the next action
         if unknown is None:
@@ -66,11 +70,9 @@ def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) ->
             state = handler(state, fact, cons)
         if not state.ended:
             state = _settle(state, cons)
-    if state is given:
         return replace(state, facts=state.facts + 1), cons
-    # a state made inside this call, seen by nobody outside it: counting the fact in place spares a copy
-    state.__dict__["facts"] = state.facts + 1
-    return state, cons
+    finally:
+        release(token)
 
 
 # --- small helpers ---------------------------------------------------------------------------

@@ -413,9 +413,26 @@ def who(state: LockdownState, seat: int | None) -> str:
     if seat is None:
         return "the table"
     c = state.characters.get(seat)
-    name = next((p.name for p in state.setup.players if p.seat == seat), "")
+    name = _seat_names(state.setup).get(seat, "")
     char = f", {CHARACTER_CARDS[c.character].en}" if c and c.character in CHARACTER_CARDS else ""
     return f"seat {seat} ({name}{char})" if name else f"seat {seat}{char}"
+
+
+_last_names: tuple[Any, Mapping[int, str]] = (None, {})  # the last setup asked about and its seats' names
+
+
+def _seat_names(setup: Setup) -> Mapping[int, str]:
+    """The seats' names of ``setup``; the last answer is kept (a fold asks about one game many times), as one
+    tuple so that threads folding other games at the same time never see one game's setup with another's names."""
+    global _last_names
+    last = _last_names
+    if last[0] is setup:
+        return last[1]
+    names: dict[int, str] = {}
+    for p in setup.players:
+        names.setdefault(p.seat, p.name)  # the first player of a seat, as a search in seat order finds
+    _last_names = (setup, names)
+    return names
 
 
 def find_object(objects: tuple[str, ...], kind: Any) -> str | None:
