@@ -201,7 +201,9 @@ class Games(Application[UUID]):
         checked = game is None
         if checked:
             try:
-                game = self.repository.get(game_id, deepcopy_from_cache=False)  # fast-forwards a cached game
+                # fast-forwards a cached game; _project: without the library's per-event Protocol isinstance, which
+                # was most of a cold replay step (the rights gate's header() loads the game first, decision 0036)
+                game = self.repository.get(game_id, deepcopy_from_cache=False, projector_func=_project)
             except AggregateNotFoundError:
                 raise GameNotFound(f"no game {game_id}", field="game_id") from None
         if not isinstance(game, Game):  # a club, the player registry or a placement shares the store (decision 0020)
@@ -241,7 +243,7 @@ class Games(Application[UUID]):
     def exists(self, game_id: UUID) -> bool:
         try:
             with self._read_lock.holding(game_id):
-                found = self.repository.get(game_id, deepcopy_from_cache=False)
+                found = self.repository.get(game_id, deepcopy_from_cache=False, projector_func=_project)
         except AggregateNotFoundError:
             return False
         return isinstance(found, Game)

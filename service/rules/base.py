@@ -227,6 +227,17 @@ class Ruleset(ABC):
     @abstractmethod
     def apply(self, state: Any, fact: Fact) -> tuple[Any, list[Consequence]]: ...
 
+    def checked_apply(self, state: Any, fact: Fact) -> tuple[list[Violation], Any, list[Consequence]]:
+        """``check`` then, unless a violation is a shape one, ``apply``: the violations, the state after the
+        fact (``state`` itself when it cannot be applied) and the consequences (none then). What a fold does
+        with every fact; a ruleset may answer it faster than the two calls (sharing the work they both do),
+        never differently."""
+        violations = self.check(state, fact)
+        if any(v.shape for v in violations):
+            return violations, state, []
+        after, consequences = self.apply(state, fact)
+        return violations, after, consequences
+
     @abstractmethod
     def score(self, state: Any) -> Result | None: ...
 

@@ -400,21 +400,35 @@ def _fold_into(ruleset: Ruleset, setup: Setup, effective: Iterable[tuple[Fact, i
             truths.append(truth)
             continue
         if seeing:
-            if not any(v.shape for v in ruleset.check(truth, fact)):
-                truth, _ = ruleset.apply(truth, fact)
+            _, truth, _ = ruleset.checked_apply(truth, fact)
             fact = ruleset.mask(setup, fact, as_)
-        violations = tuple(ruleset.check(state, fact))
-        if any(v.shape for v in violations):  # cannot be applied (only reachable through a replacement)
-            steps.append(Step(fact.seq, fact, state, (), violations, corrected_by, note,
-                              tuple(notes.get(fact.seq, ()))))
+        violations, after, consequences = ruleset.checked_apply(state, fact)
+        violations = tuple(violations)
+        noted = notes.get(fact.seq)
+        if violations and any(v.shape for v in violations):  # cannot be applied (only reachable through a replacement)
+            steps.append(_step(fact.seq, fact, state, (), violations, corrected_by, note, tuple(noted or ())))
             truths.append(truth)
             continue
-        state, consequences = ruleset.apply(state, fact)
+        state = after
         if seeing:
             for shown in ruleset.revealed(truth, state, as_):
-                if not any(v.shape for v in ruleset.check(state, shown)):
-                    state, more = ruleset.apply(state, shown)
+                shape, after, more = ruleset.checked_apply(state, shown)
+                if not any(v.shape for v in shape):
+                    state = after
                     consequences = list(consequences) + list(more)
-        steps.append(Step(fact.seq, fact, state, tuple(consequences), violations, corrected_by, note,
-                          tuple(notes.get(fact.seq, ()))))
+        steps.append(_step(fact.seq, fact, state, tuple(consequences), violations, corrected_by, note,
+                           tuple(noted or ())))
         truths.append(truth)
+
+
+_new = object.__new__
+
+
+def _step(seq: int, fact: Fact, state: Any, consequences: tuple[Consequence, ...], violations: tuple[Violation, ...],
+          corrected_by: int | None, note: str, notes: tuple[str, ...]) -> Step:
+    """``Step(...)`` with every field given, made without the frozen ``__init__``'s eight ``object.__setattr__``
+    calls (a fold makes one per fact); the same object."""
+    step = _new(Step)
+    step.__dict__.update(seq=seq, fact=fact, state=state, consequences=consequences, violations=violations,
+                         corrected_by=corrected_by, note=note, notes=notes)
+    return step

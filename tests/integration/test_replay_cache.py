@@ -143,8 +143,11 @@ def test_a_replay_page_folds_a_game_once_on_its_first_request(archive, monkeypat
     archive.replays.clear()
     ruleset = archive.games.get_game(g.id).ruleset
     applied = []
-    real = ruleset.apply
+    real, real_checked = ruleset.apply, ruleset.checked_apply
     monkeypatch.setattr(ruleset, "apply", lambda state, fact: (applied.append(fact.seq), real(state, fact))[1])
+    # a fold applies each fact through checked_apply (check and apply in one, decision 0036)
+    monkeypatch.setattr(ruleset, "checked_apply",
+                        lambda state, fact: (applied.append(fact.seq), real_checked(state, fact))[1])
     app = create_app({"ARCHIVE": archive})
     r = app.test_client().get(f"/games/{g.id}/step/5?as=all")
     assert r.status_code == 200

@@ -26,4 +26,11 @@ def shape_violation(rule: str, message: str, section: str = "", field: str | Non
 
 def consequence(type_: str, text: str, **data: Any) -> Consequence:
     """Something the rules derive, with read-only data."""
-    return Consequence(type=type_, text=text, data=MappingProxyType(data))
+    # the same object as Consequence(type=..., text=..., data=...), made without the frozen __init__'s three
+    # object.__setattr__ calls (a fold makes two or three of these per fact)
+    c = _new(Consequence)
+    c.__dict__.update(type=type_, text=text, data=MappingProxyType(data))
+    return c
+
+
+_new = object.__new__

@@ -60,6 +60,17 @@ def is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+_PLANS: dict[int, tuple[FactSpec, frozenset[str], tuple[FieldSpec, ...]]] = {}
+
+
+def _plan(spec: FactSpec) -> tuple[FactSpec, frozenset[str], tuple[FieldSpec, ...]]:
+    """What the shape check needs of a spec, worked out once per spec (the spec is kept so its id stays its own)."""
+    plan = _PLANS.get(id(spec))
+    if plan is None or plan[0] is not spec:
+        plan = _PLANS[id(spec)] = (spec, frozenset(f.name for f in spec.fields), tuple(spec.fields))
+    return plan
+
+
 def shape_violations(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker], state: Any, fact: Fact, *,
                      seats: Collection[int], skip: Callable[[FieldSpec, Any], bool] | None = None) -> list[Violation]:
     """Why ``fact`` cannot be applied at all (every violation has ``shape=True``); empty when well shaped.
@@ -74,38 +85,42 @@ def shape_violations(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker]
             message=f"Unknown fact type {fact.type!r}. Known types: {', '.join(sorted(specs))}.",
         )]
     out: list[Violation] = []
-    if not isinstance(fact.data, Mapping):
+    data = fact.data
+    if type(data) is not dict and not isinstance(data, Mapping):  # a plain dict skips the ABC's slower test
         return [Violation(rule="malformed-data", shape=True, field="data", section=spec.section,
                           message=f"{fact.type}: data must be a JSON object.")]
-    if spec.actor == SEAT and not (is_int(fact.actor) and fact.actor in seats):
+    _, known, spec_fields = _plan(spec)
+    actor = fact.actor
+    if spec.actor == SEAT and not (is_int(actor) and actor in seats):
         out.append(Violation(
             rule="actor-required", shape=True, field="actor", section=spec.section,
             message=f"{fact.type} is done by a player: give the acting seat "
-                    f"({', '.join(map(str, seats))}), not {fact.actor!r}.",
+                    f"({', '.join(map(str, seats))}), not {actor!r}.",
         ))
-    if spec.actor == TABLE and fact.actor is not None:
+    if spec.actor == TABLE and actor is not None:
         out.append(Violation(
             rule="actor-not-allowed", shape=True, field="actor", section=spec.section,
-            message=f"{fact.type} is recorded for the whole table: leave the actor empty (got seat {fact.actor!r}).",
+            message=f"{fact.type} is recorded for the whole table: leave the actor empty (got seat {actor!r}).",
         ))
-    known = {f.name for f in spec.fields}
-    for name in fact.data:
-        if name not in known:
-            out.append(Violation(
-                rule="unknown-field", shape=True, field=name, section=spec.section,
-                message=f"{fact.type} has no field {name!r}; its fields are: {', '.join(sorted(known)) or 'none'}.",
-            ))
-    for f in spec.fields:
-        if f.name not in fact.data or fact.data[f.name] is None:
+    if not known.issuperset(data):
+        for name in data:
+            if name not in known:
+                out.append(Violation(
+                    rule="unknown-field", shape=True, field=name, section=spec.section,
+                    message=f"{fact.type} has no field {name!r}; its fields are: {', '.join(sorted(known)) or 'none'}.",
+                ))
+    for f in spec_fields:
+        value = data.get(f.name)
+        if value is None:  # absent, or recorded as null
             if f.required:
                 out.append(Violation(
                     rule="missing-field", shape=True, field=f.name, section=spec.section,
                     message=f"{fact.type} needs {f.name!r}: {f.doc}.",
                 ))
             continue
-        if skip is not None and skip(f, fact.data[f.name]):
+        if skip is not None and skip(f, value):
             continue
-        problem = kinds[f.kind](state, fact.data[f.name])
+        problem = kinds[f.kind](state, value)
         if problem:
             out.append(Violation(rule="invalid-field", shape=True, field=f.name, section=spec.section,
                                  message=f"{fact.type}.{f.name} {problem}."))

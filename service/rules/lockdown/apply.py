@@ -11,7 +11,8 @@ those): it does what the table recorded as far as it can. It never mutates its i
 """
 from __future__ import annotations
 
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import copied, draft, release, replace
+from types import MappingProxyType
 from typing import Callable
 
 from service.rules.base import Consequence, Fact
@@ -36,20 +37,31 @@ Result = tuple[LockdownState, list[Consequence]]
 
 
 def apply(state: LockdownState, fact: Fact) -> Result:
-    handler = HANDLERS.get(fact.type)
-    cons: list[Consequence] = []
     shape = shape_violations(state, fact)
     if shape:  # cannot be applied at all; stores refuse such facts in every game
-        cons.append(C("fact-ignored", f"{fact.type} was not applied: {shape[0].message}"))
-        return replace(state, facts=state.facts + 1), cons
+        return replace(state, facts=state.facts + 1), [C("fact-ignored", f"{fact.type} was not applied: {shape[0].message}")]
+    return apply_shaped(state, fact, None)
+
+
+def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) -> Result:
+    """``apply`` of a fact already found well shaped; ``unknown``: its unknown fields when already worked out
+    (``unknowns.unknown_fields``), None to work them out here."""
+    handler = HANDLERS.get(fact.type)
+    cons: list[Consequence] = []
     if fact.type in ACTIONS and _off_board(state, fact.actor):
         # only a lenient game stores it (check(): character-out-of-play, flagged): an action needs a room to act in
         cons.append(C("fact-ignored", f"{fact.type} was not applied: {who(state, fact.actor)} is not on the board."))
-        return replace(state, facts=state.facts + 1), cons
-    if handler is not None and (not state.ended or fact.type in AFTER_END):
+        return copied(state, facts=state.facts + 1), cons
+    if handler is None or (state.ended and fact.type not in AFTER_END):
+        return copied(state, facts=state.facts + 1), cons
+    # the effect works on a private draft of the state (kit/replace.py): every replace() of it until release()
+    # changes it in place, and only the last version leaves this function
+    state, token = draft(state)
+    try:
         if state.free_crafts and fact.type in ACTIONS and not (fact.type == "ItemCrafted" and fact.data.get("free")):
             state = replace(state, free_crafts=())  # the Repository's shared craft ends with the next action
-        unknown = unknown_fields(fact)
+        if unknown is None:
+            unknown = unknown_fields(fact)
         if unknown:  # docs/decisions/0018: apply what does not depend on the unknown value
             state = apply_unknown(state, fact, unknown, cons, HANDLERS)
         elif room_unknown(state, fact):  # the actor's room was recorded as unknown: nothing derived there
@@ -58,7 +70,9 @@ def apply(state: LockdownState, fact: Fact) -> Result:
             state = handler(state, fact, cons)
         if not state.ended:
             state = _settle(state, cons)
-    return replace(state, facts=state.facts + 1), cons
+        return replace(state, facts=state.facts + 1), cons
+    finally:
+        release(token)
 
 
 # --- small helpers ---------------------------------------------------------------------------

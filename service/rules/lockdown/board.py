@@ -110,6 +110,7 @@ class Board:
         for place, number in self.technical.items():
             at[place][number] = TECHNICAL
         self._at: Mapping[str, Mapping[int, str]] = MappingProxyType({k: MappingProxyType(v) for k, v in at.items()})
+        self._exits: dict[str, tuple[tuple[str, int, str], ...]] = {}  # place -> exits(place), worked out once
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> "Board":
@@ -211,6 +212,9 @@ class Board:
 
     def exits(self, place: str) -> tuple[tuple[str, int, str], ...]:
         """Walkable corridors at ``place``: (corridor key, number at the *other* room, other room)."""
+        known = self._exits.get(place)
+        if known is not None:  # a board never changes: its exits are worked out once per place
+            return known
         out = []
         for number, key in sorted(self._at.get(place, {}).items()):
             if key == TECHNICAL:
@@ -218,7 +222,8 @@ class Board:
             other = self.other_end(key, place)
             if other is not None:
                 out.append((key, self.number_at(key, other) or number, other))
-        return tuple(out)
+        known = self._exits[place] = tuple(out)
+        return known
 
     def entry(self, from_place: str, to_place: str, number: int) -> str | None:
         """The corridor numbered ``number`` (at ``to_place``) joining the two places, if any."""

@@ -195,10 +195,21 @@ def item_ammo(name: Any) -> tuple[int, int] | None:
     >>> item_ammo("Miotacz ognia"), item_ammo("pistol"), item_ammo("Medkit")
     ((4, 4), (3, 3), None)
     """
-    key = " ".join(str(name or "").replace("_", " ").replace("-", " ").split()).casefold()
+    return _ammo_by_name().get(_ammo_key(str(name or "")))
+
+
+def _ammo_key(name: str) -> str:
+    return " ".join(name.replace("_", " ").replace("-", " ").split()).casefold()
+
+
+@lru_cache(maxsize=None)
+def _ammo_by_name() -> Mapping[str, tuple[int, int] | None]:
+    """Every item's names (id, English, Polish) as ``item_ammo`` compares them → its ammo; the first item to bear
+    a name keeps it."""
+    out: dict[str, tuple[int, int] | None] = {}
     for it in items().values():
-        names = {it["id"], it.get("en") or "", it.get("pl") or ""}
-        if key in {" ".join(n.replace("_", " ").replace("-", " ").split()).casefold() for n in names if n}:
-            ammo = it.get("ammo")
-            return (int(ammo[0]), int(ammo[1])) if ammo else None
-    return None
+        ammo = it.get("ammo")
+        for n in (it["id"], it.get("en") or "", it.get("pl") or ""):
+            if n:
+                out.setdefault(_ammo_key(n), (int(ammo[0]), int(ammo[1])) if ammo else None)
+    return MappingProxyType(out)

@@ -60,22 +60,31 @@ def check(state: LockdownState, fact: Fact) -> list[Violation]:
     shape = shape_violations(state, fact)
     if shape:
         return shape
+    return check_shaped(state, fact, unknowns.unknown_fields(fact))
+
+
+def check_shaped(state: LockdownState, fact: Fact, unknown: list[str]) -> list[Violation]:
+    """``check`` of a fact already found well shaped, its unknown fields (``unknowns.unknown_fields``) given: the
+    fold works both out once for the check and the apply of a fact (``ruleset.checked_apply``)."""
     if state.ended:
-        if fact.type in AFTER_END and unknowns.unknown_fields(fact):
-            return unknowns.violations(state, fact, unknowns.unknown_fields(fact))
+        if fact.type in AFTER_END and unknown:
+            return unknowns.violations(state, fact, unknown)
         if fact.type in AFTER_END:
-            return RULES.get(fact.type, lambda s, f: [])(state, fact)
+            return RULES.get(fact.type, _no_rule)(state, fact)
         return [V("game-over", f"The game has already ended ({state.ending}); nothing more can be recorded.", S.END)]
     if fact.type == "GameEnded":
         return []
-    unknown = unknowns.unknown_fields(fact)
     out = _order(state, fact)
     if unknown:  # its place in the game is checked; what depends on the unknown value cannot be
         coarse = unknowns.COARSE_RULES.get(fact.type)  # a coarse fact's own flag does not depend on the value
         return out + unknowns.violations(state, fact, unknown) + (coarse(state, fact) if coarse else [])
     if out:
         return out
-    return RULES.get(fact.type, lambda s, f: [])(state, fact)
+    return RULES.get(fact.type, _no_rule)(state, fact)
+
+
+def _no_rule(state: LockdownState, fact: Fact) -> list[Violation]:
+    return []
 
 
 # --- where in the game are we? -----------------------------------------------------------

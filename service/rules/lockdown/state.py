@@ -413,9 +413,39 @@ def who(state: LockdownState, seat: int | None) -> str:
     if seat is None:
         return "the table"
     c = state.characters.get(seat)
-    name = next((p.name for p in state.setup.players if p.seat == seat), "")
+    names, labels = _seat_names(state.setup)
+    key = (seat, c.character if c is not None else None)
+    try:
+        return labels[key]
+    except (KeyError, TypeError):  # not asked yet (TypeError: a value that is no key; answered, not kept)
+        pass
+    name = names.get(seat, "")
     char = f", {CHARACTER_CARDS[c.character].en}" if c and c.character in CHARACTER_CARDS else ""
-    return f"seat {seat} ({name}{char})" if name else f"seat {seat}{char}"
+    label = f"seat {seat} ({name}{char})" if name else f"seat {seat}{char}"
+    try:
+        labels[key] = label
+    except TypeError:
+        pass
+    return label
+
+
+_last_names: tuple[Any, Mapping[int, str], dict] = (None, {}, {})  # the last setup asked about, its seats' names, labels
+
+
+def _seat_names(setup: Setup) -> tuple[Mapping[int, str], dict]:
+    """The seats' names of ``setup`` and ``who``'s labels so far, by (seat, character); the last setup's are kept (a
+    fold asks about one game many times), as one tuple so that threads folding other games at the same time never
+    see one game's setup with another's names."""
+    global _last_names
+    last = _last_names
+    if last[0] is setup:
+        return last[1], last[2]
+    names: dict[int, str] = {}
+    for p in setup.players:
+        names.setdefault(p.seat, p.name)  # the first player of a seat, as a search in seat order finds
+    labels: dict = {}
+    _last_names = (setup, names, labels)
+    return names, labels
 
 
 def find_object(objects: tuple[str, ...], kind: Any) -> str | None:

@@ -45,10 +45,18 @@ UNKNOWN_RULE = "value-unknown"
 def unknown_fields(fact: Fact) -> list[str]:
     """The fields of ``fact`` recorded as ``"unknown"`` where the kind allows it."""
 
-    spec = FACTS.get(fact.type)
-    if spec is None or not hasattr(fact.data, "get"):
+    names = _MAY_BE_UNKNOWN.get(fact.type)
+    if names is None:
+        spec = FACTS.get(fact.type)
+        if spec is None:
+            return []
+        names = _MAY_BE_UNKNOWN[fact.type] = tuple(f.name for f in spec.fields if f.kind in UNKNOWN_KINDS)
+    if not names or not hasattr(fact.data, "get"):
         return []
-    return [f.name for f in spec.fields if f.kind in UNKNOWN_KINDS and is_unknown(fact.data.get(f.name))]
+    return [name for name in names if is_unknown(fact.data.get(name))]
+
+
+_MAY_BE_UNKNOWN: dict[str, tuple[str, ...]] = {}  # fact type -> its fields whose kind may be "unknown" (worked out once)
 
 
 # --- checks ------------------------------------------------------------------------------

@@ -1,0 +1,124 @@
+"""The fold's shortcuts (decision 0036) change nothing a caller can see: ``checked_apply`` answers what ``check``
+then ``apply`` answer, ``apply`` never changes the state it is given (it works on a private draft), and a draft
+is changed in place only by its own thread, only until it is released."""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import pytest
+
+from service.rules.base import Fact, Ruleset, Seat, Setup
+from service.rules.kit.replace import copied, draft, release, replace
+from service.rules.kit.snapshot import digest, snapshot
+from service.rules.lockdown.generate import facts_of, generate_game
+from service.rules.lockdown.ruleset import LOCKDOWN
+
+
+def _games():
+    for seed, players in ((3, 2), (11, 4), (20, 5)):
+        yield generate_game(seed, players=players, max_rounds=6)
+
+
+def _two_calls(state, fact):
+    """What a fold did before checked_apply: check, then apply unless a violation is of shape."""
+    violations = LOCKDOWN.check(state, fact)
+    if any(v.shape for v in violations):
+        return violations, state, []
+    after, consequences = LOCKDOWN.apply(state, fact)
+    return violations, after, consequences
+
+
+def _odd_facts(state, seq):
+    """Facts a lenient game or a replacement can bring: of no known type, with a bad field, out of turn, a value
+    recorded as unknown."""
+    return [Fact(seq, "NoSuchFact", {}), Fact(seq, "Passed", {"discarded": -1}, 1),
+            Fact(seq, "Passed", {"surprise": 1}, 1), Fact(seq, "TimeAdvanced", {}, None),
+            Fact(seq, "NoiseRolled", {"result": "unknown"}, state.seats[-1]), Fact(seq, "CharacterMoved", {}, 2)]
+
+
+def test_checked_apply_answers_what_check_then_apply_answer_and_never_changes_its_input():
+    for setup, generated in _games():
+        state = LOCKDOWN.initial_state(setup)
+        for fact in facts_of(generated):
+            trials = [fact] + (_odd_facts(state, fact.seq) if fact.seq % 25 == 0 else [])
+            for trial in trials:
+                before = digest(snapshot(state))
+                v1, s1, c1 = LOCKDOWN.checked_apply(state, trial)
+                assert digest(snapshot(state)) == before, f"#{trial.seq} {trial.type} changed the state it was given"
+                v2, s2, c2 = _two_calls(state, trial)
+                assert [v.as_dict() for v in v1] == [v.as_dict() for v in v2], trial
+                assert [c.as_dict() for c in c1] == [c.as_dict() for c in c2], trial
+                assert digest(snapshot(s1)) == digest(snapshot(s2)), trial
+                assert (s1 is state) == any(v.shape for v in v1)  # not applied exactly when it cannot be
+            state = LOCKDOWN.checked_apply(state, fact)[1]
+
+
+def test_a_state_returned_by_apply_stays_as_it_was_after_later_applies():
+    setup, generated = next(_games())
+    facts = facts_of(generated)
+    state = LOCKDOWN.initial_state(setup)
+    kept = []
+    for fact in facts:
+        state, _ = LOCKDOWN.apply(state, fact)
+        kept.append((state, digest(snapshot(state))))
+    assert all(digest(snapshot(s)) == d for s, d in kept)
+    assert [s.facts for s, _ in kept] == list(range(1, len(facts) + 1))
+
+
+@dataclass(frozen=True)
+class P:
+    x: int
+    y: int = 0
+
+
+def test_a_draft_is_changed_in_place_until_released_and_only_on_its_thread():
+    original = P(1)
+    d, token = draft(original)
+    try:
+        assert d is not original and d == original
+        assert replace(d, x=2) is d and d.x == 2 and original.x == 1  # the draft changes, its source never
+        assert copied(d, y=5) is not d and d.y == 0  # copied always copies, a draft too
+        assert replace(original, x=3) is not original  # any other object is copied as before
+        seen = []
+        t = threading.Thread(target=lambda: seen.append(replace(d, y=9)))
+        t.start()
+        t.join()
+        assert seen[0] is not d and d.y == 0  # another thread's replace of the draft copies it
+    finally:
+        release(token)
+    assert replace(d, x=4) is not d and d.x == 2  # released: frozen like any other
+    with pytest.raises(TypeError, match="no field"):
+        replace(d, z=1)
+
+
+def test_the_base_class_checked_apply_is_check_then_apply():
+    class Counting(Ruleset):
+        name, title, modes = "counting", "Counting", ("standard",)
+
+        def initial_state(self, setup):
+            return 0
+
+        def next_inputs(self, state):
+            return []
+
+        def check(self, state, fact):
+            from service.rules.base import Violation
+            return [Violation("bad", "no", "", None, True)] if fact.type == "Bad" else []
+
+        def apply(self, state, fact):
+            return state + 1, []
+
+        def score(self, state):
+            return None
+
+        def describe(self, state):
+            return {}
+
+        def position(self, state):
+            return {}
+
+    r = Counting()
+    assert r.checked_apply(0, Fact(1, "Good")) == ([], 1, [])
+    violations, state, consequences = r.checked_apply(0, Fact(1, "Bad"))
+    assert state == 0 and consequences == [] and violations[0].shape
