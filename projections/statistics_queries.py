@@ -58,6 +58,17 @@ class _T:
         return sql.Identifier(f"{self.league}_{name}")
 
 
+def _find_league(conn, t, scope):
+    """The scope's league (id, name, club's name), or NotFound."""
+    row = conn.execute(sql.SQL(
+        "SELECT l.league_id, l.name, c.name AS club_name FROM {l} l JOIN {c} c ON c.club_id = l.club_id"
+        " WHERE c.slug = %s AND l.slug = %s").format(l=t.lg("leagues"), c=t.lg("clubs")),
+        (scope.club, scope.league)).fetchone()
+    if row is None:
+        raise NotFound(f"no league {scope.club}/{scope.league}")
+    return row
+
+
 def _where(conn, t: _T, scope: Scope, alias: str = "x", finished: bool = True) -> tuple[sql.Composable, list, dict]:
     """The WHERE clause of rows ``alias`` (with game_id, and mode/players unless a kill or room row)."""
     parts: list[sql.Composable] = []
@@ -83,12 +94,7 @@ def _where(conn, t: _T, scope: Scope, alias: str = "x", finished: bool = True) -
                 a, t.lg("games")))
             args.append(s["season_id"])
         else:
-            row = conn.execute(sql.SQL(
-                "SELECT l.league_id, l.name, c.name AS club_name FROM {l} l JOIN {c} c ON c.club_id = l.club_id"
-                " WHERE c.slug = %s AND l.slug = %s").format(l=t.lg("leagues"), c=t.lg("clubs")),
-                (scope.club, scope.league)).fetchone()
-            if row is None:
-                raise NotFound(f"no league {scope.club}/{scope.league}")
+            row = _find_league(conn, t, scope)
             info = {"league": row["name"], "club": row["club_name"]}
             parts.append(sql.SQL(
                 "{}.game_id IN (SELECT g.game_id FROM {} g JOIN {} s ON s.season_id = g.season_id"
@@ -203,12 +209,7 @@ def _kept(conn, t: _T, scope: Scope, section: str) -> tuple[int, dict[str, list[
             parts.append("{season} = %s")
             args.append(s["season_id"])
         else:
-            row = conn.execute(sql.SQL(
-                "SELECT l.league_id, l.name, c.name AS club_name FROM {l} l JOIN {c} c ON c.club_id = l.club_id"
-                " WHERE c.slug = %s AND l.slug = %s").format(l=t.lg("leagues"), c=t.lg("clubs")),
-                (scope.club, scope.league)).fetchone()
-            if row is None:
-                raise NotFound(f"no league {scope.club}/{scope.league}")
+            row = _find_league(conn, t, scope)
             info = {"league": row["name"], "club": row["club_name"]}
             parts.append("{season} IN (SELECT season_id FROM {seasons} WHERE league_id = %s)")
             args.append(row["league_id"])
