@@ -28,14 +28,6 @@ from web.replays import replay_of
 
 record = Blueprint("record", __name__)
 
-MAX_SEATS = 5
-MODES = ("standard", "solo", "coop")
-# header options the form offers (first value = the ruleset's default); see service/rules/lockdown/state.py
-OPTION_CHOICES = {
-    "board": (("basic", N_("Basic side")), ("mars", N_("Mars side"))),
-    "characters": (("lockdown", N_("Lockdown characters")), ("nemesis", N_("+ original Nemesis characters"))),
-    "intruders": (("night_stalkers", N_("Night stalkers")), ("nemesis", N_("Nemesis intruders"))),
-}
 RECENT = 8  # facts shown above the inputs
 LONG_LIST = 12  # more legal values than this: the list gets a search box
 PRESELECT_UP_TO = 4  # short lists start with their first value chosen; long ones make the recorder pick
@@ -52,26 +44,36 @@ def _archive():
 # -- new game ------------------------------------------------------------------------------
 
 
-def _form_defaults() -> dict[str, Any]:
-    return {"ruleset": next(iter(RULESETS)), "mode": "standard", "strict": "strict", "played_on": date.today().isoformat(),
-            "board": "basic", "characters": "lockdown", "intruders": "night_stalkers", "league": "", "tags": "", "title": "",
-            "after_the_fact": "",
-            "players": [{"name": "", "seat": str(i + 1)} for i in range(MAX_SEATS)]}
+def _form_of(ruleset_name: str | None) -> tuple[str, dict[str, Any]]:
+    """The ruleset the form is for (the first registered when the name is unknown) and what it asks
+    (``Ruleset.setup_form``): seats and options come from the ruleset, not from this page."""
+    name = ruleset_name if ruleset_name in RULESETS else next(iter(RULESETS))
+    return name, RULESETS[name].setup_form()
+
+
+def _form_defaults(ruleset_name: str | None = None) -> dict[str, Any]:
+    name, form = _form_of(ruleset_name)
+    ruleset = RULESETS[name]
+    return {"ruleset": name, "mode": ruleset.modes[0], "strict": "strict", "played_on": date.today().isoformat(),
+            **{key: option["choices"][0][0] for key, option in form["options"].items()},
+            "league": "", "tags": "", "title": "", "after_the_fact": "",
+            "players": [{"name": "", "seat": str(i + 1)} for i in range(form["max_players"])]}
 
 
 def _read_form(form) -> tuple[dict[str, Any], dict[str, Any], dict[int, int]]:
     """The submitted form (to show it again) and the header it asks for; ``rows`` maps a player's index to its row."""
-    values = _form_defaults()
-    for key in ("ruleset", "mode", "strict", "played_on", "board", "characters", "intruders", "league", "tags", "title"):
+    values = _form_defaults(form.get("ruleset", "").strip())
+    choices = _form_of(values["ruleset"])[1]["options"]
+    for key in ("ruleset", "mode", "strict", "played_on", *choices, "league", "tags", "title"):
         values[key] = form.get(key, values[key] if key not in ("strict",) else "strict").strip()
     values["players"] = [{"name": form.get(f"player-{i}", "").strip(), "seat": form.get(f"seat-{i}", str(i + 1)).strip()}
-                         for i in range(MAX_SEATS)]
+                         for i in range(len(values["players"]))]
     players, rows = [], {}
     for i, p in enumerate(values["players"]):
         if p["name"]:
             rows[len(players)] = i
             players.append({"seat": int(p["seat"]) if p["seat"].isdigit() else p["seat"], "name": p["name"]})
-    options = {k: values[k] for k in OPTION_CHOICES if values[k] != OPTION_CHOICES[k][0][0]}
+    options = {k: values[k] for k, option in choices.items() if values[k] != option["choices"][0][0]}
     # a game known from memory or a report: lenient, so unknown values and gaps can be recorded (decision 0018)
     values["after_the_fact"] = "yes" if form.get("after_the_fact") == "yes" else ""
     if values["after_the_fact"]:
@@ -108,8 +110,10 @@ def _new_game_page(values, errors, status=200, import_error=None):
     from web.auth import hidden_games
 
     players = [p["player"] for p in queries.player_table(_archive().db, exclude=hidden_games())]
+    form = _form_of(values["ruleset"])[1]
     return render_template("new_game.html", values=values, errors=errors, known_players=players, rulesets=RULESETS,
-                           modes=MODES, option_choices=OPTION_CHOICES, max_seats=MAX_SEATS,
+                           modes=RULESETS[values["ruleset"]].modes, option_choices=form["options"],
+                           max_seats=form["max_players"],
                            import_error=import_error), status
 
 

@@ -341,6 +341,14 @@ class Ruleset(ABC):
     def revealed(self, all_state: Any, seen_state: Any, as_: str) -> list[Fact]:
         return []
 
+    # --- a new game's form ----------------------------------------------------------------------------
+
+    def setup_form(self) -> dict[str, Any]:
+        """What the new-game form asks of this ruleset: ``max_players``, and ``options``, each option's key
+        with its title and its choices as ``(value, label)``, the first the default (titles and labels are
+        English message ids the page translates). The form sends only options that differ from the default."""
+        return {"max_players": 5, "options": {}}
+
     # --- what a recorder may offer beside next_inputs (decisions 0016, 0018) -----------------------
 
     def unknown_kinds(self) -> frozenset[str]:

@@ -16,7 +16,7 @@ import pytest
 import service.rules
 from service.game import Game
 from service.notation import parse, write_game
-from service.rules.base import Fact, Setup
+from service.rules.base import Fact, Seat, Setup
 from service.rules.kit.facts import undocumented
 from service.rules.kit.snapshot import digest, snapshot
 from service.rules.registry import RULESETS, sample_game
@@ -107,6 +107,23 @@ def test_interface_is_complete(ruleset):
         about = ruleset.board_about(board)
         assert about["id"] == board and about["name"]
     assert ruleset.board_about("no-such-board") is None
+
+
+@pytest.mark.parametrize("ruleset", RULESETS_)
+def test_the_new_game_form_offers_only_setups_the_ruleset_accepts(ruleset):
+    """Every choice of ``setup_form`` (the page builds its fields from it alone) starts a game, at the
+    largest table it offers; a value outside the choices does not."""
+    form = ruleset.setup_form()
+    seats = tuple(Seat(i + 1, f"P{i + 1}") for i in range(form["max_players"]))
+    for key, option in form["options"].items():
+        assert option["title"] and option["choices"], key
+        for value, label in option["choices"]:
+            assert label, (key, value)
+            ruleset.initial_state(Setup(players=seats, mode=ruleset.modes[0], options={key: value}))
+        with pytest.raises(ValueError):
+            ruleset.initial_state(Setup(players=seats, mode=ruleset.modes[0], options={key: "no-such-choice"}))
+    with pytest.raises(ValueError):
+        ruleset.initial_state(Setup(players=seats + (Seat(len(seats) + 1, "one too many"),), mode=ruleset.modes[0]))
 
 
 def _rules_modules() -> list[str]:

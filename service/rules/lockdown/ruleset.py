@@ -28,6 +28,10 @@ class LockdownRuleset(Ruleset):
     modes = _state.MODES
     drawing_styles = (svg.STYLE,)
 
+    def setup_form(self) -> dict[str, Any]:
+        return {"max_players": _state.MAX_PLAYERS, "options": {
+            key: {"title": title, "choices": choices} for key, (title, choices) in _state.SETUP_FORM_OPTIONS.items()}}
+
     def initial_state(self, setup: Setup) -> _state.LockdownState:
         return _state.initial_state(setup)
 

@@ -17,7 +17,7 @@ from service.rules.kit.replace import replace
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
-from service.i18n import _ as _t
+from service.i18n import N_, _ as _t
 from service.rules.base import Setup
 from service.rules.lockdown.board import Board
 from service.rules.lockdown.components import CHARACTERS as CHARACTER_CARDS, COLONY, ROOMS, board as load_board
@@ -31,6 +31,15 @@ MIN_PLAYERS, MAX_PLAYERS = 1, 5
 # (docs/rules-gaps.md)
 VARIANTS = {"characters": ("lockdown", "nemesis"), "intruders": ("night_stalkers", "nemesis"),
             "escape_order": ("largest_first", "any")}
+# the options a new game's form offers (Ruleset.setup_form): title, then (value, label), the default first;
+# the board side (the alternative Mars side: lockdown.md §12.5, seed 000 L4603) and the two variants above
+SETUP_FORM_OPTIONS = {
+    "board": (N_("Board side"), (("basic", N_("Basic side")), ("mars", N_("Mars side")))),
+    "characters": (N_("Characters"), (("lockdown", N_("Lockdown characters")),
+                                       ("nemesis", N_("+ original Nemesis characters")))),
+    "intruders": (N_("Intruder figures"), (("night_stalkers", N_("Night stalkers")),
+                                           ("nemesis", N_("Nemesis intruders")))),
+}
 # stalker kinds from the largest (queen) to the smallest (larva): the escape attack order (lockdown.md §1.6)
 SIZE_ORDER = ("queen", "breeder", "adult", "creeper", "larva")
 HAND_SIZE = 5
