@@ -11,6 +11,7 @@ per-seat order they share. Decisions 0029 and 0037.
 """
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any, Callable
 
 from service.rules.base import Consequence, Expected, Fact, Violation
@@ -20,8 +21,11 @@ from service.rules.kit.replace import replace
 from service.rules.lockdown import combat, mechanics as M, sections as S
 from service.rules.lockdown.catalog import item_ammo
 from service.rules.lockdown.components import ROOMS
-from service.rules.lockdown.state import IN_BASE, Item, LockdownState, Pending, find_object, who, with_character, with_room
+from service.rules.lockdown.state import (
+    IN_BASE, Item, ItemDeck, LockdownState, Pending, find_object, who, with_character, with_room,
+)
 from service.rules.lockdown.turns import action_check, action_cost, in_game
+from service.rules.lockdown.unknown_values import is_unknown
 from service.rules.lockdown.values import resolve_place
 
 Legal = Callable[[LockdownState, str, "int | None", dict[str, Any]], bool]
@@ -195,6 +199,105 @@ def check_picked(state, fact):
 
 # --- effects -------------------------------------------------------------------------------------------------
 
+# --- the item decks ------------------------------------------------------------------------------------------
+# Search draws 2 cards from the deck of the room's colour — a white room: both from the one deck the player names —
+# keeps 1 and puts the other face down on the bottom of that deck (seed 000 L2087–2091, L3849–3852, L3874–3875).
+# An item discarded after its use goes face up to the discard pile (L3591–3593, L3668–3669); one discarded for any
+# other reason (the card not kept, crafting's components) goes face down to the bottom of its deck (L3593–3595),
+# and so does an item dropped: it is lost (L3686–3687). The seeds do not say what happens when a deck runs out:
+# its discard pile is shuffled into a new deck, as for the event, attack and action decks (docs/rules-gaps.md).
+
+DECK_COLOURS = ("red", "yellow", "green")
+
+
+def item_deck(state: LockdownState, colour: str) -> ItemDeck:
+    return state.item_decks.get(colour) or ItemDeck()
+
+
+def _with_deck(state: LockdownState, colour: str, deck: ItemDeck) -> LockdownState:
+    return replace(state, item_decks=MappingProxyType({**state.item_decks, colour: deck}))
+
+
+def next_known(state: LockdownState, colour: str, n: int) -> list[str] | None:
+    """The names of the next ``n`` cards of ``colour``'s deck, when the table named every one of them."""
+    d = item_deck(state, colour)
+    if d.cards < n or len(d.bottom) < d.cards:  # unknown cards lie above the known ones
+        return None
+    names = list(d.bottom[:n])
+    return names if all(names) else None
+
+
+def draw(state: LockdownState, colour: str, n: int, cons: list[Consequence]) -> tuple[LockdownState, list]:
+    """``n`` cards drawn from the top of ``colour``'s deck: the known ones by name, the others ``None``. An empty
+    deck is first formed anew from its discard pile, shuffled (docs/rules-gaps.md)."""
+    if colour not in DECK_COLOURS:
+        return state, []
+    d = item_deck(state, colour)
+    drawn: list[str | None] = []
+    for _ in range(n):
+        if d.cards <= 0:
+            if not d.discard:
+                cons.append(C("item-deck-empty", f"The {colour} item deck and its discard pile are empty.",
+                              colour=colour))
+                break
+            d = replace(d, cards=len(d.discard), bottom=(), discard=(), reshuffles=d.reshuffles + 1)
+            cons.append(C("item-deck-reshuffled", f"The {colour} item deck ran out: its discard pile is shuffled "
+                          f"into a new deck ({d.cards} cards).", colour=colour, cards=d.cards))
+        if len(d.bottom) >= d.cards:  # every card left is known: the top one is the first put on the bottom
+            drawn.append(d.bottom[0])
+            d = replace(d, bottom=d.bottom[1:], cards=d.cards - 1)
+        else:
+            drawn.append(None)
+            d = replace(d, cards=d.cards - 1)
+    return _with_deck(state, colour, d), drawn
+
+
+def to_bottom(state: LockdownState, colour: str | None, name: str | None, cons: list[Consequence],
+              why: str) -> LockdownState:
+    """A card goes face down to the bottom of its deck (seed 000 L3593–3595, L3686–3687)."""
+    if colour not in DECK_COLOURS:
+        return state  # crafted (blue), starting and quest items: no deck tracked
+    d = item_deck(state, colour)
+    shown = name if name is not None else "a card"
+    cons.append(C("item-to-deck-bottom", f"{shown} ({why}) goes to the bottom of the {colour} item deck.",
+                  colour=colour, item=name))
+    return _with_deck(state, colour, replace(d, cards=d.cards + 1, bottom=d.bottom + (name,)))
+
+
+def to_discard(state: LockdownState, colour: str | None, name: str | None, cons: list[Consequence]) -> LockdownState:
+    """A card used up goes face up to its discard pile (seed 000 L3591–3593, L3668–3669)."""
+    if colour not in DECK_COLOURS:
+        return state
+    d = item_deck(state, colour)
+    cons.append(C("item-discarded", f"{name} goes to the {colour} discard pile.", colour=colour, item=name))
+    return _with_deck(state, colour, replace(d, discard=d.discard + (name,)))
+
+
+def _search_deck(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    """Search's 2 cards from one deck; the one not kept to its bottom (named in ``returned``, or unnamed)."""
+    d = fact.data
+    colour = d["colour"]
+    kept = None if is_unknown(d["kept"]) else d["kept"]
+    given = d.get("returned")
+    given = None if given is None or is_unknown(given) else given
+    state, drawn = draw(state, colour, 2, cons)
+    named = [x for x in drawn if x is not None]
+    if len(named) == len(drawn) == 2:
+        recorded = sorted(n.casefold() for n in (kept, given) if n is not None)
+        expected = sorted(n.casefold() for n in named)
+        if any(n not in expected for n in recorded) or (len(recorded) == 2 and recorded != expected):
+            cons.append(C("item-deck-order", f"The {colour} deck's next cards were {' and '.join(named)} (put on its "
+                          f"bottom earlier); the Search records {d['kept']}"
+                          + (f" and {given}" if given else "") + ".", colour=colour, expected=named))
+    returned = given
+    if returned is None and len(named) == 2 and kept in named:  # the known pair: the other one went back
+        returned = named[1 - named.index(kept)]
+    if len(drawn) == 2 or d.get("returned") is not None:
+        state = to_bottom(state, colour, returned, cons, "not kept on Search")
+    return state
+
+
+
 def searched(state, fact, cons):
     d = fact.data
     seat = fact.actor
@@ -205,6 +308,7 @@ def searched(state, fact, cons):
         state = with_room(state, place, items=r.items - 1)
         cons.append(C("item-counter", f"Item counter of {state.room_label(place)}: {r.items - 1}.", room=place,
                       items=r.items - 1))
+    state = _search_deck(state, fact, cons)
     state = M.add_item(state, seat, d["kept"], d["colour"], d.get("where"), d.get("ammo"), cons)
     if r.tile == "contaminated_room":
         state = M.slime(state, seat, cons)
@@ -213,6 +317,8 @@ def searched(state, fact, cons):
 
 def gained(state, fact, cons):
     d = fact.data
+    if d.get("colour") in DECK_COLOURS and state.phase != "setup":  # e.g. an exploration token's item: drawn
+        state, _ = draw(state, d["colour"], 1, cons)
     return M.add_item(state, fact.actor, d["item"], d.get("colour"), d.get("where"), d.get("ammo"), cons)
 
 
@@ -240,8 +346,10 @@ def crafted(state, fact, cons):
         state = replace(state, free_crafts=tuple(s for s in state.free_crafts if s != seat))
     else:
         state = M.act(state, fact, action_cost(fact))
-    for name in d["ingredients"]:
-        state, _ = drop_item(state, seat, name)
+    for name in d["ingredients"]:  # components are discarded, not used: to the bottom of their decks (L3593–3595)
+        state, thing = drop_item(state, seat, name)
+        if isinstance(thing, Item):
+            state = to_bottom(state, thing.colour, thing.name, cons, "a crafting component")
     cons.append(C("crafted", f"{who(state, seat)} crafts {d['item']} from {', '.join(d['ingredients'])}"
                   + (" (free: the Repository's shared craft)." if d.get("free") else "."), seat=seat, item=d["item"]))
     state = M.add_item(state, seat, d["item"], "blue", d.get("where"), d.get("ammo"), cons)
@@ -265,7 +373,9 @@ def used(state, fact, cons):
     if d.get("ammo"):
         state = combat.spend_ammo(state, seat, d["item"], d["ammo"], cons)
     if d.get("discarded"):
-        state, _ = drop_item(state, seat, d["item"])
+        state, thing = drop_item(state, seat, d["item"])
+        if isinstance(thing, Item):
+            state = to_discard(state, thing.colour, thing.name, cons)
     cons.append(C("item-used", f"{who(state, seat)} uses {d['item']}" + (f": {d['note']}." if d.get("note") else ".")
                   + (" It is discarded." if d.get("discarded") else ""), seat=seat, item=d["item"]))
     if d.get("eggs"):  # faq_lockdown.md 10: any injury-dealing item destroys 1 unheld egg per injury
@@ -334,8 +444,9 @@ def dropped(state, fact, cons):
         cons.append(C("object-dropped", f"{who(state, seat)} drops the {thing.split(':')[0]} in "
                       f"{state.room_label(place)}.", seat=seat, object=thing))
     elif thing is not None:
-        cons.append(C("item-dropped", f"{who(state, seat)} drops {fact.data['item']}: it leaves the game.",
+        cons.append(C("item-dropped", f"{who(state, seat)} drops {fact.data['item']}: it is lost.",
                       seat=seat))
+        state = to_bottom(state, thing.colour, thing.name, cons, "lost")
     return state
 
 
@@ -371,9 +482,11 @@ def search_and_carry_offers(state: LockdownState, seat: int, legal: Legal) -> li
     room = ROOMS[r.tile] if r.tile else None
     if r.items and room and r.kind != "special" and not room.extra.get("no_search"):
         colours = [room.colour] if room.colour in SEARCH_ITEMS else list(SEARCH_ITEMS)
-        for colour in colours:
-            out.append(Expected("RoomSearched", seat, {"kept": SEARCH_ITEMS[colour], "colour": [colour]},
-                                "play Search: 2 items drawn, 1 kept"))
+        for colour in colours:  # a white room: the player names the one deck both cards come from
+            names = next_known(state, colour, 2) or SEARCH_ITEMS[colour]
+            out.append(Expected("RoomSearched", seat, {"kept": list(dict.fromkeys(names)), "colour": [colour],
+                                                       "returned": list(dict.fromkeys(names))},
+                                "play Search: 2 items drawn from one deck, 1 kept, the other to its bottom"))
     if not here:
         for obj in sorted({o.split(":")[0] for o in state.objects.get(place, ())}):
             if c.hands_used < 2:
@@ -421,23 +534,28 @@ def free_craft_offers(state: LockdownState) -> list[Expected]:
 _SPECS = (
     FactSpec("RoomSearched", "seat",
              "Search action card played in a room with items: the item counter goes down 1; 2 cards of the room's "
-             "colour were drawn and 1 kept (Contaminated Room: + slime, derived).",
+             "colour were drawn (a white room: both from the one deck the player chose, `colour`) and 1 kept, the "
+             "other put on the bottom of that deck (Contaminated Room: + slime, derived).",
              (_f("kept", "text", "the item kept"),
               _f("colour", "colour", "red, yellow or green"),
               _f("where", "item_place", "hand (heavy) or backpack (default)", False),
               _f("ammo", "count0", "ammo/use markers on it", False),
-              _f("cost", "count0", "cards paid besides the Search card (default 0)", False)),
-             {"kept": "Flashlight", "colour": "yellow"}, S.SEARCH),
+              _f("cost", "count0", "cards paid besides the Search card (default 0)", False),
+              _f("returned", "text", "the card not kept, put face down on the bottom of the same deck (omit when "
+                 "unseen)", False)),
+             {"kept": "Flashlight", "colour": "yellow", "returned": "Duct Tape"}, S.SEARCH),
     FactSpec("ItemGained", "seat",
              "An item card came to the character outside Search/Craft: starting item, activated quest item, room "
-             "action (Guard Room, Testing Lab), trade from a dead character's… (no action).",
+             "action (Guard Room, Testing Lab), trade from a dead character's… (no action). A red, yellow or green "
+             "item gained in play (e.g. an exploration token's) is drawn from that deck.",
              (_f("item", "text", "the item"),
               _f("colour", "colour", "red, yellow, green, blue, starting or quest", False),
               _f("where", "item_place", "hand or backpack", False),
               _f("ammo", "count0", "ammo/use markers", False)),
              {"item": "SMG", "colour": "starting", "where": "hand", "ammo": 3}, S.ITEMS),
     FactSpec("ItemCrafted", "seat",
-             "Craft action (cost 1, out of combat): 2 items (1 in the Repository) discarded for a crafted item. A "
+             "Craft action (cost 1, out of combat): 2 items (1 in the Repository) discarded — to the bottom of their "
+             "decks — for a crafted item. A "
              "craft in the Repository lets every other character then in the room craft once for free "
              "(faq_lockdown.md 15).",
              (_f("item", "text", "the crafted (blue) item"),
@@ -449,8 +567,8 @@ _SPECS = (
                  "1 component; before the next action", False)),
              {"item": "Flamethrower", "ingredients": ["Reagent", "Lighter"], "where": "hand", "ammo": 4}, S.CRAFT),
     FactSpec("ItemUsed", "seat",
-             "An item's action was used: its cost in cards, ammo/use markers spent, single-use items discarded. "
-             "The effect is recorded by the facts that follow.",
+             "An item's action was used: its cost in cards, ammo/use markers spent, single-use items discarded (to "
+             "the discard pile of their deck). The effect is recorded by the facts that follow.",
              (_f("item", "text", "the item"),
               _f("cost", "count0", "cards paid (0 = free use, not an action)", False),
               _f("ammo", "count0", "ammo/use markers spent", False),
@@ -476,8 +594,8 @@ _SPECS = (
                  "between any characters in the room", False)),
              {"with": 2, "give": ["Flashlight"], "take": []}, S.TRADE),
     FactSpec("ItemDropped", "seat",
-             "An item or a heavy object was dropped (free, in the own turn): objects stay in the room, items leave "
-             "the game.",
+             "An item or a heavy object was dropped (free, in the own turn): objects stay in the room, items are "
+             "lost (their cards to the bottom of their decks).",
              (_f("item", "text", "the item, or corpse / carcass / egg"),),
              {"item": "egg"}, S.DROP),
     FactSpec("HeavyObjectPickedUp", "seat",
