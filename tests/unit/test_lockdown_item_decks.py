@@ -59,9 +59,9 @@ def test_the_cards_put_on_the_bottom_come_back_in_order_once_the_unknown_ones_ar
     assert next_known(g.state, "red", 2) is None  # 1 unknown card still on top
     with_decks(g, red=ItemDeck(cards=2, bottom=("Grenade", "Glowstick")))
     assert next_known(g.state, "red", 2) == ["Grenade", "Glowstick"]
-    offer = next(e for e in LOCKDOWN.next_inputs(g.state)
-                 if e.type == "RoomSearched" and e.options["colour"] == ["red"])
-    assert offer.options["kept"] == ["Grenade", "Glowstick"]
+    offers = [(e.options["kept"], e.options["returned"]) for e in LOCKDOWN.next_inputs(g.state)
+              if e.type == "RoomSearched" and e.options["colour"] == ["red"]]
+    assert offers == [(["Grenade"], ["Glowstick"]), (["Glowstick"], ["Grenade"])]
     ok(g.push("RoomSearched", 1, kept="Glowstick", colour="red"))  # the other one is known: Grenade goes back
     assert item_deck(g.state, "red") == ItemDeck(cards=1, bottom=("Grenade",))
     assert "item-deck-order" not in types(g)

@@ -482,11 +482,16 @@ def search_and_carry_offers(state: LockdownState, seat: int, legal: Legal) -> li
     room = ROOMS[r.tile] if r.tile else None
     if r.items and room and r.kind != "special" and not room.extra.get("no_search"):
         colours = [room.colour] if room.colour in SEARCH_ITEMS else list(SEARCH_ITEMS)
+        note = "play Search: 2 items drawn from one deck, 1 kept, the other to its bottom"
         for colour in colours:  # a white room: the player names the one deck both cards come from
-            names = next_known(state, colour, 2) or SEARCH_ITEMS[colour]
-            out.append(Expected("RoomSearched", seat, {"kept": list(dict.fromkeys(names)), "colour": [colour],
-                                                       "returned": list(dict.fromkeys(names))},
-                                "play Search: 2 items drawn from one deck, 1 kept, the other to its bottom"))
+            known = next_known(state, colour, 2)
+            if known:  # the next 2 cards are known: keep one, the other goes back (each pairing its own offer)
+                for kept, back in dict.fromkeys(((known[0], known[1]), (known[1], known[0]))):
+                    out.append(Expected("RoomSearched", seat, {"kept": [kept], "colour": [colour],
+                                                               "returned": [back]}, note))
+            else:
+                out.append(Expected("RoomSearched", seat, {"kept": SEARCH_ITEMS[colour], "colour": [colour],
+                                                           "returned": SEARCH_ITEMS[colour]}, note))
     if not here:
         for obj in sorted({o.split(":")[0] for o in state.objects.get(place, ())}):
             if c.hands_used < 2:
