@@ -197,8 +197,6 @@ def check_picked(state, fact):
     return out
 
 
-# --- effects -------------------------------------------------------------------------------------------------
-
 # --- the item decks ------------------------------------------------------------------------------------------
 # Search draws 2 cards from the deck of the room's colour — a white room: both from the one deck the player names —
 # keeps 1 and puts the other face down on the bottom of that deck (seed 000 L2087–2091, L3849–3852, L3874–3875).
@@ -297,6 +295,7 @@ def _search_deck(state: LockdownState, fact: Fact, cons: list[Consequence]) -> L
     return state
 
 
+# --- effects -------------------------------------------------------------------------------------------------
 
 def searched(state, fact, cons):
     d = fact.data
