@@ -21,7 +21,8 @@ from typing import Callable
 from service.rules.base import Consequence, Fact, Violation
 from service.rules.kit.facts import FactSpec
 from service.rules.lockdown import (
-    coarse_record, combat, condition, endgame, event_phase, hidden_information, movement, rooms, setup, systems,
+    coarse_record, combat, condition, endgame, event_phase, hidden_information, items, movement, rooms, setup,
+    systems,
 )
 from service.rules.lockdown.apply import HANDLERS
 from service.rules.lockdown.checks import RULES
@@ -37,8 +38,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "condition": tuple(t.spec.type for t in condition.FACT_TYPES),
     "combat": ("CharacterShot", "MeleeAttacked", "IntruderAttacked", "InjuryCheckDrawn", "IntruderRetreated",
                "IntruderPlaced", "IntruderRemoved", "IntruderInjured"),
-    "items and crafting": ("RoomSearched", "ItemGained", "ItemCrafted", "ItemUsed", "ItemsTraded", "ItemDropped",
-                           "HeavyObjectPickedUp"),
+    "items and crafting": tuple(t.spec.type for t in items.FACT_TYPES),
     "systems": ("PowerChanged", "DoorChanged", "FirePlaced", "FireRemoved", "MalfunctionPlaced", "MalfunctionRemoved",
                 "SelfDestructStarted"),
     "rooms and computers": tuple(t.spec.type for t in rooms.FACT_TYPES),
@@ -48,7 +48,7 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
 }
 #: the concepts that live in a module of their own, declaring their fact types there (decision 0029)
 CONCEPT_MODULES = {"setup": setup, "movement and exploration": movement, "event phase": event_phase,
-                   "condition": condition, "combat": combat, "systems": systems, "rooms and computers": rooms,
+                   "condition": condition, "combat": combat, "items and crafting": items, "systems": systems, "rooms and computers": rooms,
                    "hidden information": hidden_information, "scoring": endgame, "a coarse record": coarse_record}
 #: types whose only rules are their shape and their place in the game (checks.check's order rules)
 SHAPE_ONLY = frozenset({"FirePlaced", "GameEnded", "IntruderInjured", "IntruderRemoved", "PowerChanged"})

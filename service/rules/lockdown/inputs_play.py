@@ -14,9 +14,9 @@ from functools import lru_cache
 from typing import Any
 
 from service.rules.base import Expected, Fact
-from service.rules.lockdown import hidden_information, rooms
+from service.rules.lockdown import hidden_information, items, rooms
 from service.rules.lockdown.board import TECHNICAL
-from service.rules.lockdown.components import ATTACK_CARDS, COLONY, EVENT_CARDS, ROOMS
+from service.rules.lockdown.components import ATTACK_CARDS, COLONY, EVENT_CARDS
 from service.rules.lockdown.facts import (
     COMPUTER_DECK, DEATH_CAUSES, DIE_FACES, ITEM_COLOURS, OBJECT_KINDS, POWER_LOCATIONS, SCAN_SCOPES,
 )
@@ -24,11 +24,7 @@ from service.rules.lockdown.offers import offer
 from service.rules.lockdown.state import IN_BASE, LockdownState
 
 BASIC_FACES = ("blank", "creeper", "adult", "hit", "double")
-SEARCH_ITEMS = {  # example item names per colour for guided recording (the decks are not catalogued here)
-    "red": ["Glowstick", "Weapon Battery", "Grenade"],
-    "yellow": ["Flashlight", "Toolbelt", "Duct Tape"],
-    "green": ["Medkit", "Clothes", "Scalpel"],
-}
+SEARCH_ITEMS = items.SEARCH_ITEMS  # old path (moved to items, decision 0037)
 
 
 def _legal(state: LockdownState, type_: str, actor: int | None, data: dict[str, Any]) -> bool:
@@ -84,34 +80,10 @@ def actions(state: LockdownState, seat: int) -> list[Expected]:
             out.append(Expected("CharacterShot", seat, {"target": [t], "weapon": [w.name], "result": faces},
                                 f"shoot at {t} with {w.name}"))
         out.append(Expected("MeleeAttacked", seat, {"target": [t], "result": list(BASIC_FACES)}, f"melee {t}"))
-    room = ROOMS[r.tile] if r.tile else None
-    if r.items and room and r.kind != "special" and not room.extra.get("no_search"):
-        colours = [room.colour] if room.colour in SEARCH_ITEMS else list(SEARCH_ITEMS)
-        for colour in colours:
-            out.append(Expected("RoomSearched", seat, {"kept": SEARCH_ITEMS[colour], "colour": [colour]},
-                                "play Search: 2 items drawn, 1 kept"))
-    if not here:
-        for obj in sorted({o.split(":")[0] for o in state.objects.get(place, ())}):
-            if c.hands_used < 2:
-                out.append(Expected("HeavyObjectPickedUp", seat, {"object": [obj]}, f"pick up the {obj}"))
-        if len(c.items) >= 2:
-            data = {"item": "Flamethrower", "ingredients": [c.items[0].name, c.items[1].name], "where": "backpack",
-                    "ammo": 4}
-            if r.tile == "repository":
-                data["ingredients"] = [c.items[0].name]
-            if _legal(state, "ItemCrafted", seat, data):
-                out.append(Expected("ItemCrafted", seat, {k: [v] for k, v in data.items()}, "craft an item"))
-        others = [s for s in state.characters_in(place) if s != seat]
-        if others and c.items:
-            out.append(Expected("ItemsTraded", seat, {"with": others, "give": [[c.items[-1].name]]}, "trade"))
+    out += items.search_and_carry_offers(state, seat, _legal)  # declared with the items (decision 0037)
     out += rooms.room_action_offers(state, seat, _legal)  # declared with each room action (decision 0029)
     out.append(Expected("ActionCardPlayed", seat, {"card": None}, "play an action card (its effect follows as facts)"))
-    if c.items:
-        out.append(Expected("ItemUsed", seat, {"item": list(dict.fromkeys(i.name for i in c.items)), "cost": [1]},
-                            "use an item's action (1 card; its effect follows as facts)"))
-    held = list(dict.fromkeys([i.name for i in c.items] + [o.split(":")[0] for o in c.objects]))
-    if held:
-        out.append(Expected("ItemDropped", seat, {"item": held}, "drop an item or a heavy object (free)"))
+    out += items.use_and_drop_offers(state, seat)  # declared with the items (decision 0037)
     out += rooms.computer_offers(state, seat, _legal)  # the computer's options (decision 0029)
     return out
 
@@ -129,12 +101,7 @@ def due(state: LockdownState) -> list[Expected]:
     if state.computer_card is None and state.phase != "setup":
         out.append(Expected("ComputerCardRevealed", None, {"card": list(COMPUTER_DECK[:-1])},
                             "reveal the next computer action card"))
-    for s in state.free_crafts:  # optional, before the next action (faq_lockdown.md 15)
-        items = [i.name for i in state.characters[s].items]
-        if items:
-            out.append(Expected("ItemCrafted", s, {"free": [True], "ingredients": [[i] for i in items], "item": None,
-                                                   "where": ["hand", "backpack"]},
-                                "may craft once for free in the Repository before the next action"))
+    out += items.free_craft_offers(state)  # optional, before the next action (decision 0037)
     return out
 
 
