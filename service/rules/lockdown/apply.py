@@ -22,7 +22,7 @@ from service.rules.lockdown.facts import AFTER_END, shape_violations
 from service.rules.lockdown import mechanics as M
 from service.rules.lockdown.mechanics import add_noise, nest_check, start_self_destruct  # noqa: F401 (old path)
 from service.rules.lockdown.mechanics import C
-from service.rules.lockdown import coarse_record, endgame, event_phase, movement, setup
+from service.rules.lockdown import coarse_record, endgame, event_phase, movement, setup, turns
 from service.rules.lockdown.mechanics import revive as _revive  # noqa: F401 (old path: apply._revive)
 from service.rules.lockdown.movement import corridor_unverified  # noqa: F401 (old path: apply.corridor_unverified)
 from service.rules.lockdown.unknowns import (
@@ -85,26 +85,6 @@ def _off_board(state: LockdownState, seat: int | None) -> bool:
 def _place_intruder(state: LockdownState, kind: str, place: str,
                     cons: list[Consequence]) -> tuple[LockdownState, str | None]:
     return M.place_intruder(state, kind, place, cons)
-
-
-# --- player phase -----------------------------------------------------------------------------
-
-def _first_player_passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    to = fact.data.get("to") or state.next_first_player()
-    cons.append(C("first-player", f"The first player token passes to {who(state, to)}, who starts.", seat=to))
-    return replace(state, first_player=to, turn=to, step=TURNS, last_turn=None)
-
-
-def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    seat = fact.actor
-    c = state.characters[seat]
-    d = fact.data.get("discarded", 0) or 0
-    state = M.count_action(state, seat)
-    state = M.pay(state, seat, d)
-    state = with_character(state, seat, passed=True)
-    cons.append(C("passed", f"{who(state, seat)} passes" + (f" and discards {d} card{'s' if d != 1 else ''}."
-                                                              if d else "."), seat=seat, discarded=d))
-    return state
 
 
 # --- what follows by itself -------------------------------------------------------------------
@@ -204,10 +184,10 @@ def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
 
 HANDLERS: dict[str, Callable[[LockdownState, Fact, list[Consequence]], LockdownState]] = {
     **setup.EFFECTS,  # declared in setup (decision 0029)
-    "FirstPlayerPassed": _first_player_passed,
+    "FirstPlayerPassed": turns.first_player_passed,  # declared in turns (decision 0029)
     "CharacterMoved": movement.moved,
     "CharacterMovedCarefully": movement.moved,
-    "Passed": _passed,
+    "Passed": turns.passed,
     "RoomExplored": movement.room_explored,
     "NoiseRolled": movement.noise_rolled,
     "EncounterTokenDrawn": movement.encounter_drawn,
