@@ -51,9 +51,10 @@ def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) ->
     if fact.type in ACTIONS and _off_board(state, fact.actor):
         # only a lenient game stores it (check(): character-out-of-play, flagged): an action needs a room to act in
         cons.append(C("fact-ignored", f"{fact.type} was not applied: {who(state, fact.actor)} is not on the board."))
-        return copied(state, facts=state.facts + 1), cons
+        return copied(state, facts=state.facts + 1, interruptible=None), cons
     if handler is None or (state.ended and fact.type not in AFTER_END):
-        return copied(state, facts=state.facts + 1), cons
+        return copied(state, facts=state.facts + 1, interruptible=None), cons
+    undo = turns.undo_of(state, fact)  # an action an Interruption may cancel next (decision 0038)
     # the effect works on a private draft of the state (kit/replace.py): every replace() of it until release()
     # changes it in place, and only the last version leaves this function
     state, token = draft(state)
@@ -70,7 +71,7 @@ def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) ->
             state = handler(state, fact, cons)
         if not state.ended:
             state = _settle(state, cons)
-        return replace(state, facts=state.facts + 1), cons
+        return replace(state, facts=state.facts + 1, interruptible=undo), cons
     finally:
         release(token)
 
@@ -188,6 +189,7 @@ HANDLERS: dict[str, Callable[[LockdownState, Fact, list[Consequence]], LockdownS
     "CharacterMoved": movement.moved,
     "CharacterMovedCarefully": movement.moved,
     "Passed": turns.passed,
+    "ActionInterrupted": turns.interrupted,  # decision 0038
     "RoomExplored": movement.room_explored,
     "NoiseRolled": movement.noise_rolled,
     "EncounterTokenDrawn": movement.encounter_drawn,

@@ -39,6 +39,7 @@ ANYTIME = frozenset((
     "ContingencyTokenTaken", "ContingencyTokenRevealed", "WeaknessRevealed", "ComputerCardRevealed", "ItemDropped",
     "RecordGap", "CharacterEscaped",  # a coarse record (docs/decisions/0018)
     "CharacterMovedByEffect",  # a card's move happens inside the card's play, any moment
+    "ActionInterrupted",  # right after the action it cancels, before its sub-steps (decision 0038)
 ))
 SETUP_FACTS = frozenset(("BoardPrepared", "CharacterChosen", "SetupCompleted", "ObjectivesDealt",
                          "ContingencyTokensDealt", "ItemGained", "ComputerCardRevealed", "ContingencyTokenRevealed"))
@@ -141,6 +142,7 @@ RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     "CharacterMoved": movement.check_move,
     "CharacterMovedCarefully": movement.check_move,
     "Passed": turns.check_passed,
+    "ActionInterrupted": turns.check_interrupted,  # decision 0038
     "RoomExplored": movement.check_room_explored,
     "EncounterTokenDrawn": movement.check_encounter,
     "CssTokenRevealed": event_phase.check_css,

@@ -343,6 +343,7 @@ MORE = (
     *combat.SPECS,  # declared with their checks and effects (decision 0029)
     # --- cards and items ------------------------------------------------------------------
     TURNS["ActionCardPlayed"],  # declared in turns (decision 0029)
+    TURNS["ActionInterrupted"],  # declared in turns (decision 0038)
     FactSpec("RoomSearched", "seat",
              "Search action card played in a room with items: the item counter goes down 1; 2 cards of the room's "
              "colour were drawn and 1 kept (Contaminated Room: + slime, derived).",

@@ -1,6 +1,6 @@
 """Turns and actions: what an action is, what it costs, whether it is this character's turn to take one, and
 whether the character is still in the game at all; and the concept's fact types — the first player token passed
-on, a pass, an action card played —, each declared here once (``FACT_TYPES``): its spec, its check, its effect.
+on, a pass, an action card played, another character's action interrupted —, each declared here once (``FACT_TYPES``): its spec, its check, its effect.
 Their offers are still listed with the turn's and the table effects' (``inputs``, ``inputs_play``), in the order
 the seeded generator depends on. Decision 0029.
 
@@ -8,14 +8,17 @@ the seeded generator depends on. Decision 0029.
     >>> action_cost(Fact(1, "CharacterMovedCarefully", {}, 1)), "Passed" in ACTIONS
     (2, True)
     >>> [t.spec.type for t in FACT_TYPES]
-    ['FirstPlayerPassed', 'Passed', 'ActionCardPlayed']
+    ['FirstPlayerPassed', 'Passed', 'ActionCardPlayed', 'ActionInterrupted']
 """
 from __future__ import annotations
 
-from service.rules.base import Consequence, Fact, Violation
+from dataclasses import dataclass
+from typing import Any
+
+from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import copied, replace
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.components import ACTION_CARDS, ROOMS
 from service.rules.lockdown.state import (
@@ -32,6 +35,12 @@ BASIC_COST = {"CharacterShot": 1, "MeleeAttacked": 1, "ItemCrafted": 1, "ItemsTr
               "ComputerActionUsed": 1}  # gaps_filled.md §2
 # action cards paid per room action, from rooms.json (gaps_filled.md §2: 2, the elevator 1)
 ROOM_ACTION_COST = {a["id"]: a["cost"] for room in ROOMS for a in room.extra.get("actions", ())}
+# an action as messages name it
+ACTION_WORDS = {"CharacterMoved": "move", "CharacterMovedCarefully": "careful move", "Passed": "pass",
+                "CharacterShot": "shot", "MeleeAttacked": "melee attack", "ActionCardPlayed": "action card",
+                "RoomSearched": "search", "ItemCrafted": "craft", "ItemUsed": "item use", "ItemsTraded": "trade",
+                "HeavyObjectPickedUp": "pick-up", "RoomActionUsed": "room action",
+                "ComputerActionUsed": "computer action"}
 # the event phase's steps as messages name them
 STEP_NAMES = {CSS: "the CSS pod launch (CssTokenRevealed)", TIME: "the time track (TimeAdvanced)",
               NOISE_CLEANUP: "noise marker removal (NoiseMarkersCleared)",
@@ -307,6 +316,135 @@ def _card_move(state, fact, cons):
     return M.entered(state, moved, dest, key, occupied, cons)
 
 
+# --- interrupting another character's action (decision 0038) -------------------------------------------------
+
+# the actions an Interruption may cancel: every action but the pass (it does nothing to cancel); a reaction card, a
+# free item use and the Repository's free craft are no actions (seed 001 L2162; faq_lockdown.md 15), and "what is
+# not an action cannot be interrupted" (seed 004 L353–354)
+INTERRUPTIBLE = frozenset(ACTIONS) - {"Passed"}
+INTERRUPTION = "interruption"  # data/action_cards.json: Interruption / Przeszkodzenie
+
+
+@dataclass(frozen=True, eq=True)
+class Undo:
+    """The action just recorded, which an Interruption may still cancel: the fact, and the state before it (whose
+    own ``interruptible`` is None, so no chain of states builds up). A state's snapshot shows only who acted and
+    how (``__snapshot__``): the state before is the previous step's, already in the record."""
+
+    fact: Fact
+    before: Any
+
+    def __snapshot__(self) -> dict[str, Any]:
+        return {"seat": self.fact.actor, "type": self.fact.type}
+
+
+def is_action(fact: Fact) -> bool:
+    """Is this fact an action in its actor's turn (one an Interruption may cancel)?"""
+    d = fact.data
+    if fact.type not in INTERRUPTIBLE or fact.actor is None:
+        return False
+    if fact.type == "ActionCardPlayed" and d.get("reaction"):
+        return False
+    if fact.type == "ItemUsed" and not d.get("cost"):
+        return False
+    return not (fact.type == "ItemCrafted" and d.get("free"))
+
+
+def undo_of(before: LockdownState, fact: Fact) -> Undo | None:
+    """What ``interruptible`` becomes after ``fact`` is applied to ``before``: the fact when it is an action in the
+    player phase (an Interruption may follow it at once), None after anything else."""
+    if before.phase != PLAYER or not is_action(fact):
+        return None
+    # the fact without its number: a game renumbered (a trip through the notation) folds to an equal state
+    return Undo(Fact(0, fact.type, fact.data, fact.actor),
+                copied(before, interruptible=None) if before.interruptible is not None else before)
+
+
+def paid_for(fact: Fact) -> int:
+    """Cards an action costs as recorded: ``action_cost`` plus a move's Knee surcharge (the cost is paid even when
+    the action is interrupted: seed 000 L1925–1926)."""
+    return action_cost(fact) + (fact.data.get("surcharge") or 0 if fact.type in MOVE_COST else 0)
+
+
+def interrupt_offers(state: LockdownState, seats: list[int], note: str) -> list[Expected]:
+    """The Interruptions that may be recorded now (table effects, ``inputs_play.table_effects``): one per seat in
+    the acting character's room that holds a card, against the action just recorded."""
+    u = state.interruptible
+    if u is None:
+        return []
+    out = []
+    card = ACTION_CARDS[INTERRUPTION].en
+    what = ACTION_WORDS.get(u.fact.type, u.fact.type)
+    for s in seats:
+        data = {"card": card, "against": u.fact.actor, "cancels": u.fact.type}
+        if not check_interrupted(state, Fact(0, "ActionInterrupted", data, s)):
+            out.append(Expected("ActionInterrupted", s, {k: [v] for k, v in data.items()},
+                                f"{note}: Interruption — cancels {who(state, u.fact.actor)}'s {what} (out of turn, "
+                                f"also after passing)"))
+    return out
+
+
+def check_interrupted(state: LockdownState, fact: Fact) -> list[Violation]:
+    d = fact.data
+    seat = fact.actor
+    out = in_game(state, seat, S.INTERRUPTION)  # a passed character still reacts (seed 001 L2150; rules-gaps)
+    if out:
+        return out
+    c = state.characters[seat]
+    cost = 1 + (d.get("cost") or 0)
+    if c.hand < cost:
+        out.append(V("not-enough-cards", f"{d['card']} and its cost take {cost} card{'s' if cost != 1 else ''}, but "
+                     f"{who(state, seat)} holds {c.hand}.", S.ACTION_CARDS))
+    u = state.interruptible
+    against, action = d["against"], d["cancels"]
+    if against == seat:
+        return out + [V("own-action", f"{who(state, seat)} cannot interrupt their own action: an Interruption "
+                        f"cancels another player's action.", S.INTERRUPTION, "against")]
+    if u is None or u.fact.actor != against or u.fact.type != action:
+        now = (f" The action just recorded is {u.fact.type} by {who(state, u.fact.actor)}." if u is not None else
+               " No action was just recorded.")
+        return out + [V("nothing-to-interrupt", f"An Interruption cancels the action just recorded — the fact right "
+                        f"before it —, not {action} by {who(state, against)}.{now}", S.INTERRUPTION, "cancels")]
+    acting = u.before.characters[against].room  # where the action was declared, before it did anything
+    r = u.before.characters[seat]
+    if r.status != IN_BASE or acting is None or r.room != acting:
+        where = state.room_label(acting) if acting else "an unknown room"
+        out.append(V("interrupt-not-in-room", f"{who(state, seat)} is not in {who(state, against)}'s room ({where}): "
+                     f"an Interruption cancels an action in the player's own room.", S.INTERRUPTION, "actor"))
+    return out
+
+
+def interrupted(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
+    """The cancelled action's effects are undone: the state is the one before it, except that its cost stays paid
+    and it counts as an action of the turn, and an interrupted single-use item is discarded (seed 000
+    L1925–1927). The reacting player discards the card and its cost; a reaction is no action (seed 001 L2162)."""
+    d = fact.data
+    seat = fact.actor
+    u = state.interruptible
+    cost = 1 + (d.get("cost") or 0)
+    if u is not None and u.fact.actor == d["against"] and u.fact.type == d["cancels"]:
+        acting = u.fact
+        paid = min(paid_for(acting), u.before.characters[acting.actor].hand)
+        # as any action, it ends the Repository's shared craft (checks_play: "before the next action")
+        state = copied(u.before, facts=state.facts, free_crafts=())
+        state = M.act(state, acting, paid)
+        what = ACTION_WORDS.get(acting.type, acting.type)
+        cons.append(C("action-interrupted", f"{who(state, seat)} interrupts {who(state, acting.actor)}'s {what}: it "
+                      f"has no effect, but its cost ({paid} card{'s' if paid != 1 else ''}) stays paid and it counts "
+                      f"as an action.", seat=seat, against=acting.actor, action=acting.type, paid=paid))
+        if acting.type == "ItemUsed" and acting.data.get("discarded"):
+            state, _ = M.drop_item(state, acting.actor, acting.data["item"])
+            cons.append(C("item-discarded", f"The interrupted single-use {acting.data['item']} is discarded all "
+                          f"the same.", seat=acting.actor, item=acting.data["item"]))
+    else:  # a lenient record: nothing to cancel, the card is still played
+        cons.append(C("nothing-interrupted", f"{who(state, seat)} plays {d['card']}, but no action of "
+                      f"{who(state, d['against'])} can be cancelled now.", seat=seat))
+    state = M.pay(state, seat, cost)
+    cons.append(C("card-played", f"{who(state, seat)} plays {d['card']} ({cost} card{'s' if cost != 1 else ''}), "
+                  f"out of turn.", seat=seat, card=d["card"], cost=cost))
+    return state
+
+
 # --- the concept's fact types, declared once -----------------------------------------------------------------
 
 _SPECS = (
@@ -335,9 +473,19 @@ _SPECS = (
               _f("corridor", "move_corridor", "that card: the corridor used, as numbered at the room entered", False),
               _f("agreed", "bool", "that card: the moved character (when not the player's own) agrees to it", False)),
              {"card": "Clean Up", "cost": 0, "note": "fire removed"}, S.ACTION_CARDS),
+    FactSpec("ActionInterrupted", "seat",
+             "An Interruption (Przeszkodzenie) was played out of turn — also after passing — against another "
+             "character's action just recorded, in that character's room: the action has no effect, but its cost "
+             "stays paid, it counts as an action and an interrupted single-use item is discarded (seed 000 "
+             "L1925–1927). The card plus its cost are discarded; a reaction is not an action.",
+             (_f("card", "action_card", "the card played (default offer: Interruption / Przeszkodzenie)"),
+              _f("against", "seat", "the seat whose action is cancelled: the one that recorded the fact right before"),
+              _f("cancels", "text", "the cancelled action's fact type (e.g. RoomActionUsed): the fact right before"),
+              _f("cost", "count0", "cards paid besides the card itself (default 0)", False)),
+             {"card": "Interruption", "against": 1, "cancels": "RoomActionUsed"}, S.INTERRUPTION),
 )
-_CHECKS = (check_first_player_passed, check_passed, check_card_played)
-_EFFECTS = (first_player_passed, passed, card_played)
+_CHECKS = (check_first_player_passed, check_passed, check_card_played, check_interrupted)
+_EFFECTS = (first_player_passed, passed, card_played, interrupted)
 FACT_TYPES: tuple[FactType, ...] = tuple(FactType(*t) for t in zip(_SPECS, _CHECKS, _EFFECTS))
 SPECS = tuple(t.spec for t in FACT_TYPES)
 RULES = {t.spec.type: t.check for t in FACT_TYPES}
