@@ -22,7 +22,7 @@ from service.rules.base import Consequence, Fact, Violation
 from service.rules.kit.facts import FactSpec
 from service.rules.lockdown import (
     coarse_record, combat, condition, endgame, event_phase, hidden_information, items, movement, rooms, setup,
-    systems,
+    systems, turns,
 )
 from service.rules.lockdown.apply import HANDLERS
 from service.rules.lockdown.checks import RULES
@@ -32,7 +32,7 @@ from service.rules.lockdown.state import LockdownState
 #: the game's concepts in rulebook order, each with its fact types
 CONCEPTS: dict[str, tuple[str, ...]] = {
     "setup": tuple(t.spec.type for t in setup.FACT_TYPES),
-    "turns and actions": ("FirstPlayerPassed", "Passed", "ActionCardPlayed"),
+    "turns and actions": tuple(t.spec.type for t in turns.FACT_TYPES),
     "movement and exploration": tuple(t.spec.type for t in movement.FACT_TYPES),
     "event phase": tuple(t.spec.type for t in event_phase.FACT_TYPES),
     "condition": tuple(t.spec.type for t in condition.FACT_TYPES),
@@ -47,8 +47,9 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     "a coarse record": tuple(t.spec.type for t in coarse_record.FACT_TYPES),
 }
 #: the concepts that live in a module of their own, declaring their fact types there (decision 0029)
-CONCEPT_MODULES = {"setup": setup, "movement and exploration": movement, "event phase": event_phase,
-                   "condition": condition, "combat": combat, "items and crafting": items, "systems": systems, "rooms and computers": rooms,
+CONCEPT_MODULES = {"setup": setup, "turns and actions": turns, "movement and exploration": movement,
+                   "event phase": event_phase, "condition": condition, "combat": combat, "items and crafting": items,
+                   "systems": systems, "rooms and computers": rooms,
                    "hidden information": hidden_information, "scoring": endgame, "a coarse record": coarse_record}
 #: types whose only rules are their shape and their place in the game (checks.check's order rules)
 SHAPE_ONLY = frozenset({"FirePlaced", "GameEnded", "IntruderInjured", "IntruderRemoved", "PowerChanged"})

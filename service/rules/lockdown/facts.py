@@ -16,7 +16,7 @@ from service.rules.kit.facts import Checker, FactSpec, FieldSpec, field_spec, is
 from service.rules.kit.facts import shape_violations as kit_shape_violations
 from service.rules.lockdown import (
     coarse_record, combat, condition, endgame, event_phase, hidden_information, items, movement, rooms, sections, setup,
-    systems,
+    systems, turns,
 )
 from service.rules.lockdown.movement import SURCHARGE_DOC  # noqa: F401 (old path: facts.SURCHARGE_DOC)
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
@@ -40,19 +40,14 @@ MOVEMENT = {spec.type: spec for spec in movement.SPECS}  # declared with their c
 SYSTEMS = {spec.type: spec for spec in systems.SPECS}  # the same (decision 0029)
 SCORING = {spec.type: spec for spec in endgame.SPECS}  # the same (decision 0029)
 ROOMS_ = {spec.type: spec for spec in rooms.SPECS}  # the same (decision 0029)
+TURNS = {spec.type: spec for spec in turns.SPECS}  # the same (decision 0029)
 
 
 FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
     *setup.SPECS,  # declared with their checks and effects (decision 0029)
-    FactSpec("FirstPlayerPassed", "seat",
-             "The first player token moved to the player on the left (every round but the first).",
-             (_f("to", "seat", "the seat receiving the token (default: the next seat clockwise)", False),),
-             {"to": 2}, sections.FIRST_PLAYER),
+    TURNS["FirstPlayerPassed"],  # declared in turns, with Passed and ActionCardPlayed (decision 0029)
     MOVEMENT["CharacterMoved"], MOVEMENT["CharacterMovedByEffect"], MOVEMENT["CharacterMovedCarefully"],
-    FactSpec("Passed", "seat",
-             "The player passed (counts as an action); they take no more actions this round.",
-             (_f("discarded", "count", "how many cards they discarded from hand when passing (default 0)", False),),
-             {"discarded": 1}, sections.PASS),
+    TURNS["Passed"],
     MOVEMENT["RoomExplored"], MOVEMENT["NoiseRolled"], MOVEMENT["EncounterTokenDrawn"],
     *event_phase.SPECS,  # declared with their checks and effects (decision 0029)
     SCORING["GameEnded"],  # declared in endgame, with FinalScanRecorded (decision 0029)
@@ -347,23 +342,8 @@ MORE = (
     # --- combat ---------------------------------------------------------------------------
     *combat.SPECS,  # declared with their checks and effects (decision 0029)
     # --- cards and items ------------------------------------------------------------------
-    FactSpec("ActionCardPlayed", "seat",
-             "An action card was played: the card plus its cost in further cards are discarded. Its effect is "
-             "recorded by the facts that follow. A reaction is played out of turn and is not an action.",
-             (_f("card", "action_card", "the card: its id or name in either language (data/action_cards.json), or the "
-                 "name of a card the sources do not list"),
-              _f("cost", "count0", "cards paid besides the card itself (default 0)", False),
-              _f("reaction", "bool", "an interrupt/reaction played outside the own turn", False),
-              _f("note", "text", "the effect chosen (free text)", False),
-              _f("item", "text", "a card that moves a character (only the Survivor's \"Ogień osłonowy\", PL "
-                 "erratum; faq_lockdown.md 28): the Item card discarded as its cost", False),
-              _f("character", "seat", "that card: the character moved — the player's own (default) or one in the "
-                 "same room who agrees", False),
-              _f("to_room", "room", "that card: the adjacent room the character is moved to (no night stalker "
-                 "attack; exploration / noise roll as after a move)", False),
-              _f("corridor", "move_corridor", "that card: the corridor used, as numbered at the room entered", False),
-              _f("agreed", "bool", "that card: the moved character (when not the player's own) agrees to it", False)),
-             {"card": "Clean Up", "cost": 0, "note": "fire removed"}, S.ACTION_CARDS),
+    TURNS["ActionCardPlayed"],  # declared in turns (decision 0029)
+    TURNS["ActionInterrupted"],  # declared in turns (decision 0038)
     *items.SPECS,  # declared with their checks and effects (decision 0037)
     # --- systems ---------------------------------------------------------------------------
     SYSTEMS["FirePlaced"],

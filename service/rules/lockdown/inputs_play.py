@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from service.rules.base import Expected, Fact
-from service.rules.lockdown import hidden_information, items, rooms
+from service.rules.lockdown import hidden_information, items, rooms, turns
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, EVENT_CARDS
 from service.rules.lockdown.facts import (
@@ -258,6 +258,7 @@ def table_effects(state: LockdownState) -> list[Expected]:
             names = tuple(dict.fromkeys(i.name for i in c.items))
             out.append(offer("ItemUsed", s, names, lambda: Expected("ItemUsed", s, {"item": list(names)},
                                                                       f"{note}: a free item use (no card)")))
+    out += turns.interrupt_offers(state, seats, note)  # against the action just recorded (decision 0038)
     if ids:
         out.append(Expected("IntruderInjured", None, {"intruder": ids}, note))
         out.append(Expected("IntruderRemoved", None, {"intruder": ids, "to_bag": [True, False]}, note))

@@ -321,20 +321,7 @@ def gained(state, fact, cons):
     return M.add_item(state, fact.actor, d["item"], d.get("colour"), d.get("where"), d.get("ammo"), cons)
 
 
-def drop_item(state: LockdownState, seat: int, name: str) -> tuple[LockdownState, Item | str | None]:
-    c = state.characters[seat]
-    key = name.casefold()
-    obj = next((o for o in c.objects if o == key or o.split(":")[0] == key), None)
-    if obj is not None:
-        objs = list(c.objects)
-        objs.remove(obj)
-        return with_character(state, seat, objects=tuple(objs)), obj
-    item = next((i for i in c.items if i.name.casefold() == key), None)
-    if item is not None:
-        items = list(c.items)
-        items.remove(item)
-        return with_character(state, seat, items=tuple(items)), item
-    return state, None
+drop_item = M.drop_item  # one definition, in mechanics: the action cards that discard an item share it
 
 
 def crafted(state, fact, cons):

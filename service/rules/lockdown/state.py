@@ -243,6 +243,9 @@ class LockdownState:
     nest_destroyed: bool = False
     carcasses: int = 0  # carcass tokens on the board or carried
     last_actor: int | None = None  # who recorded the last action (for reactions)
+    # the action just recorded, which an Interruption may still cancel (turns.Undo: the fact and the state before
+    # it); None after any other fact (decision 0038)
+    interruptible: Any = None
     end_effects: str | None = None  # the end-of-game effects applied (time_out, alarm_procedure, base_destroyed)
     launches: tuple[str, ...] = ()  # CSS tokens revealed, in order
     # seats that may still make their one free craft after another character's Repository craft action
