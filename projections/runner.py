@@ -366,8 +366,9 @@ def _fold_page(games: Games, folder: GameFolder, notes, timings: Timings | None 
         t = time.perf_counter()
         snaps.page(notes, folder)
         timings.snapshots += time.perf_counter() - t
+    use = snaps is not None and bool(snaps.covered)
     for n in notes:
-        if snaps is not None and snaps.usable(n, folder):
+        if use and snaps.usable(n, folder):
             found = snaps.take(n)
             if found is not None:  # the game's rows come from its snapshot: no decoding, no fold
                 out.append(Folded(n.id, n.originator_id, n.originator_version, found, None))
