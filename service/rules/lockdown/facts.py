@@ -28,9 +28,8 @@ from service.rules.lockdown.components import (
     BOARDS, CHARACTERS, EVENT_CARDS, EXPLORATION_EFFECTS, ROOMS, TOKEN_TYPES,
 )
 
-# "incomplete": the record stops before the game's end (a coarse record; docs/decisions/0018)
-ENDINGS = ("abandoned", "time_out", "alarm_procedure", "base_destroyed", "no_characters_left", "incomplete")
-CSS_TOKENS = ("A", "B", "C", "ALL", "NONE")
+ENDINGS = endgame.ENDINGS  # "incomplete": the record stops before the game's end (docs/decisions/0018)
+CSS_TOKENS = event_phase.CSS_TOKENS
 # the printed maximum is unknown (gaps_filled.md §16 item 10); generous bound for shape checks
 MAX_TOKEN_ITEMS = 9
 
@@ -187,11 +186,11 @@ def _unknown(spec: FieldSpec, value: Any) -> bool:
 # =========================================================================================
 
 WOUND_KINDS = ("light", "serious")
-SCAN_SCOPES = ("hand", "all", "drawn")
+SCAN_SCOPES = condition.SCAN_SCOPES
 DEATH_CAUSES = condition.DEATH_CAUSES
 DIE_FACES = combat.DIE_FACES
-OBJECT_KINDS = ("corpse", "carcass", "egg")
-ITEM_COLOURS = ("red", "yellow", "green", "blue", "starting", "quest")
+OBJECT_KINDS = rooms.OBJECT_KINDS
+ITEM_COLOURS = items.ITEM_COLOURS
 ITEM_PLACES = ("hand", "backpack")
 DOOR_STATES = ("closed", "open", "destroyed")
 POWER_LOCATIONS = ("S-01", "S-02", "S-03", "elevator")

@@ -20,7 +20,8 @@ from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
 from service.rules.kit.replace import replace
 from service.rules.lockdown import combat, mechanics as M, sections as S
 from service.rules.lockdown.catalog import item_ammo
-from service.rules.lockdown.components import ROOMS
+from service.rules.lockdown.components import CHARACTERS, ROOMS
+from service.rules.lockdown.offers import offer
 from service.rules.lockdown.state import (
     IN_BASE, Item, ItemDeck, LockdownState, Pending, find_object, who, with_character, with_room,
 )
@@ -458,6 +459,9 @@ SEARCH_ITEMS = {  # example item names per colour for guided recording (the deck
 }
 
 
+ITEM_COLOURS = ("red", "yellow", "green", "blue", "starting", "quest")  # the colours an item card may have
+
+
 def search_and_carry_offers(state: LockdownState, seat: int, legal: Legal) -> list[Expected]:
     """Search where the room has items; out of combat, picking up a heavy object, crafting and trading."""
     c = state.characters[seat]
@@ -518,6 +522,44 @@ def free_craft_offers(state: LockdownState) -> list[Expected]:
                                                    "where": ["hand", "backpack"]},
                                 "may craft once for free in the Repository before the next action"))
     return out
+
+
+def starting_item_offers(state: LockdownState, seat: int) -> list[Expected]:
+    """At setup: the character's starting item, in a hand unless the catalogue says it is not heavy (e.g. the
+    Probe Arm lies beside the board, in no hand slot: faq_lockdown.md 17)."""
+    c = state.characters[seat]
+    start = CHARACTERS[c.character].extra.get("starting_item") if c.character in CHARACTERS else None
+    if not start or c.items:
+        return []
+    if _heavy(start):
+        return [Expected("ItemGained", seat, {"item": [start], "colour": ["starting"], "where": ["hand"], "ammo": [3]},
+                         "the starting item")]
+    return [Expected("ItemGained", seat, {"item": [start], "colour": ["starting"], "where": ["backpack"]},
+                     "the starting item (not heavy)")]
+
+
+def _heavy(name: str) -> bool:
+    """Is a starting item heavy (held in a hand)? Only items marked ``heavy: false`` are not (data/items.json)."""
+    from service.rules.lockdown import catalog
+    return next((bool(i.get("heavy", True)) for i in catalog.items().values() if i.get("en") == name), True)
+
+
+def free_use_offers(state: LockdownState, seat: int, note: str) -> list[Expected]:
+    """A table effect: a free use of one of the character's items (no card), at any moment."""
+    c = state.characters[seat]
+    if not c.items:
+        return []
+    names = tuple(dict.fromkeys(i.name for i in c.items))
+    return [offer("ItemUsed", seat, names, lambda: Expected("ItemUsed", seat, {"item": list(names)},
+                                                             f"{note}: a free item use (no card)"))]
+
+
+def gained_offers(state: LockdownState, seat: int, note: str) -> list[Expected]:
+    """A table effect: an item card that comes to the character outside Search and Craft."""
+    free_hand = state.characters[seat].hands_used < 2
+    return [offer("ItemGained", seat, free_hand, lambda: Expected(
+        "ItemGained", seat, {"item": None, "colour": list(ITEM_COLOURS),
+                             "where": ["backpack", "hand"] if free_hand else ["backpack"]}, note))]
 
 
 # --- the declarations --------------------------------------------------------------------------------------

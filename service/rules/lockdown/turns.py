@@ -21,6 +21,7 @@ from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
 from service.rules.kit.replace import copied, replace
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.components import ACTION_CARDS, ROOMS
+from service.rules.lockdown.offers import offer
 from service.rules.lockdown.state import (
     COLONY_STEP, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, IN_BASE, IN_POD, NOISE_CLEANUP, PLAYER, SETUP, TIME, TURNS,
     LockdownState, who, with_character,
@@ -364,6 +365,34 @@ def paid_for(fact: Fact) -> int:
     """Cards an action costs as recorded: ``action_cost`` plus a move's Knee surcharge (the cost is paid even when
     the action is interrupted: seed 000 L1925–1926)."""
     return action_cost(fact) + (fact.data.get("surcharge") or 0 if fact.type in MOVE_COST else 0)
+
+
+def first_player_offers(state: LockdownState) -> list[Expected]:
+    """At a round's start: the first player token passes to the left (lockdown.md §4 step 2)."""
+    to = state.next_first_player()
+    skipped = to != state.left_of(state.first_player)
+    return [Expected("FirstPlayerPassed", state.first_player, {"to": [to]},
+                     "the first player token passes to the left" + (
+                         " (skipping players whose characters left the game)" if skipped else ""))]
+
+
+def action_card_offers(state: LockdownState, seat: int) -> list[Expected]:
+    """In the own turn: an action card, its effect recorded by the facts that follow."""
+    return [Expected("ActionCardPlayed", seat, {"card": None}, "play an action card (its effect follows as facts)")]
+
+
+def pass_offers(state: LockdownState, seat: int) -> list[Expected]:
+    """In the own turn: pass, discarding any number of cards (lockdown.md §5.1)."""
+    return [Expected("Passed", seat, {"discarded": list(range(state.characters[seat].hand + 1))},
+                     f"{who(state, seat)} passes (counts as an action; no more actions this round)")]
+
+
+def reaction_offers(state: LockdownState, seat: int, note: str) -> list[Expected]:
+    """A table effect: a reaction card played out of turn by a character holding a card."""
+    if state.characters[seat].hand < 1:
+        return []
+    return [offer("ActionCardPlayed", seat, None, lambda: Expected(
+        "ActionCardPlayed", seat, {"card": None, "reaction": [True]}, f"{note}: a reaction card, played out of turn"))]
 
 
 def interrupt_offers(state: LockdownState, seats: list[int], note: str) -> list[Expected]:
