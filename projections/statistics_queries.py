@@ -4,7 +4,8 @@ The character and deaths sections sum the league view's kept counts (per season,
 kind and key; decision 0035). Every other table is one aggregate over the view's per-seat (or per-kill,
 per-room, per-game) rows, filtered by mode and player count (columns of those rows) and by league or
 season (the league view's games, joined by id). Games hidden from their league (a test game, a
-duplicate) never count.
+duplicate) never count. Ties are ordered by key in code-point order (``COLLATE "C"``, as Python sorts the kept
+counts), whatever collation the database was created with.
 """
 from __future__ import annotations
 
@@ -123,7 +124,7 @@ def _rates(rows: list[dict], whole: str = "games", parts: tuple[str, ...] = ("wi
 def _by(conn, t, where, args, column: str) -> list[dict]:
     """Win and survival by one seat column (character, objective, plan)."""
     return _rates(conn.execute(sql.SQL(
-        "SELECT {c} AS key, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
+        "SELECT {c} COLLATE \"C\" AS key, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
         " count(*) FILTER (WHERE x.survived) AS survived, round(avg(x.rounds_survived), 1)::float AS rounds"
         " FROM {s} x WHERE ").format(c=sql.Identifier("x", column), s=t("seats")) + where
         + sql.SQL(" GROUP BY 1 ORDER BY games DESC, key NULLS LAST"), args).fetchall())
@@ -285,7 +286,7 @@ def _table(conn, t: _T, key: str, scope: Scope, where, args, gwhere, gargs) -> l
     if key == "plans":
         return _by(conn, t, sql.SQL("x.plan IS NOT NULL AND ") + where, args, "plan")
     if key == "death_causes":
-        return q(sql.SQL("SELECT x.death_cause AS key, count(*) AS deaths, round(avg(x.death_round), 1)::float AS round"
+        return q(sql.SQL("SELECT x.death_cause COLLATE \"C\" AS key, count(*) AS deaths, round(avg(x.death_round), 1)::float AS round"
                          " FROM {} x WHERE x.death_cause IS NOT NULL AND ").format(t("seats")) + where
                  + sql.SQL(" GROUP BY 1 ORDER BY deaths DESC, key"), args).fetchall()
     if key == "rounds_survived":
@@ -302,16 +303,16 @@ def _table(conn, t: _T, key: str, scope: Scope, where, args, gwhere, gargs) -> l
                  + gwhere + sql.SQL(" GROUP BY 1 ORDER BY 1 NULLS LAST"), gargs).fetchall()
     if key == "routes":
         return _rates(q(sql.SQL(
-            "SELECT x.route AS key, count(*) AS tried, count(*) FILTER (WHERE x.survived) AS survived,"
+            "SELECT x.route COLLATE \"C\" AS key, count(*) AS tried, count(*) FILTER (WHERE x.survived) AS survived,"
             " count(*) FILTER (WHERE x.outcome = 'won') AS wins FROM {} x WHERE x.route IS NOT NULL AND ").format(
             t("seats")) + where + sql.SQL(" GROUP BY 1 ORDER BY tried DESC, key"), args).fetchall(), "tried")
     if key in ("kills", "weapons"):
         column = "kind" if key == "kills" else "weapon"
-        return q(sql.SQL("SELECT k.{} AS key, count(*) AS kills FROM {} k JOIN {} g ON g.game_id = k.game_id WHERE ").format(
+        return q(sql.SQL("SELECT k.{} COLLATE \"C\" AS key, count(*) AS kills FROM {} k JOIN {} g ON g.game_id = k.game_id WHERE ").format(
             sql.Identifier(column), t("kills"), t("games")) + gwhere
             + sql.SQL(" GROUP BY 1 ORDER BY kills DESC, key NULLS LAST"), gargs).fetchall()
     if key == "rooms":
-        return q(sql.SQL("SELECT r.room AS key, sum(r.attacks)::int AS attacks, sum(r.wounds)::int AS wounds,"
+        return q(sql.SQL("SELECT r.room COLLATE \"C\" AS key, sum(r.attacks)::int AS attacks, sum(r.wounds)::int AS wounds,"
                          " sum(r.deaths)::int AS deaths FROM {} r JOIN {} g ON g.game_id = r.game_id WHERE ").format(
             t("rooms"), t("games")) + gwhere
             + sql.SQL(" GROUP BY 1 ORDER BY deaths DESC, wounds DESC, attacks DESC, key"), gargs).fetchall()
@@ -360,12 +361,12 @@ def profile(db: Database, player_id: str, exclude: list | None = None,
             + sql.SQL(" ORDER BY x.played_on DESC, x.game_id"), (keys,)).fetchall()
         finished = sql.SQL(" AND x.finished AND ") + hidden
         characters = _rates(conn.execute(sql.SQL(
-            "SELECT x.character AS key, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
+            "SELECT x.character COLLATE \"C\" AS key, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
             " count(*) FILTER (WHERE x.survived) AS survived, round(avg(x.rounds_survived), 1)::float AS rounds"
             " FROM {} x WHERE x.name_key = ANY(%s)").format(t("seats"))
             + finished + sql.SQL(" GROUP BY 1 ORDER BY games DESC, key NULLS LAST"), (keys,)).fetchall())
         killers = conn.execute(sql.SQL(
-            "SELECT x.killer AS key, count(*) AS deaths FROM {} x WHERE x.name_key = ANY(%s) AND x.killer IS NOT NULL").format(
+            "SELECT x.killer COLLATE \"C\" AS key, count(*) AS deaths FROM {} x WHERE x.name_key = ANY(%s) AND x.killer IS NOT NULL").format(
             t("seats")) + finished + sql.SQL(" GROUP BY 1 ORDER BY deaths DESC, key"), (keys,)).fetchall()
         ratings = conn.execute(sql.SQL(
             "SELECT r.season_id, s.name AS season, l.name AS league, r.game_id, r.played_on, r.mu, r.sigma"

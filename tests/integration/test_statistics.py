@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import pytest
 from psycopg import sql
+from psycopg.rows import dict_row
 
 from projections import queries
 from projections import statistics_queries as sq
-from projections.generations import VIEW_TABLES, generations
+from projections.generations import VIEW_TABLES, active_prefix, generations
 from projections.runner import Worker, rebuild_views
 from tests.helpers import wait_for
 
@@ -252,3 +253,29 @@ def test_power_lost_counts_the_first_drop_in_play_not_the_setup(fresh_archive):
     for from_seats in (False, True):  # the kept counts and the rows they summarise
         deaths = sq.section(db, "deaths", sq.Scope(), from_seats=from_seats)["tables"]
         assert keyed(deaths["power_lost"], "games") == {1: (1,), 4: (1,), None: (1,)}
+
+
+def test_ties_sort_by_code_point_whatever_the_collation(projected, fresh_database):
+    """Issue 9: ties on the deaths page come in the same order from the kept counts (sorted in Python) and from the
+    rows (SQL), even when the database sorts text by a language's rules (simulated by an ICU column collation,
+    under which 'a' < 'B'; by code point 'B' < 'a')."""
+    from projections.league import tally
+
+    archive, _ = projected
+    db = archive.db
+    with fresh_database.connect() as conn:  # the owner (the archive's role may not alter the view's tables)
+        stats, league = active_prefix(conn, "stats"), active_prefix(conn, "league")
+        for table, column in ((f"{stats}_seats", "death_cause"), (f"{league}_seats", "died_of")):
+            conn.execute(sql.SQL('ALTER TABLE {} ALTER COLUMN {} TYPE text COLLATE "en-US-x-icu"').format(
+                sql.Identifier(table), sql.Identifier(column)))
+            for old, new in (("rapid_response_team", "B"), ("attack", "a")):
+                conn.execute(sql.SQL("UPDATE {} SET {} = %s WHERE {} = %s").format(
+                    sql.Identifier(table), sql.Identifier(column), sql.Identifier(column)), (new, old))
+        with conn.cursor(row_factory=dict_row) as curs:
+            tally(curs, lambda name: sql.Identifier(f"{league}_{name}"), None, +1)
+        assert [r[0] for r in conn.execute(sql.SQL("SELECT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY 1").format(
+            c=sql.Identifier("death_cause"), t=sql.Identifier(f"{stats}_seats"))).fetchall()] == ["a", "B"]
+        conn.commit()
+    for from_seats in (False, True):
+        causes = sq.section(db, "deaths", sq.Scope(), from_seats=from_seats)["tables"]["death_causes"]
+        assert [(r["key"], r["deaths"]) for r in causes] == [("B", 1), ("a", 1)], from_seats
