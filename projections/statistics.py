@@ -5,7 +5,7 @@ that character), one per intruder killed (type, weapon, killer, round, room) and
 where something hurt (attacks, wounds, deaths). The rows are recomputed from the as-corrected
 fold of the game and replaced whole (decision 0002), so a correction or a late fact simply
 rewrites them; the statistics pages aggregate these rows with indexed SQL at request time, except the
-character and deaths pages, which sum counts the league view keeps from the same values (decision 0035).
+character, deaths and escapes pages, which sum counts the league view keeps from the same values (decisions 0035, 0040).
 
 What a step shows is the ruleset's to say (``Ruleset.step_statistics``, decision 0040): deaths (round, room,
 cause, the intruder type attacking — the player's "nemesis"), wounds and attacks by room, hits on intruders and

@@ -1,6 +1,6 @@
 """Reading the "stats" view: statistics of the finished games, overall or in a league or season.
 
-The character and deaths sections sum the league view's kept counts (per season, mode, player count,
+The character, deaths and escapes sections sum the league view's kept counts (per season, mode, player count,
 kind and key; decision 0035). Every other table is one aggregate over the view's per-seat (or per-kill,
 per-room, per-game) rows, filtered by mode and player count (columns of those rows) and by league or
 season (the league view's games, joined by id). Games hidden from their league (a test game, a
@@ -159,7 +159,7 @@ def _by_all(conn, t, where, args) -> dict[str, list[dict]]:
 def section(db: Database, name: str, scope: Scope, from_seats: bool = False) -> dict[str, Any]:
     """The tables of one statistics section (SECTIONS), each ``{key, rows}``, plus the count of games.
 
-    The character and deaths sections sum the league view's kept counts; ``from_seats``: count the "stats"
+    The character, deaths and escapes sections sum the league view's kept counts; ``from_seats``: count the "stats"
     view's rows instead (what the kept counts must equal: the tests' and the benchmark's reference)."""
     if name not in SECTIONS:
         raise NotFound(f"no statistics section {name!r}; known: {', '.join(SECTIONS)}")
@@ -182,7 +182,8 @@ def section(db: Database, name: str, scope: Scope, from_seats: bool = False) -> 
 NO_SEASON = "00000000-0000-0000-0000-000000000000"
 KEPT_SECTIONS = {"characters": ("games", "character", "objective", "plan"),
                  "deaths": ("games", "death_cause", "rounds_survived", "rounds_died", "first_death", "power_lost",
-                            "blackout")}
+                            "blackout"),
+                 "escapes": ("games", "route")}
 
 
 def _mean(total: int, n: int) -> float | None:
@@ -261,6 +262,12 @@ def _kept(conn, t: _T, scope: Scope, section: str) -> tuple[int, dict[str, list[
                 ({"key": key or None, "games": n, "wins": wins, "survived": survived, "rounds": _mean(total, summed)}
                  for key, (n, wins, survived, total, summed) in rows.get(kind, {}).items()),
                 key=lambda r: (-r["games"], r["key"] is None, r["key"] or "")))
+        return games, out, info
+    if section == "escapes":  # characters who tried each route, of them survived and won
+        out["routes"] = _rates(sorted(
+            ({"key": key, "tried": n, "survived": survived, "wins": wins}
+             for key, (n, wins, survived, _total, _summed) in rows.get("route", {}).items()),
+            key=lambda r: (-r["tried"], r["key"])), "tried")
         return games, out, info
     last = (1, 0)  # NULL keys sort last, as ORDER BY … NULLS LAST
     out["death_causes"] = sorted(
