@@ -19,10 +19,14 @@ from uuid import UUID
 
 from service.archive import Games
 from service.game import Game
-from service.rules import Fact
+from service.rules import Fact, Ruleset
+from service.rules.registry import RULESETS
 from service.rules.replay import ANNOTATION_TYPES, CORRECTION_TYPES, GENERIC_TYPES, fold
 
-STEPPED = ("lockdown",)  # rulesets whose steps the views read (corridors, statistics)
+#: rulesets whose steps the views read: they learn corridors or tell statistics (override the interface's default)
+STEPPED = tuple(name for name, r in RULESETS.items()
+                if type(r).observe_corridor is not Ruleset.observe_corridor
+                or type(r).step_statistics is not Ruleset.step_statistics)
 _DIGEST = "_fold_digest"  # where a game carries its digest (not an attribute of the aggregate itself)
 _STAGED = "_staged_head"  # Game's hook: an event body reuses a head already folded (service/game.py)
 
@@ -226,13 +230,10 @@ class Summary:
         return getattr(self._game.head_state, "ending", None)
 
     def _stats_state(self) -> dict | None:
-        """What the statistics read of the last state beside the tally (Lockdown only)."""
+        """What the statistics read of the last state beside the tally (``Ruleset.final_statistics``)."""
         if self.ruleset_name not in STEPPED:
             return None
-        state = self._game.head_state
-        return {"round": state.round, "plan": state.active_contingency,
-                "seats": {seat: {"character": c.character, "objective": c.objective, "status": c.status, "was": c.was}
-                          for seat, c in ((s, state.characters[s]) for s in state.seats)}}
+        return self._game.ruleset.final_statistics(self._game.head_state)
 
     def _observations(self) -> list:
         """Corridor observations with the time their fact was recorded."""

@@ -368,6 +368,12 @@ class Ruleset(ABC):
         tells the statistics; a ruleset that counts nothing tells nothing (an empty :class:`StepStatistics`)."""
         return StepStatistics()
 
+    def final_statistics(self, state: Any) -> dict[str, Any] | None:
+        """What the statistics read of a game's last state beside its steps: ``round``, ``plan`` (the active
+        contingency, or None) and ``seats``, each seat's ``character``, ``objective``, ``status`` and ``was``
+        (its status before it left the game); None for a ruleset that counts nothing."""
+        return None
+
     # --- the replay as a story (defaults: plain, secret-free) -----------------------------------
 
     def narrate(self, before: Any, fact: Fact, after: Any) -> str:

@@ -79,6 +79,7 @@ def test_the_interface_default_and_the_ruleset_of_a_state():
         initial_state = next_inputs = check = apply = score = describe = position = lambda *a: None
 
     assert Plain().step_statistics(None, Fact(1, "X"), None) == StepStatistics()
+    assert Plain().final_statistics(None) is None
     state = LOCKDOWN.initial_state(Setup((Seat(1, "Ada"),), "solo", {"board": "basic"}))
     assert ruleset_of_state(state) is LOCKDOWN and ruleset_of_state(object()) is None
     try:
@@ -87,3 +88,12 @@ def test_the_interface_default_and_the_ruleset_of_a_state():
         assert "object" in str(e)
     else:
         raise AssertionError("a state of no ruleset must be refused")
+
+
+def test_the_last_state_tells_round_plan_and_each_seat():
+    *_, (_, _, _, last) = stepped(SETUP + PLAY)
+    final = LOCKDOWN.final_statistics(last.state)
+    assert final["round"] == last.state.round and final["plan"] == last.state.active_contingency
+    assert {s: v["character"] for s, v in final["seats"].items()} == {1: "survivor", 2: "hacker"}
+    assert final["seats"][2]["status"] == last.state.characters[2].status
+    assert set(final["seats"][1]) == {"character", "objective", "status", "was"}

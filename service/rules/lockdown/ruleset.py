@@ -111,6 +111,9 @@ class LockdownRuleset(Ruleset):
                         consequences: Iterable[Consequence] = ()) -> StepStatistics:
         return _statistics.step(before, fact, after, consequences)
 
+    def final_statistics(self, state: _state.LockdownState) -> dict[str, Any]:
+        return _statistics.final(state)
+
     # --- the replay as a story -------------------------------------------------------------
 
     def narrate(self, before: _state.LockdownState, fact: Fact, after: _state.LockdownState) -> str:

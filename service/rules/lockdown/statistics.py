@@ -101,3 +101,10 @@ def tile(state: LockdownState, place: str | None) -> str | None:
         return None
     return r.tile or None
 
+
+def final(state: LockdownState) -> dict:
+    """Ruleset.final_statistics: the round, the active contingency plan and each seat's character, objective and
+    status (and the status before it left the game)."""
+    return {"round": state.round, "plan": state.active_contingency,
+            "seats": {seat: {"character": c.character, "objective": c.objective, "status": c.status, "was": c.was}
+                      for seat, c in ((s, state.characters[s]) for s in state.seats)}}
