@@ -143,3 +143,16 @@ def test_trades_and_starting_items_leave_the_decks_alone():
     assert before != after_search
     g2 = new_game(2, characters=["survivor", "janitor"])
     assert g2.state.item_decks == {}
+
+
+def test_the_item_card_paid_for_covering_fire_goes_to_the_bottom_of_its_deck():
+    """faq_lockdown.md 28: "Ogień osłonowy" costs 1 Item card; an item discarded for another reason than its use goes
+    face down to the bottom of its deck (seed 000 L3593–3595), unlike a used-up one (its discard pile)."""
+    g = new_game(2, characters=["survivor", "janitor"])
+    ok(g.push("CharacterMoved", 1, to_room="repository", corridor=1))
+    ok(g.push("ItemGained", 1, item="Flashlight", colour="yellow"))
+    before = item_deck(g.state, "yellow")
+    ok(g.push("ActionCardPlayed", 1, card="Ogień osłonowy", item="Flashlight", to_room="alert_room", corridor=1))
+    yellow = item_deck(g.state, "yellow")
+    assert yellow.bottom == before.bottom + ("Flashlight",) and yellow.cards == before.cards + 1
+    assert yellow.discard == before.discard and "item-to-deck-bottom" in types(g)

@@ -11,7 +11,6 @@ per-seat order they share. Decisions 0029 and 0037.
 """
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any, Callable
 
 from service.rules.base import Consequence, Expected, Fact, Violation
@@ -23,7 +22,7 @@ from service.rules.lockdown.catalog import item_ammo
 from service.rules.lockdown.components import CHARACTERS, ROOMS
 from service.rules.lockdown.offers import offer
 from service.rules.lockdown.state import (
-    IN_BASE, Item, ItemDeck, LockdownState, Pending, find_object, who, with_character, with_room,
+    IN_BASE, Item, LockdownState, Pending, find_object, who, with_character, with_room,
 )
 from service.rules.lockdown.turns import action_check, action_cost, in_game
 from service.rules.lockdown.unknown_values import is_unknown
@@ -206,15 +205,7 @@ def check_picked(state, fact):
 # and so does an item dropped: it is lost (L3686–3687). The seeds do not say what happens when a deck runs out:
 # its discard pile is shuffled into a new deck, as for the event, attack and action decks (docs/rules-gaps.md).
 
-DECK_COLOURS = ("red", "yellow", "green")
-
-
-def item_deck(state: LockdownState, colour: str) -> ItemDeck:
-    return state.item_decks.get(colour) or ItemDeck()
-
-
-def _with_deck(state: LockdownState, colour: str, deck: ItemDeck) -> LockdownState:
-    return replace(state, item_decks=MappingProxyType({**state.item_decks, colour: deck}))
+DECK_COLOURS, item_deck, _with_deck = M.DECK_COLOURS, M.item_deck, M.with_deck  # shared: mechanics
 
 
 def next_known(state: LockdownState, colour: str, n: int) -> list[str] | None:
@@ -251,25 +242,7 @@ def draw(state: LockdownState, colour: str, n: int, cons: list[Consequence]) -> 
     return _with_deck(state, colour, d), drawn
 
 
-def to_bottom(state: LockdownState, colour: str | None, name: str | None, cons: list[Consequence],
-              why: str) -> LockdownState:
-    """A card goes face down to the bottom of its deck (seed 000 L3593–3595, L3686–3687)."""
-    if colour not in DECK_COLOURS:
-        return state  # crafted (blue), starting and quest items: no deck tracked
-    d = item_deck(state, colour)
-    shown = name if name is not None else "a card"
-    cons.append(C("item-to-deck-bottom", f"{shown} ({why}) goes to the bottom of the {colour} item deck.",
-                  colour=colour, item=name))
-    return _with_deck(state, colour, replace(d, cards=d.cards + 1, bottom=d.bottom + (name,)))
-
-
-def to_discard(state: LockdownState, colour: str | None, name: str | None, cons: list[Consequence]) -> LockdownState:
-    """A card used up goes face up to its discard pile (seed 000 L3591–3593, L3668–3669)."""
-    if colour not in DECK_COLOURS:
-        return state
-    d = item_deck(state, colour)
-    cons.append(C("item-discarded", f"{name} goes to the {colour} discard pile.", colour=colour, item=name))
-    return _with_deck(state, colour, replace(d, discard=d.discard + (name,)))
+to_bottom, to_discard = M.to_bottom, M.to_discard  # shared with the action cards paid with an item
 
 
 def _search_deck(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:

@@ -25,7 +25,7 @@ from service.rules.lockdown.catalog import item_ammo
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, ROOMS
 from service.rules.lockdown.state import (
     DEAD, ENDED, EVACUATED, FIRE_MARKERS, GONE, HAND_SIZE, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, MALFUNCTION_MARKERS,
-    PLAYER, Intruder, Item, LockdownState, Pending, SeriousWound, intruder, who, with_character, with_room,
+    PLAYER, Intruder, Item, ItemDeck, LockdownState, Pending, SeriousWound, intruder, who, with_character, with_room,
 )
 
 MAX_SERIOUS = 3  # a wound beyond 3 serious wounds kills (lockdown.md §8.4)
@@ -621,6 +621,41 @@ def start_self_destruct(state: LockdownState, cons: list[Consequence]) -> Lockdo
     cons.append(C("self-destruct", f"Self-destruct countdown: the yellow token goes on "
                   f"{state.board.time_label(at)}.", space=state.board.time_label(at)))
     return replace(state, self_destruct=("yellow", at))
+
+
+# --- the item decks (decision 0037): shared by items and the action cards paid with an item -------------
+
+DECK_COLOURS = ("red", "yellow", "green")
+
+
+def item_deck(state: LockdownState, colour: str) -> ItemDeck:
+    """The table's knowledge of ``colour``'s item deck (empty until the deck is touched; decision 0037)."""
+    return state.item_decks.get(colour) or ItemDeck()
+
+
+def with_deck(state: LockdownState, colour: str, deck: ItemDeck) -> LockdownState:
+    return replace(state, item_decks=MappingProxyType({**state.item_decks, colour: deck}))
+
+
+def to_bottom(state: LockdownState, colour: str | None, name: str | None, cons: list[Consequence],
+              why: str) -> LockdownState:
+    """A card goes face down to the bottom of its deck (seed 000 L3593–3595, L3686–3687)."""
+    if colour not in DECK_COLOURS:
+        return state  # crafted (blue), starting and quest items: no deck tracked
+    d = item_deck(state, colour)
+    shown = name if name is not None else "a card"
+    cons.append(C("item-to-deck-bottom", f"{shown} ({why}) goes to the bottom of the {colour} item deck.",
+                  colour=colour, item=name))
+    return with_deck(state, colour, replace(d, cards=d.cards + 1, bottom=d.bottom + (name,)))
+
+
+def to_discard(state: LockdownState, colour: str | None, name: str | None, cons: list[Consequence]) -> LockdownState:
+    """A card used up goes face up to its discard pile (seed 000 L3591–3593, L3668–3669)."""
+    if colour not in DECK_COLOURS:
+        return state
+    d = item_deck(state, colour)
+    cons.append(C("item-discarded", f"{name} goes to the {colour} discard pile.", colour=colour, item=name))
+    return with_deck(state, colour, replace(d, discard=d.discard + (name,)))
 
 
 def drop_item(state: LockdownState, seat: int, name: str) -> tuple[LockdownState, Item | str | None]:

@@ -24,7 +24,7 @@ from service.rules.lockdown.components import ACTION_CARDS, ROOMS
 from service.rules.lockdown.offers import offer
 from service.rules.lockdown.state import (
     COLONY_STEP, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, IN_BASE, IN_POD, NOISE_CLEANUP, PLAYER, SETUP, TIME, TURNS,
-    LockdownState, who, with_character,
+    Item, LockdownState, who, with_character,
 )
 from service.rules.lockdown.values import resolve_place
 
@@ -300,10 +300,12 @@ def _card_move(state, fact, cons):
     move (exploration, noise roll: seed 000 L3045–3050)."""
     d = fact.data
     seat = fact.actor
-    if d.get("item"):
-        state, _ = M.drop_item(state, seat, d["item"])
+    if d.get("item"):  # paid, not used: face down to the bottom of its deck (seed 000 L3593–3595)
+        state, thing = M.drop_item(state, seat, d["item"])
         cons.append(C("item-discarded", f"{who(state, seat)} discards {d['item']} for {d['card']}.", seat=seat,
-                        item=d["item"]))
+                      item=d["item"]))
+        if isinstance(thing, Item):
+            state = M.to_bottom(state, thing.colour, thing.name, cons, f"paid for {d['card']}")
     moved = d.get("character") or seat
     origin = state.characters[moved].room
     dest = resolve_place(state, d["to_room"])
