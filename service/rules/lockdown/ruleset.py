@@ -14,6 +14,7 @@ from service.rules.base import Consequence, Expected, Fact, Group, Moment, Resul
 from service.rules.lockdown import names as _names
 from service.rules.lockdown import (
     apply as _apply, checks, inputs, masking, sidebar as _sidebar, state as _state, story, svg, unknowns, view,
+    warrants,
 )
 from service.rules.lockdown import corridors as _corridors, result_words
 from service.rules.lockdown.components import BOARDS, EVENT_CARDS, board as _board
@@ -36,7 +37,7 @@ class LockdownRuleset(Ruleset):
         return _state.initial_state(setup)
 
     def next_inputs(self, state: _state.LockdownState) -> list[Expected]:
-        return inputs.next_inputs(state)
+        return warrants.offers(state, inputs.next_inputs(state))  # a cause to name where needed (decision 0039)
 
     def check(self, state: _state.LockdownState, fact: Fact) -> list[Violation]:
         return checks.check(state, fact)
