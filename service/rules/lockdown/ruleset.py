@@ -28,6 +28,9 @@ class LockdownRuleset(Ruleset):
     title = "Nemesis: Lockdown"
     modes = _state.MODES
     drawing_styles = (svg.STYLE,)
+    # warrants (decision 0039): checked in every game created from now on, never in one stored before
+    new_game_options = MappingProxyType({warrants.OPTION: warrants.REQUIRED})
+    legacy_options = MappingProxyType({warrants.OPTION: warrants.UNCHECKED})
 
     def setup_form(self) -> dict[str, Any]:
         return {"max_players": _state.MAX_PLAYERS, "options": {

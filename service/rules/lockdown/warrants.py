@@ -66,6 +66,7 @@ PREFIXES: dict[str, Callable[[str], bool]] = {
     "room": lambda n: ROOMS.resolve(n) is not None,
     "item": lambda n: norm(n) in _item_catalogue(),
 }
+_WHAT = {"event": "event card", "attack": "attack card", "room": "room", "item": "item"}
 # action cards are named as far as the sources name them (data/action_cards.json): any name passes, as for
 # ActionCardPlayed.card; so do Mars surface cards, contingency tokens, objectives and whatever the catalogue lacks
 
@@ -80,7 +81,7 @@ def by_problem(state: Any, value: Any) -> str | None:
     kind = kind.strip().casefold()
     if sep and kind in PREFIXES:
         if not PREFIXES[kind](name.strip()):
-            return f"names an unknown {kind} card or place {name.strip()!r}"
+            return f"names an unknown {_WHAT[kind]} {name.strip()!r}"
     return None
 
 
