@@ -266,11 +266,21 @@ _SECTIONS = {"CharacterDied": S.DEATH, "KnowledgeGained": S.KNOWLEDGE, "ItemGain
 # --- what the recorder is offered ------------------------------------------------------------------------------
 
 def offers(state: LockdownState, offered: list) -> list:
-    """``next_inputs`` with a free ``by`` on every offer of a fact type that needs a warrant (not in setup, not an
-    ending — abandoned and incomplete need none): the recorder can name the cause, the random player fills it
-    where the state warrants nothing (generate.py)."""
-    if state.phase == SETUP or not required(state):
+    """``next_inputs`` with a free ``by`` on every offer of a fact type that needs a warrant (not in setup): the
+    recorder can name the cause, the random player fills it where the state warrants nothing (generate.py). The
+    ending ``time_out`` is offered only where the state warrants it."""
+    if not required(state):
         return offered
     from service.rules.base import Expected
-    return [Expected(e.type, e.actor, {**e.options, "by": None}, e.note, e.default)
-            if e.type in WARRANTS and e.type != "GameEnded" and "by" not in e.options else e for e in offered]
+    setup = state.phase == SETUP
+    out = []
+    for e in offered:
+        if e.type == "GameEnded":  # a time-out only where the state warrants it (the end is derived otherwise)
+            endings = e.options.get("ending")
+            if isinstance(endings, list) and "time_out" in endings and not _time_nearly_out(state):
+                e = Expected(e.type, e.actor, {**e.options, "ending": [x for x in endings if x != "time_out"]},
+                             e.note, e.default)
+        elif e.type in WARRANTS and "by" not in e.options and not setup:
+            e = Expected(e.type, e.actor, {**e.options, "by": None}, e.note, e.default)
+        out.append(e)
+    return out
