@@ -51,7 +51,7 @@ def fill(db, season_id, games: int) -> None:
                            6 if cause else 12, rng.randrange(5), rng.randrange(3)))
             r = s_rows[-1]
             ls_rows.append((gid, seat, name, name.casefold(), r[11], r[12], False, cause, season_id, day, False, True, mode,
-                            n, True, r[9], r[10], plan, r[18], r[14], r[15]))
+                            n, True, r[9], r[10], plan, r[18], r[14], r[15], r[13]))
     with db.connect() as conn:
         stats, league = active_prefix(conn, "stats"), active_prefix(conn, "league")
         with conn.cursor() as cur:
@@ -74,7 +74,7 @@ def fill(db, season_id, games: int) -> None:
                     copy.write_row(r)
             with cur.copy(sql.SQL("COPY {} (game_id, seat, name, name_key, outcome, survived, objective, death_cause,"
                                   " season_id, played_on, hidden, finished, mode, players, counted, character,"
-                                  " objective_type, plan, rounds_survived, died_of, death_round) FROM STDIN").format(
+                                  " objective_type, plan, rounds_survived, died_of, death_round, route) FROM STDIN").format(
                     sql.Identifier(f"{league}_seats"))) as copy:
                 for r in ls_rows:
                     copy.write_row(r)
@@ -116,6 +116,8 @@ def main(argv=None) -> None:
             "characters, one season, from the seat rows (before 0035)": ("characters", sq.Scope("bench", "bench", "year"), True),
             "deaths, every game": ("deaths", sq.Scope(), False),
             "deaths, every game, from the rows (before 0035)": ("deaths", sq.Scope(), True),
+            "escapes, every game": ("escapes", sq.Scope(), False),
+            "escapes, every game, from the seat rows (before 0040)": ("escapes", sq.Scope(), True),
         }
         for label, (section, scope, _seats) in cases.items():
             if not _seats:

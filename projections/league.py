@@ -102,7 +102,8 @@ def game_row(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             "death_cause": v.death_cause if v else None,
             **({"character": stats[p["seat"]]["character"], "objective_type": stats[p["seat"]]["objective"],
                 "plan": stat_row["plan"], "rounds_survived": stats[p["seat"]]["rounds_survived"],
-                "died_of": stats[p["seat"]]["death_cause"], "death_round": stats[p["seat"]]["death_round"]}
+                "died_of": stats[p["seat"]]["death_cause"], "death_round": stats[p["seat"]]["death_round"],
+                "route": stats[p["seat"]]["route"]}
                if stats is not None and p["seat"] in stats else {}),
         })
     decided = finished and bool(seats) and all(s["outcome"] in DECIDED for s in seats)
@@ -193,12 +194,12 @@ class LeagueView(GameView):
         curs.execute(sql.SQL("DELETE FROM {} WHERE game_id = %s").format(self.table("seats")), (game.id,), prepare=True)
         curs.executemany(
             sql.SQL("INSERT INTO {} (game_id, seat, name, name_key, outcome, survived, objective, death_cause, mode,"
-                    " players, counted, character, objective_type, plan, rounds_survived, died_of, death_round)"
-                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)").format(self.table("seats")),
+                    " players, counted, character, objective_type, plan, rounds_survived, died_of, death_round, route)"
+                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)").format(self.table("seats")),
             [(game.id, s["seat"], s["name"], s["name_key"], s["outcome"], s["survived"], s["objective"],
               s["death_cause"], row["mode"], row["players"], "character" in s, s.get("character"),
               s.get("objective_type"), s.get("plan"), s.get("rounds_survived"), s.get("died_of"),
-              s.get("death_round")) for s in seats],
+              s.get("death_round"), s.get("route")) for s in seats],
         )
         dirty.replace.add(game.id)
         if old is not None and (old["decided"] or row["decided"]):
@@ -419,11 +420,13 @@ NO_SEASON = "00000000-0000-0000-0000-000000000000"  # the tallies' season of a g
 # '' stands for a key that is NULL on the statistics' rows (a character not chosen, a round that never came).
 # character/objective/plan: the character page (value: rounds survived); death_cause (value: the round of death);
 # rounds_survived and rounds_died (of them, the characters who died): the deaths page's table of rounds survived.
+# route: the escapes page (games: characters who tried it; wins, survived) — migration 0015.
 SEAT_KINDS = (
     "(VALUES ('character', coalesce(x.character, ''), x.rounds_survived),"
     " ('objective', x.objective_type, x.rounds_survived), ('plan', x.plan, x.rounds_survived),"
     " ('death_cause', x.died_of, x.death_round), ('rounds_survived', coalesce(x.rounds_survived::text, ''), NULL::int),"
-    " ('rounds_died', CASE WHEN x.died_of IS NOT NULL THEN coalesce(x.rounds_survived::text, '') END, NULL::int))"
+    " ('rounds_died', CASE WHEN x.died_of IS NOT NULL THEN coalesce(x.rounds_survived::text, '') END, NULL::int),"
+    " ('route', x.route, NULL::int))"
     " k(kind, key, value)")
 GAME_KINDS = (
     "(VALUES ('games', ''), ('first_death', coalesce(g.first_death_round::text, '')),"

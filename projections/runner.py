@@ -366,8 +366,9 @@ def _fold_page(games: Games, folder: GameFolder, notes, timings: Timings | None 
         t = time.perf_counter()
         snaps.page(notes, folder)
         timings.snapshots += time.perf_counter() - t
+    use = snaps is not None and bool(snaps.covered)
     for n in notes:
-        if snaps is not None and snaps.usable(n, folder):
+        if use and snaps.usable(n, folder):
             found = snaps.take(n)
             if found is not None:  # the game's rows come from its snapshot: no decoding, no fold
                 out.append(Folded(n.id, n.originator_id, n.originator_version, found, None))
@@ -393,8 +394,16 @@ def _fold_page(games: Games, folder: GameFolder, notes, timings: Timings | None 
     return out
 
 
+SPLIT_BELOW = 64  # a failing part of a batch this small is redone one event per transaction
+
+
 def _apply_page(games: Games, target: GameView, page: list[Folded], tracking: Tracking) -> None:
-    """One transaction for the page; if anything in it fails, one per event, parking the failures."""
+    """One transaction for the page; if anything in it fails, halves of it, then one per event, parking the failures.
+
+    A batch of a rebuild holds many games (decision 0041): a failing batch is split in two, each half in
+    its own transaction with its own last position as tracking, so one event nobody can write costs a
+    few more transactions, not one per event of the whole batch.
+    """
     if not any(f.error for f in page):
         try:
             target.process([f.game for f in page if f.game is not None], tracking,
@@ -403,6 +412,11 @@ def _apply_page(games: Games, target: GameView, page: list[Folded], tracking: Tr
         except Exception as e:  # noqa: BLE001
             if is_infrastructure(e):
                 raise
+    if len(page) >= SPLIT_BELOW:
+        half = len(page) // 2
+        for part in (page[:half], page[half:]):
+            _apply_page(games, target, part, Tracking(APPLICATION, part[-1].notification_id))
+        return
     for f in page:
         # each event alone, its game folded exactly to it (the page's fold may be past it)
         error = f.error
@@ -444,7 +458,7 @@ def rebuild(db: Database, view: str, **kwargs) -> RebuildReport:
 def rebuild_views(
     db: Database,
     views: list[str],
-    batch: int = 500,
+    batch: int = 5000,
     progress: Callable[[int, int], None] | None = None,
     pause: float = 0.0,
     snapshots: bool = True,

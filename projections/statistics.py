@@ -5,20 +5,13 @@ that character), one per intruder killed (type, weapon, killer, round, room) and
 where something hurt (attacks, wounds, deaths). The rows are recomputed from the as-corrected
 fold of the game and replaced whole (decision 0002), so a correction or a late fact simply
 rewrites them; the statistics pages aggregate these rows with indexed SQL at request time, except the
-character and deaths pages, which sum counts the league view keeps from the same values (decision 0035).
+character, deaths and escapes pages, which sum counts the league view keeps from the same values (decisions 0035, 0040).
 
-What a step shows is read by comparing the state before and after each fact (the rules derive
-deaths, kills and wounds; a recorder never types them twice):
-
-- a character whose status becomes ``dead``: its death (round, room it was in, cause, and the
-  intruder type attacking in that step — the player's "nemesis");
-- an intruder removed with a "killed" consequence: a kill, credited to the fact's shooter or
-  fighter, else to the last character who shot or fought that intruder (an injury check or an
-  effect finishes what a shot began), with that weapon ("melee" for a melee attack);
-- a character's light or serious wounds going up: a wound in the room it stands in;
-- a night stalker's attack (``IntruderAttacked``): an attack in its target's room;
-- a sector's power going from on to off after setup: the round power was first lost (the time track
-  turns sectors off as it goes, so this is mostly round 1); the round no sector had power any more.
+What a step shows is the ruleset's to say (``Ruleset.step_statistics``, decision 0040): deaths (round, room,
+cause, the intruder type attacking — the player's "nemesis"), wounds and attacks by room, hits on intruders and
+their kills (credited to the last character who hit that intruder, with that weapon: an injury check or an effect
+finishes what a shot began), and the rounds the power was first lost during play and no sector had power any more
+(Lockdown: usually round 1, the time track's first red threshold; decision 0040). This module reads no ruleset's state.
 """
 from __future__ import annotations
 
@@ -34,16 +27,17 @@ from projections.folding import Summary, summary
 from projections.viewbase import GameView
 from service.game import Game
 from service.league import name_key
-from service.rules import get_ruleset
+from service.rules import Ruleset, StepStatistics, get_ruleset, ruleset_of_state
+from service.rules.registry import RULESETS as KNOWN_RULESETS
 
-RULESETS = ("lockdown",)
-SECTORS = ("S-01", "S-02", "S-03")
-MELEE = "melee"
+#: the rulesets whose steps tell the statistics something (they override ``Ruleset.step_statistics``)
+RULESETS = tuple(name for name, r in KNOWN_RULESETS.items()
+                 if type(r).step_statistics is not Ruleset.step_statistics)
 
 
 @dataclass
 class Tally:
-    """What a game's steps showed so far (advanced fact by fact)."""
+    """What a game's steps showed so far (advanced fact by fact, from the ruleset's :class:`StepStatistics`)."""
 
     deaths: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat → round, room, cause, killer
     kills: list[dict[str, Any]] = field(default_factory=list)
@@ -52,82 +46,45 @@ class Tally:
     power_lost: int | None = None
     blackout: int | None = None  # the round no sector had power any more (first time)
     last_hit: dict[str, tuple[int | None, str | None]] = field(default_factory=dict)  # intruder → (seat, weapon)
+    ruleset: Ruleset | None = field(default=None, repr=False, compare=False)  # found from the first state stepped
 
     def copy(self) -> "Tally":
         return Tally({k: dict(v) for k, v in self.deaths.items()}, [dict(k) for k in self.kills],
                      {k: list(v) for k, v in self.rooms.items()}, dict(self.wounds), self.power_lost, self.blackout,
-                     dict(self.last_hit))
+                     dict(self.last_hit), self.ruleset)
 
     def _room(self, room: str | None) -> list[int]:
         return self.rooms.setdefault(room or "unknown", [0, 0, 0])
 
     def step(self, before, fact, after, consequences) -> None:
-        rnd = before.round
-        data = fact.data or {}
-        if fact.type == "CharacterShot" and isinstance(data.get("target"), str):
-            self.last_hit[data["target"]] = (fact.actor, str(data.get("weapon") or "") or None)
-        elif fact.type == "MeleeAttacked" and isinstance(data.get("target"), str):
-            self.last_hit[data["target"]] = (fact.actor, MELEE)
-        attacker = None
-        if fact.type == "IntruderAttacked":
-            attacker = next((i for i in before.intruders if i.id == data.get("intruder")), None)
-            target = data.get("target")
-            if target is None:  # the rules' target: whoever the step hurt, else anyone in the intruder's room
-                target = next((s for s in before.seats if _hurt(before, after, s)), None)
-            room = _tile(before, before.characters[target].room) if target in before.characters else (
-                _tile(before, attacker.room) if attacker else None)
+        if self.ruleset is None:
+            self.ruleset = ruleset_of_state(before)
+            if self.ruleset is None:
+                raise TypeError(f"no registered ruleset has states of type {type(before).__name__}")
+        self.add(fact.seq, self.ruleset.step_statistics(before, fact, after, consequences))
+
+    def add(self, seq: int, seen: StepStatistics) -> None:
+        """Count what fact ``seq``'s step showed."""
+        rnd = seen.round
+        for hit in seen.hits:
+            self.last_hit[hit.target] = (hit.seat, hit.weapon)
+        for room in seen.attacks:
             self._room(room)[0] += 1
-        for seat in before.seats:
-            b, a = before.characters[seat], after.characters[seat]
-            light = max(0, a.light - b.light)
-            serious = max(0, len(a.serious) - len(b.serious))
-            hurt = serious + (light if not serious else 0)
-            if hurt:
-                self.wounds[seat] = self.wounds.get(seat, 0) + hurt
-                self._room(_tile(before, b.room or a.room))[1] += hurt
-            if a.status == "dead" and b.status != "dead" and seat not in self.deaths:
-                room = _tile(before, b.room) if b.room else None
-                self.deaths[seat] = {"round": rnd, "room": room, "cause": a.cause,
-                                     "killer": attacker.kind if attacker else None}
-                self._room(room)[2] += 1
-        removed = {c.data.get("intruder") for c in consequences
-                   if c.type == "intruder-removed" and c.data.get("killed")} | {
-            c.data.get("intruder") for c in consequences if c.type == "larva-killed"}
-        for iid in sorted(filter(None, removed)):
-            it = next((i for i in before.intruders if i.id == iid), None)
-            if it is None:
-                continue
-            if fact.type in ("CharacterShot", "MeleeAttacked") and data.get("target") == iid:
-                seat, weapon = self.last_hit[iid]
-            else:
-                seat, weapon = self.last_hit.get(iid, (None, None))
-            self.kills.append({"seq": fact.seq, "seat": seat, "kind": it.kind, "weapon": weapon, "round": rnd,
-                               "room": _tile(before, it.room)})
-            self.last_hit.pop(iid, None)
-        if before.phase != "setup":
-            if self.power_lost is None and any(_on(before, loc) and not _on(after, loc) for loc in SECTORS):
-                self.power_lost = max(rnd, 1)
-            if self.blackout is None and any(_on(before, loc) for loc in SECTORS) and not any(_on(after, loc) for loc in SECTORS):
-                self.blackout = max(rnd, 1)
-
-
-def _on(state, location: str) -> bool:
-    return bool(state.power.get(location, (0, False))[1])
-
-
-def _hurt(before, after, seat) -> bool:
-    b, a = before.characters[seat], after.characters[seat]
-    return a.light > b.light or len(a.serious) > len(b.serious) or (a.status == "dead" and b.status != "dead")
-
-
-def _tile(state, place: str | None) -> str | None:
-    """A place as statistics name it: its room tile when known (comparable across games), else None."""
-    if place is None:
-        return None
-    r = state.rooms.get(place)
-    if r is None:
-        return None
-    return r.tile or None
+        for w in seen.wounds:
+            self.wounds[w.seat] = self.wounds.get(w.seat, 0) + w.count
+            self._room(w.room)[1] += w.count
+        for d in seen.deaths:
+            if d.seat not in self.deaths:
+                self.deaths[d.seat] = {"round": rnd, "room": d.room, "cause": d.cause, "killer": d.killer}
+                self._room(d.room)[2] += 1
+        for k in seen.kills:
+            seat, weapon = self.last_hit.pop(k.target, (None, None))
+            self.kills.append({"seq": seq, "seat": seat, "kind": k.kind, "weapon": weapon, "round": rnd,
+                               "room": k.room})
+        if self.power_lost is None and seen.power_lost is not None:
+            self.power_lost = seen.power_lost
+        if self.blackout is None and seen.blackout is not None:
+            self.blackout = seen.blackout
 
 
 def objective_type(value: str | None) -> str | None:

@@ -1,10 +1,11 @@
 """Reading the "stats" view: statistics of the finished games, overall or in a league or season.
 
-The character and deaths sections sum the league view's kept counts (per season, mode, player count,
+The character, deaths and escapes sections sum the league view's kept counts (per season, mode, player count,
 kind and key; decision 0035). Every other table is one aggregate over the view's per-seat (or per-kill,
 per-room, per-game) rows, filtered by mode and player count (columns of those rows) and by league or
 season (the league view's games, joined by id). Games hidden from their league (a test game, a
-duplicate) never count.
+duplicate) never count. Ties are ordered by key in code-point order (``COLLATE "C"``, as Python sorts the kept
+counts), whatever collation the database was created with.
 """
 from __future__ import annotations
 
@@ -123,7 +124,7 @@ def _rates(rows: list[dict], whole: str = "games", parts: tuple[str, ...] = ("wi
 def _by(conn, t, where, args, column: str) -> list[dict]:
     """Win and survival by one seat column (character, objective, plan)."""
     return _rates(conn.execute(sql.SQL(
-        "SELECT {c} AS key, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
+        "SELECT {c} COLLATE \"C\" AS key, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
         " count(*) FILTER (WHERE x.survived) AS survived, round(avg(x.rounds_survived), 1)::float AS rounds"
         " FROM {s} x WHERE ").format(c=sql.Identifier("x", column), s=t("seats")) + where
         + sql.SQL(" GROUP BY 1 ORDER BY games DESC, key NULLS LAST"), args).fetchall())
@@ -158,7 +159,7 @@ def _by_all(conn, t, where, args) -> dict[str, list[dict]]:
 def section(db: Database, name: str, scope: Scope, from_seats: bool = False) -> dict[str, Any]:
     """The tables of one statistics section (SECTIONS), each ``{key, rows}``, plus the count of games.
 
-    The character and deaths sections sum the league view's kept counts; ``from_seats``: count the "stats"
+    The character, deaths and escapes sections sum the league view's kept counts; ``from_seats``: count the "stats"
     view's rows instead (what the kept counts must equal: the tests' and the benchmark's reference)."""
     if name not in SECTIONS:
         raise NotFound(f"no statistics section {name!r}; known: {', '.join(SECTIONS)}")
@@ -181,7 +182,8 @@ def section(db: Database, name: str, scope: Scope, from_seats: bool = False) -> 
 NO_SEASON = "00000000-0000-0000-0000-000000000000"
 KEPT_SECTIONS = {"characters": ("games", "character", "objective", "plan"),
                  "deaths": ("games", "death_cause", "rounds_survived", "rounds_died", "first_death", "power_lost",
-                            "blackout")}
+                            "blackout"),
+                 "escapes": ("games", "route")}
 
 
 def _mean(total: int, n: int) -> float | None:
@@ -261,6 +263,12 @@ def _kept(conn, t: _T, scope: Scope, section: str) -> tuple[int, dict[str, list[
                  for key, (n, wins, survived, total, summed) in rows.get(kind, {}).items()),
                 key=lambda r: (-r["games"], r["key"] is None, r["key"] or "")))
         return games, out, info
+    if section == "escapes":  # characters who tried each route, of them survived and won
+        out["routes"] = _rates(sorted(
+            ({"key": key, "tried": n, "survived": survived, "wins": wins}
+             for key, (n, wins, survived, _total, _summed) in rows.get("route", {}).items()),
+            key=lambda r: (-r["tried"], r["key"])), "tried")
+        return games, out, info
     last = (1, 0)  # NULL keys sort last, as ORDER BY … NULLS LAST
     out["death_causes"] = sorted(
         ({"key": key, "deaths": c[0], "round": _mean(c[3], c[4])} for key, c in rows.get("death_cause", {}).items()),
@@ -285,7 +293,7 @@ def _table(conn, t: _T, key: str, scope: Scope, where, args, gwhere, gargs) -> l
     if key == "plans":
         return _by(conn, t, sql.SQL("x.plan IS NOT NULL AND ") + where, args, "plan")
     if key == "death_causes":
-        return q(sql.SQL("SELECT x.death_cause AS key, count(*) AS deaths, round(avg(x.death_round), 1)::float AS round"
+        return q(sql.SQL("SELECT x.death_cause COLLATE \"C\" AS key, count(*) AS deaths, round(avg(x.death_round), 1)::float AS round"
                          " FROM {} x WHERE x.death_cause IS NOT NULL AND ").format(t("seats")) + where
                  + sql.SQL(" GROUP BY 1 ORDER BY deaths DESC, key"), args).fetchall()
     if key == "rounds_survived":
@@ -302,16 +310,16 @@ def _table(conn, t: _T, key: str, scope: Scope, where, args, gwhere, gargs) -> l
                  + gwhere + sql.SQL(" GROUP BY 1 ORDER BY 1 NULLS LAST"), gargs).fetchall()
     if key == "routes":
         return _rates(q(sql.SQL(
-            "SELECT x.route AS key, count(*) AS tried, count(*) FILTER (WHERE x.survived) AS survived,"
+            "SELECT x.route COLLATE \"C\" AS key, count(*) AS tried, count(*) FILTER (WHERE x.survived) AS survived,"
             " count(*) FILTER (WHERE x.outcome = 'won') AS wins FROM {} x WHERE x.route IS NOT NULL AND ").format(
             t("seats")) + where + sql.SQL(" GROUP BY 1 ORDER BY tried DESC, key"), args).fetchall(), "tried")
     if key in ("kills", "weapons"):
         column = "kind" if key == "kills" else "weapon"
-        return q(sql.SQL("SELECT k.{} AS key, count(*) AS kills FROM {} k JOIN {} g ON g.game_id = k.game_id WHERE ").format(
+        return q(sql.SQL("SELECT k.{} COLLATE \"C\" AS key, count(*) AS kills FROM {} k JOIN {} g ON g.game_id = k.game_id WHERE ").format(
             sql.Identifier(column), t("kills"), t("games")) + gwhere
             + sql.SQL(" GROUP BY 1 ORDER BY kills DESC, key NULLS LAST"), gargs).fetchall()
     if key == "rooms":
-        return q(sql.SQL("SELECT r.room AS key, sum(r.attacks)::int AS attacks, sum(r.wounds)::int AS wounds,"
+        return q(sql.SQL("SELECT r.room COLLATE \"C\" AS key, sum(r.attacks)::int AS attacks, sum(r.wounds)::int AS wounds,"
                          " sum(r.deaths)::int AS deaths FROM {} r JOIN {} g ON g.game_id = r.game_id WHERE ").format(
             t("rooms"), t("games")) + gwhere
             + sql.SQL(" GROUP BY 1 ORDER BY deaths DESC, wounds DESC, attacks DESC, key"), gargs).fetchall()
@@ -360,12 +368,12 @@ def profile(db: Database, player_id: str, exclude: list | None = None,
             + sql.SQL(" ORDER BY x.played_on DESC, x.game_id"), (keys,)).fetchall()
         finished = sql.SQL(" AND x.finished AND ") + hidden
         characters = _rates(conn.execute(sql.SQL(
-            "SELECT x.character AS key, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
+            "SELECT x.character COLLATE \"C\" AS key, count(*) AS games, count(*) FILTER (WHERE x.outcome = 'won') AS wins,"
             " count(*) FILTER (WHERE x.survived) AS survived, round(avg(x.rounds_survived), 1)::float AS rounds"
             " FROM {} x WHERE x.name_key = ANY(%s)").format(t("seats"))
             + finished + sql.SQL(" GROUP BY 1 ORDER BY games DESC, key NULLS LAST"), (keys,)).fetchall())
         killers = conn.execute(sql.SQL(
-            "SELECT x.killer AS key, count(*) AS deaths FROM {} x WHERE x.name_key = ANY(%s) AND x.killer IS NOT NULL").format(
+            "SELECT x.killer COLLATE \"C\" AS key, count(*) AS deaths FROM {} x WHERE x.name_key = ANY(%s) AND x.killer IS NOT NULL").format(
             t("seats")) + finished + sql.SQL(" GROUP BY 1 ORDER BY deaths DESC, key"), (keys,)).fetchall()
         ratings = conn.execute(sql.SQL(
             "SELECT r.season_id, s.name AS season, l.name AS league, r.game_id, r.played_on, r.mu, r.sigma"

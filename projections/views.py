@@ -111,30 +111,58 @@ class PlayerResultsView(GameView):
     view = "playerresults"
 
     def write(self, curs, game: Game) -> None:
-        game = summary(game)
-        finished = game.finished
-        result = game.result if finished else None
-        verdicts = {p.seat: p for p in result.players} if result else {}
-        incomplete = bool(result and result.ending == "incomplete")  # a coarse record that stops early (0018)
-        curs.execute(sql.SQL("SELECT seat, player, player_key, finished, outcome, incomplete FROM {} WHERE game_id = %s").format(
-            self.table("results")), (game.id,), prepare=True)
-        delta: dict[str, list] = {}
+        self.write_many(curs, [game])
 
-        def add(name: str, key: str, counts: tuple[int, ...], sign: int) -> None:
-            row = delta.setdefault(key, [name, 0, 0, 0, 0, 0, 0])
-            row[0] = min(row[0], name)
-            for i, n in enumerate(counts, 1):
-                row[i] += sign * n
+    def write_many(self, curs, games) -> None:
+        """The seats of a batch's games and their players' counts (decision 0041).
 
-        seats = {p["seat"] for p in game.players}
+        The old seats of every game are read with one SELECT and the new ones written with one
+        ``executemany``; each game's change to its players' counts is then sent game by game, in order,
+        in one pipeline: the same statements as one game at a time (the upsert's ``least`` of the
+        names and the removal of a player whose count reaches 0 between two games are PostgreSQL's,
+        as before), without a round trip per game.
+        """
+        games = [summary(g) for g in games]
+        if not games:
+            return
+        results, players = self.table("results"), self.table("players")
+        curs.execute(sql.SQL("SELECT game_id, seat, player, player_key, finished, outcome, incomplete FROM {}"
+                             " WHERE game_id = ANY(%s)").format(results), ([g.id for g in games],))
+        old_seats: dict = {}
         for old in curs.fetchall():
-            if old["seat"] not in seats:
-                continue  # a seat no longer in the header keeps its row (as before), and its counts
-            add(old["player"], old["player_key"], _counts(old["finished"], old["outcome"], old["incomplete"]), -1)
-        for player in game.players:
-            v = verdicts.get(player["seat"])
-            add(player["name"], player["name"].casefold(), _counts(finished, v.outcome if v else None, incomplete), 1)
-            curs.execute(
+            old_seats.setdefault(old["game_id"], []).append(old)
+        seat_rows, deltas = [], []
+        for game in games:
+            finished = game.finished
+            result = game.result if finished else None
+            verdicts = {p.seat: p for p in result.players} if result else {}
+            incomplete = bool(result and result.ending == "incomplete")  # a coarse record that stops early (0018)
+            delta: dict[str, list] = {}
+
+            def add(name: str, key: str, counts: tuple[int, ...], sign: int) -> None:
+                row = delta.setdefault(key, [name, 0, 0, 0, 0, 0, 0])
+                row[0] = min(row[0], name)
+                for i, n in enumerate(counts, 1):
+                    row[i] += sign * n
+
+            seats = {p["seat"] for p in game.players}
+            for old in old_seats.get(game.id, ()):
+                if old["seat"] not in seats:
+                    continue  # a seat no longer in the header keeps its row (as before), and its counts
+                add(old["player"], old["player_key"], _counts(old["finished"], old["outcome"], old["incomplete"]), -1)
+            for player in game.players:
+                v = verdicts.get(player["seat"])
+                add(player["name"], player["name"].casefold(), _counts(finished, v.outcome if v else None, incomplete), 1)
+                seat_rows.append((
+                    game.id, player["seat"], player["name"], player["name"].casefold(), game.ruleset_name, game.mode,
+                    game.played_on, finished, v.outcome if v else None, v.survival if v else None,
+                    v.death_cause if v else None, v.objective if v else None, incomplete,
+                ))
+            changed = [(key, *row) for key, row in delta.items() if any(row[1:])]
+            if changed:
+                deltas.append(changed)
+        if seat_rows:
+            curs.executemany(
                 sql.SQL(
                     "INSERT INTO {} (game_id, seat, player, player_key, ruleset, mode, played_on, finished, outcome,"
                     " survival, death_cause, objective, incomplete) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
@@ -142,39 +170,23 @@ class PlayerResultsView(GameView):
                     " incomplete = EXCLUDED.incomplete,"
                     " outcome = EXCLUDED.outcome, survival = EXCLUDED.survival,"
                     " death_cause = EXCLUDED.death_cause, objective = EXCLUDED.objective"
-                ).format(self.table("results")),
-                (
-                    game.id,
-                    player["seat"],
-                    player["name"],
-                    player["name"].casefold(),
-                    game.ruleset_name,
-                    game.mode,
-                    game.played_on,
-                    finished,
-                    v.outcome if v else None,
-                    v.survival if v else None,
-                    v.death_cause if v else None,
-                    v.objective if v else None,
-                    incomplete,
-                ),
-                prepare=True,
+                ).format(results),
+                seat_rows,
             )
-        changed = [(key, *row) for key, row in delta.items() if any(row[1:])]
-        if changed:
-            players = self.table("players")
-            curs.executemany(
-                sql.SQL(
-                    "INSERT INTO {p} AS p (player_key, player, played, finished, won, lost, undetermined, incomplete)"
-                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT (player_key) DO UPDATE SET"
-                    " player = least(p.player, EXCLUDED.player), played = p.played + EXCLUDED.played,"
-                    " finished = p.finished + EXCLUDED.finished, won = p.won + EXCLUDED.won, lost = p.lost + EXCLUDED.lost,"
-                    " undetermined = p.undetermined + EXCLUDED.undetermined, incomplete = p.incomplete + EXCLUDED.incomplete"
-                ).format(p=players),
-                changed,
-            )
-            curs.execute(sql.SQL("DELETE FROM {} WHERE player_key = ANY(%s) AND played <= 0").format(players),
-                         ([c[0] for c in changed],))
+        if not deltas:
+            return
+        upsert = sql.SQL(
+            "INSERT INTO {p} AS p (player_key, player, played, finished, won, lost, undetermined, incomplete)"
+            " VALUES (%s,%s,%s,%s,%s,%s,%s,%s) ON CONFLICT (player_key) DO UPDATE SET"
+            " player = least(p.player, EXCLUDED.player), played = p.played + EXCLUDED.played,"
+            " finished = p.finished + EXCLUDED.finished, won = p.won + EXCLUDED.won, lost = p.lost + EXCLUDED.lost,"
+            " undetermined = p.undetermined + EXCLUDED.undetermined, incomplete = p.incomplete + EXCLUDED.incomplete"
+        ).format(p=players)
+        gone = sql.SQL("DELETE FROM {} WHERE player_key = ANY(%s) AND played <= 0").format(players)
+        with curs.connection.pipeline():  # game by game, in order, without waiting for each game's answers
+            for changed in deltas:
+                curs.executemany(upsert, changed)
+                curs.execute(gone, ([c[0] for c in changed],))
 
 
 class CorridorsView(GameView):

@@ -4,19 +4,24 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections import OrderedDict
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from copy import deepcopy
 from typing import Any, Iterable, Iterator, Mapping
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError
+from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError, StoredEvent
+from eventsourcing.utils import resolve_topic
+from psycopg import sql
 
 from service import hygiene
 from service.errors import ArchiveError, FactsRefused, GameAlreadyExists, GameBusy, GameNotFound, InvalidInput
 from service.game import Game
+from service.rules import Fact, Seat, Setup
 from service.rules.registry import RULESETS
+from service.rules.replay import GENERIC_TYPES
 
 # Appends that lost the race to another writer are tried again against the new head.
 RECORD_ATTEMPTS = 8
@@ -77,6 +82,38 @@ class GameHeader:
     id: UUID
     ruleset_name: str
     league: str | None
+    mode: str = "standard"
+    players: tuple = ()  # ((seat, name), ...)
+    options: dict = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def of(cls, game) -> "GameHeader":
+        """The header of a Game aggregate (or of its Created event: the same names)."""
+        players = tuple((p["seat"], p["name"]) for p in game.players)
+        return cls(game.id if isinstance(game, Game) else game.originator_id, game.ruleset if not isinstance(game, Game)
+                   else game.ruleset_name, game.league, game.mode, players, dict(game.options))
+
+    @property
+    def setup(self) -> Setup:
+        return Setup(players=tuple(Seat(seat, name) for seat, name in self.players), mode=self.mode, options=self.options)
+
+
+@dataclass(frozen=True)
+class SnapshotRow:
+    """A ``replay_snapshots`` row as :meth:`Games.cold_read` found it (service/replay_snapshots.py decodes it)."""
+
+    index: int
+    seq: int
+    position: int
+    state: bytes
+    rules: str
+
+
+HEADERS_KEPT = 4096  # game headers kept per process (they never change)
+# A fact whose stored JSON holds none of these strings is a table fact (no correction, no remark): after the
+# step a cold read asks for, it only counts as a step, so it is not decoded (Games.cold_read).
+_GENERIC_MARKS = tuple(f'"{t}"'.encode() for t in GENERIC_TYPES)
+LATER_FACT = "(a later table fact, not read)"
 
 
 class Games(Application[UUID]):
@@ -92,6 +129,8 @@ class Games(Application[UUID]):
         # Writers of one game in this process take turns instead of racing to the database
         # and retrying; writers in other processes are still met by optimistic concurrency.
         self._write_lock = _Stripes()
+        self._headers: "OrderedDict[UUID, GameHeader]" = OrderedDict()
+        self._headers_lock = threading.Lock()
 
     def create_game(self, header: Mapping[str, Any]) -> Game:
         """Start a game from a validated header (see service.schemas.GameHeaderSchema).
@@ -225,14 +264,119 @@ class Games(Application[UUID]):
                 pass
 
     def header(self, game_id: UUID) -> GameHeader:
-        """What a game was created with (never changes), from the cache when it is there: no round trip.
+        """What a game was created with (never changes): from the cached game, else from its first event alone.
 
-        For checks that need only who and where (the rights gate); anything that grows (facts,
-        position, state) needs :meth:`get_game`.
+        For checks that need only who and where (the rights gate) and for a cold replay step (decision
+        0041): the game's other events are not read. Headers are kept (they never change), so asking
+        again costs no round trip; anything that grows (facts, position, state) needs :meth:`get_game`.
         """
-        with self._read_lock.holding(game_id):
-            game, _ = self._writable(game_id, refresh=False)
-            return GameHeader(game.id, game.ruleset_name, game.league)
+        found = self._header_kept(game_id)
+        if found is not None:
+            return found
+        cache = self.repository.cache
+        if cache is not None:
+            with self._read_lock.holding(game_id):
+                try:
+                    game = cache.get(game_id)
+                except KeyError:
+                    game = None
+                if isinstance(game, Game):
+                    return self._keep_header(GameHeader.of(game))
+        rows = self.recorder.select_events(game_id, lte=1)
+        if not rows:
+            raise GameNotFound(f"no game {game_id}", field="game_id")
+        return self._header_of_row(game_id, rows[0])
+
+    def _header_kept(self, game_id: UUID) -> GameHeader | None:
+        with self._headers_lock:
+            found = self._headers.get(game_id)
+            if found is not None:
+                self._headers.move_to_end(game_id)
+            return found
+
+    def _keep_header(self, header: GameHeader) -> GameHeader:
+        with self._headers_lock:
+            self._headers[header.id] = header
+            while len(self._headers) > HEADERS_KEPT:
+                self._headers.popitem(last=False)
+        return header
+
+    def _header_of_row(self, game_id: UUID, row: StoredEvent) -> GameHeader:
+        try:
+            cls = resolve_topic(row.topic)
+        except Exception:  # noqa: BLE001 - a topic of no class here is no game
+            cls = None
+        if cls is not Game.Created:  # a club, the player registry or a placement shares the store (decision 0020)
+            raise GameNotFound(f"no game {game_id}", field="game_id")
+        return self._keep_header(GameHeader.of(self.mapper.to_domain_event(row)))
+
+    def forget_headers(self) -> None:
+        """Drop the kept headers (a benchmark's "first request of a process")."""
+        with self._headers_lock:
+            self._headers.clear()
+
+    def cold_read(self, game_id: UUID, rules: list[str], corrected: bool, perspective: str, before_seq: int
+                  ) -> tuple[GameHeader, SnapshotRow | None, list[Fact]] | None:
+        """A game's header, its latest replay snapshot row (of one of the ``rules`` fingerprints) of a step before fact ``before_seq``, and its facts
+        after that row's fact (all of them when there is no row), in **one query** (decision 0041).
+
+        The facts are decoded from the rows (JSON, as the library stores them) without building the
+        aggregate or its events; a table fact after ``before_seq`` (never applied: it only counts as a step)
+        is not decoded at all and stands as a ``LATER_FACT`` with its seq. None if a stored event is not what a game's fact is (a topic of another
+        class, a gap): the caller then loads the game as always. Raises GameNotFound.
+        """
+        events = sql.Identifier(self.recorder.datastore.schema, self.recorder.events_table_name)
+        query = sql.SQL(
+            "WITH snap AS (SELECT step_index, seq, position, state, rules FROM public.replay_snapshots"
+            " WHERE game_id = %(g)s AND rules = ANY(%(r)s) AND corrected = %(c)s AND perspective = %(p)s AND seq < %(s)s"
+            " ORDER BY step_index DESC LIMIT 1)"
+            " SELECT 0 AS kind, step_index AS n, seq, position, rules AS topic, state FROM snap"
+            " UNION ALL"
+            " SELECT 1, originator_version, NULL, NULL, topic, state FROM {events} WHERE originator_id = %(g)s"
+            " AND (originator_version = 1 OR originator_version > COALESCE((SELECT seq FROM snap), 0) + 1)"
+            " ORDER BY kind, n"
+        ).format(events=events)
+        with self.recorder.datastore.transaction(commit=False) as curs:
+            curs.execute(query, {"g": game_id, "r": rules, "c": corrected, "p": perspective, "s": before_seq},
+                         prepare=True)
+            rows = curs.fetchall()
+        snap, header, facts = None, None, []
+        fact_class = Game.FactRecorded
+        for row in rows:
+            if row["kind"] == 0:
+                snap = SnapshotRow(row["n"], row["seq"], row["position"], bytes(row["state"]), row["topic"])
+            elif row["n"] == 1:
+                header = self._header_kept(game_id) or self._header_of_row(
+                    game_id, StoredEvent(game_id, 1, row["topic"], bytes(row["state"])))
+            else:
+                try:
+                    if resolve_topic(row["topic"]) is not fact_class:
+                        return None
+                except Exception:  # noqa: BLE001 - not a fact of ours: the library's load says what it is
+                    return None
+                state = self._plain(bytes(row["state"]))
+                if row["n"] - 1 > before_seq and not any(m in state for m in _GENERIC_MARKS):
+                    # a table fact after the step asked for is never applied: only its place counts (a step)
+                    facts.append(Fact(seq=row["n"] - 1, type=LATER_FACT, data={}, actor=None, visibility="public"))
+                    continue
+                data = self.mapper.transcoder.decode(state)
+                facts.append(Fact(seq=data["seq"], type=data["type"], data=dict(data["data"]), actor=data["actor"],
+                                  visibility=data["visibility"]))
+        if header is None:
+            raise GameNotFound(f"no game {game_id}", field="game_id")
+        first = snap.seq + 1 if snap is not None else 1
+        if any(f.seq != first + i for i, f in enumerate(facts)):
+            return None  # not the facts after the row, one after another
+        return header, snap, facts
+
+    def _plain(self, state: bytes) -> bytes:
+        """An event's stored state as JSON bytes, as the library's mapper reads it (cipher, then compressor)."""
+        mapper = self.mapper
+        if mapper.cipher:
+            state = mapper.cipher.decrypt(state)
+        if mapper.compressor:
+            state = mapper.compressor.decompress(state)
+        return state
 
     def get_game(self, game_id: UUID, version: int | None = None) -> Game:
         try:

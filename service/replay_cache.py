@@ -23,7 +23,7 @@ from typing import Any, Iterator, Sequence
 from uuid import UUID
 
 from service.rules.base import Fact
-from service.rules.replay import Folding, Step, step_seqs
+from service.rules.replay import Checkpoint, Folding, Step, earliest_touched, effective_facts, step_seqs
 
 log = logging.getLogger(__name__)
 
@@ -196,6 +196,65 @@ class ReplayCache:
         self.counters.resumed += 1
         self.counters.applied_from_snapshot += index - (at.index if at else 0)
         return Folding.resumed(game.ruleset, game.setup, facts, at, index, corrected, as_), index, len(seqs)
+
+    def cold_step(self, games, game_id: UUID, seq: int, corrected: bool = True, as_: str = "all"
+                  ) -> tuple[Step, int, int, Any] | None:
+        """Step ``seq`` of a replay nobody has in memory, without loading the game (decision 0041).
+
+        One query (``Games.cold_read``) gives the game's header, the nearest snapshot row of a step before
+        ``seq`` and the game's facts after that row's fact, decoded from their rows; the facts up to the
+        step are applied to the row's state. Returns (step, its index, the replay's number of steps, the
+        header), or None when this path does not apply and the caller loads the game (:meth:`step`): the
+        replay is in memory, snapshots are off, no row is usable (none written yet past the first K steps,
+        or a correction recorded since the row touches its step or one before it), or the step asked for
+        is the row's own. Raises GameNotFound.
+        """
+        from service.replay_snapshots import decode, rules_fingerprint
+        from service.rules import get_ruleset
+
+        k = self.settings.snapshot_every
+        if self.store is None or not k or self._get((game_id, corrected, as_)) is not None:
+            return None
+        from service.rules.registry import RULESETS
+
+        # a game's rows are keyed by its ruleset's fingerprint; the header comes with the same query, so every
+        # ruleset's is asked for (a game has one ruleset: its rows are of that one only)
+        found = games.cold_read(game_id, [rules_fingerprint(name) for name in sorted(RULESETS)], corrected, as_, seq)
+        if found is None:
+            return None
+        header, row, suffix = found
+        ruleset = get_ruleset(header.ruleset_name)
+        if row is not None and row.rules != rules_fingerprint(ruleset.name):
+            return None
+        after = row.seq if row is not None else 0
+        position = after + len(suffix)  # the game's facts now
+        if row is not None:
+            if row.position > position:
+                return None
+            if corrected:
+                touched = earliest_touched(suffix, row.position - after)
+                if touched is not None and touched <= after:  # a correction since the row changed its step or one before
+                    return None
+        later = [f.seq for f, _, _ in effective_facts(suffix, corrected) if not corrected or f.type != "FactAnnotated"]
+        first = row.index if row is not None else 0
+        index = first + bisect_right(later, seq)
+        if row is not None and index == first:
+            return None  # the row's own step: its fact and consequences are not in the row
+        if row is None and index > k:
+            return None  # no row yet: the game is folded once, which writes them (step())
+        setup = header.setup
+        at = None
+        if row is not None:
+            try:
+                state, truth = decode(self.store.initial_state(ruleset, setup), row.state)
+            except Exception as e:  # noqa: BLE001 - a cache row that cannot be read: load the game
+                log.warning("replay snapshot of game %s step %s not usable: %s", game_id, row.index, e)
+                return None
+            at = Checkpoint(row.index, row.seq, state, truth)
+        self.counters.resumed += 1
+        self.counters.applied_from_snapshot += index - first
+        step = Folding.resumed(ruleset, setup, suffix, at, index, corrected, as_)
+        return step, index, first + 1 + len(later), header
 
     # -- the LRU ------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from projections import queries
 from service import hygiene
 from service.errors import InvalidInput
 from service.notation import write_game
+from service.rules import get_ruleset
 from service.rules.replay import Step
 from service.schemas import AppendSchema, GameHeaderSchema
 from web.replays import replay_of
@@ -182,10 +183,20 @@ def get_facts(game_id: str):
 @api.get("/games/<game_id>/state")
 def get_state(game_id: str):
     q = ViewQuery().load(request.args)
-    game = archive().games.get_game(_game_id(game_id))
+    gid = _game_id(game_id)
+    corrected = q["view"] == "corrected"
+    if q["step"] is not None:
+        # a step of a replay nobody has in memory: the nearest snapshot row and the facts after it, read as
+        # rows in one query, without loading the game (decision 0041); None: load it as below
+        cold = archive().replays.cold_step(archive().games, gid, q["step"], corrected=corrected)
+        if cold is not None:
+            step, index, steps, header = cold
+            return jsonify({"game": str(header.id), "view": q["view"],
+                            **step_dict(get_ruleset(header.ruleset_name), step, index, steps)})
+    game = archive().games.get_game(gid)
     # one step: from the replay in memory, else folded from the nearest snapshot (decision 0031)
     step, index, steps = archive().replays.step(game, game.position if q["step"] is None else q["step"],
-                                                corrected=q["view"] == "corrected")
+                                                corrected=corrected)
     return jsonify({"game": str(game.id), "view": q["view"], **step_dict(game.ruleset, step, index, steps)})
 
 

@@ -11,6 +11,11 @@ from service.rules.base import (  # noqa: F401
     Ruleset,
     Setup,
     Seat,
+    StatDeath,
+    StatHit,
+    StatKill,
+    StatWound,
+    StepStatistics,
     Violation,
 )
 
@@ -23,3 +28,10 @@ def get_ruleset(name: str) -> "Ruleset":
         return RULESETS[name]
     except KeyError:
         raise KeyError(f"unknown ruleset {name!r}; known: {', '.join(sorted(RULESETS))}") from None
+
+
+def ruleset_of_state(state: object) -> "Ruleset | None":
+    """The registered ruleset whose ``state_type`` ``state`` is (a folded state names no ruleset), or None."""
+    from service.rules.registry import RULESETS
+
+    return next((r for r in RULESETS.values() if r.state_type is not None and isinstance(state, r.state_type)), None)

@@ -35,12 +35,17 @@ Boards (pages and the corridor view ask the ruleset, never its modules):
 - ``boards``, ``board_about(id)``           the boards the ruleset knows, and what a page says of one.
 - ``observe_corridor(before, fact, after)`` what a move showed of a board's corridors; ``learned_corridors(replay)``.
 - ``corridor_fragment(id, proposals)``      learned corridors in the board file's format.
+
+Statistics (the "stats" view asks the ruleset, never its state; decision 0040):
+
+- ``step_statistics(before, fact, after, cons)``  what a step showed (deaths, wounds, attacks, hits, kills, power)
+  as a :class:`StepStatistics`; ``state_type`` tells which ruleset a folded state belongs to.
 """
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 
 @dataclass(frozen=True)
@@ -206,6 +211,52 @@ class Result:
         return {"ending": self.ending, "effects": self.effects, "players": [p.as_dict() for p in self.players]}
 
 
+class StatHit(NamedTuple):
+    """A character hit an intruder (a shot, a melee attack): the last hitter is credited with its kill."""
+
+    target: str  # the intruder's id in the game
+    seat: int | None
+    weapon: str | None  # the weapon's name, or ``"melee"``
+
+
+class StatWound(NamedTuple):
+    seat: int
+    count: int  # wounds suffered in the step
+    room: str | None  # the room as statistics name it (comparable across games), None when unknown
+
+
+class StatDeath(NamedTuple):
+    seat: int
+    room: str | None
+    cause: str | None  # one of ``result_words["death_cause"]``
+    killer: str | None  # the kind of intruder attacking in that step (the player's "nemesis"), if any
+
+
+class StatKill(NamedTuple):
+    target: str  # the intruder's id: its last :class:`StatHit` names the killer and weapon
+    kind: str
+    room: str | None
+
+
+@dataclass(frozen=True)
+class StepStatistics:
+    """What one step of a game tells the statistics, in words no ruleset owns (decision 0040).
+
+    ``round``: the round of the step (of deaths, kills). ``attacks``: the room of each attack on a character.
+    ``power_lost``: the round, when the step cut a sector's power during play (never the setup's unpowered
+    sectors); ``blackout``: the round, when the step left no sector with power.
+    """
+
+    round: int | None = None
+    hits: tuple[StatHit, ...] = ()
+    attacks: tuple[str | None, ...] = ()
+    wounds: tuple[StatWound, ...] = ()
+    deaths: tuple[StatDeath, ...] = ()
+    kills: tuple[StatKill, ...] = ()
+    power_lost: int | None = None
+    blackout: int | None = None
+
+
 class Ruleset(ABC):
     """The rules of one game. Implementations hold no mutable state."""
 
@@ -311,6 +362,17 @@ class Ruleset(ABC):
         """How seat's character left (or tried to leave) the game, from its verdict's ``survival`` and the final
         ``state``: one of ``result_words["route"]``, or None."""
         return None
+
+    # --- statistics (decision 0040) -------------------------------------------------------------
+
+    #: the class of this ruleset's states (``ruleset_of_state`` finds the ruleset of a folded state); None: unknown
+    state_type: type | None = None
+
+    def step_statistics(self, before: Any, fact: Fact, after: Any,
+                        consequences: Iterable[Consequence] = ()) -> StepStatistics:
+        """What the step from ``before`` to ``after`` by ``fact`` (with the consequences the rules derived)
+        tells the statistics; a ruleset that counts nothing tells nothing (an empty :class:`StepStatistics`)."""
+        return StepStatistics()
 
     # --- the replay as a story (defaults: plain, secret-free) -----------------------------------
 

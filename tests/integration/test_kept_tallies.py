@@ -125,6 +125,9 @@ def test_kept_counts_equal_the_rows_as_games_are_hidden_moved_corrected_and_rebu
     assert standings(db, "mar") == (1, {"ada": (1, 1, 1, 1, "2026-03-01")})
     assert characters(db, sq.Scope(CLUB, LEAGUE, "feb")) == {"survivor": (2, 0, 0), "hacker": (2, 0, 0)}
     assert characters(db, sq.Scope()) == {"survivor": (2, 0, 0), "hacker": (2, 0, 0), "lab_rat": (1, 1, 1)}
+    routes = sq.section(db, "escapes", sq.Scope())["tables"]["routes"]  # kept counts (0040): B's pod
+    assert [(r["key"], r["tried"], r["survived"], r["wins"], r["wins_rate"]) for r in routes] == [("pod", 1, 1, 1, 1.0)]
+    assert sq.section(db, "escapes", sq.Scope(CLUB, LEAGUE, "feb"))["tables"]["routes"] == []
     deaths = sq.section(db, "deaths", sq.Scope(CLUB, LEAGUE, "feb"))["tables"]
     assert {r["key"]: (r["deaths"], r["round"]) for r in deaths["death_causes"]} == {
         "attack": (2, 1.0), "rapid_response_team": (2, 1.0)}
@@ -160,8 +163,8 @@ def test_kept_counts_equal_the_rows_as_games_are_hidden_moved_corrected_and_rebu
 
 
 def test_the_migration_counts_the_rows_already_projected(league, fresh_database):
-    """Migration 0014 on a database projected before it: the new seat columns come from the "stats" view's rows
-    and the counts from the rows, equal to what the view keeps live."""
+    """Migrations 0014 and 0015 (the escapes page's routes) on a database projected before them: the new seat
+    columns come from the "stats" view's rows and the counts from the rows, equal to what the view keeps live."""
     from alembic import command
 
     from service.schema import alembic_config
@@ -174,7 +177,7 @@ def test_the_migration_counts_the_rows_already_projected(league, fresh_database)
     command.downgrade(alembic_config(fresh_database), "0013")  # as the owner role, as migrations run
     with a.db.connect() as conn:
         assert conn.execute("SELECT to_regclass('league_g1_days')").fetchone() == (None,)
-    command.upgrade(alembic_config(fresh_database), "0014")
+    command.upgrade(alembic_config(fresh_database), "0015")
     assert kept(a.db) == live
     assert_exact(a.db, exclude=[g["b"].id])
 

@@ -249,3 +249,24 @@ def test_status_command_says_when_the_database_is_unreachable():
     result = CliRunner().invoke(_cli(), ["--database-url", "postgresql://nobody@127.0.0.1:1/none", "status", "--json"])
     assert result.exit_code == 2
     assert json.loads(result.output)["database"] == "unreachable"
+
+
+def test_a_rebuild_batch_that_fails_is_split_in_halves_before_one_event_per_transaction(fresh_archive, monkeypatch):
+    """Decision 0041: a batch of many games is one transaction per view; when one game cannot be written, the
+    halves without it are still written whole, and only the part holding it goes one event at a time."""
+    from service.archive import Games
+
+    db = fresh_archive.db
+    first = [store_raw(fresh_archive, seed=s, facts=30) for s in (75, 76)]
+    poison = store_raw(fresh_archive, seed=77, facts=30, mark=MARK)
+    last = store_raw(fresh_archive, seed=78, facts=30)
+    one_by_one = []
+    real = Games.get_game
+    monkeypatch.setattr(Games, "get_game", lambda self, gid, version=None: (
+        one_by_one.append(gid) if version is not None else None, real(self, gid, version))[1])
+    (report,) = rebuild_views(db, ["gameindex"], batch=1000)  # all 124 events in one batch
+    assert report.events == 124 and report.parked == 31  # the poisoned game's events, each parked once
+    assert {g["game_id"] for g in queries.list_games(db)} == {*(g.id for g in first), last.id}
+    assert [r[1] for r in parked_rows(db, "gameindex")] == [poison.id] * 31
+    # the half with the first two games went whole; only the half with the poisoned game went event by event
+    assert set(one_by_one) == {poison.id, last.id} and len(one_by_one) == 62

@@ -185,3 +185,70 @@ def test_a_snapshot_is_not_read_by_other_rules_nor_allowed_to_build_anything_els
         replay_snapshots.decode(initial, pickle.dumps((Evil(), None)))
     assert replay_snapshots.decode(initial, replay_snapshots.encode(initial, initial, None)) == (initial, None)
     assert dataclasses.is_dataclass(initial)
+
+
+@pytest.mark.parametrize("correction", [None, "void early", "void late", "note"])
+def test_a_cold_step_from_the_snapshot_row_and_the_rows_after_it_equals_the_full_fold(archive, correction):
+    """Decision 0041: a step nobody has in memory is the nearest snapshot row plus the facts after it, read as
+    rows in one query, without loading the game; it equals the full fold's step, in both views, and a row
+    that a later correction made stale is never used (the step is then loaded as before)."""
+    game = _correction_game(archive)
+    writer = ReplayCache(archive.db, ReplaySettings(games=8, steps=100_000, snapshot_every=K))
+    writer.entry(game)
+    writer.entry(game, corrected=False)
+    writer.flush()
+    if correction is not None:
+        table = [f for f in game.facts if not f.type.startswith(("Fact", "Commented"))]
+        target = table[3] if correction != "void late" else table[-4]
+        archive.games.record(game.id, [{"type": "FactVoided", "data": {"seqs": [target.seq]}}] if correction != "note"
+                             else [{"type": "FactAnnotated", "data": {"seq": target.seq, "note": "a die fell"}}])
+        game = archive.games.get_game(game.id)
+    header = archive.games.header(game.id)
+    assert (header.ruleset_name, header.setup) == (game.ruleset_name, game.setup)
+    for corrected in (True, False):
+        fresh = _fresh(game, corrected)
+        cold = ReplayCache(archive.db, ReplaySettings(games=8, steps=100_000, snapshot_every=K))  # another process
+        served = 0
+        for index, expected in enumerate(fresh.steps):
+            found = cold.cold_step(archive.games, game.id, expected.seq, corrected)
+            if found is None:
+                continue
+            step, at, steps, head = found
+            assert (step, at, steps) == (expected, index, len(fresh.steps)), f"step {index} (#{expected.seq})"
+            assert head.id == game.id
+            served += 1
+        # every step but the rows' own (and, after an early void, those after it in the corrected view) is served
+        rows_own = len(fresh.steps) // K + 1
+        if correction == "void early" and corrected:
+            assert served <= K + 1
+        else:
+            assert served >= len(fresh.steps) - rows_own - K
+        assert cold.counters.folded == 0 and cold.counters.applied_from_snapshot <= served * K
+
+
+def test_the_state_api_serves_a_cold_step_without_loading_the_game(archive, monkeypatch):
+    from service.errors import GameNotFound
+    from web import create_app
+
+    game = _correction_game(archive)
+    archive.replays.configure(snapshot_every=K)
+    archive.replays.entry(game)
+    archive.replays.flush()
+    archive.replays.clear()
+    archive.games.repository.cache = type(archive.games.repository.cache)(maxsize=200)  # a process that never read it
+    archive.games.forget_headers()
+    loads = []
+    real = archive.games.get_game
+    monkeypatch.setattr(archive.games, "get_game", lambda *a, **kw: (loads.append(a), real(*a, **kw))[1])
+    client = create_app({"ARCHIVE": archive}).test_client()
+    fresh = _fresh(game)
+    for index in (K + 3, len(fresh.steps) // 2, len(fresh.steps) - 1):
+        r = client.get(f"/api/games/{game.id}/state?step={fresh.steps[index].seq}")
+        assert r.status_code == 200
+        body = r.get_json()
+        assert (body["index"], body["steps"], body["seq"]) == (index, len(fresh.steps), fresh.steps[index].seq)
+        assert body["state"] == game.ruleset.describe(fresh.steps[index].state)
+    assert loads == []  # neither the gate's header nor the step loaded the game
+    assert client.get(f"/api/games/{uuid4()}/state?step=3").status_code == 404
+    with pytest.raises(GameNotFound):
+        archive.games.header(uuid4())

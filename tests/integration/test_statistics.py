@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import pytest
 from psycopg import sql
+from psycopg.rows import dict_row
 
 from projections import queries
 from projections import statistics_queries as sq
-from projections.generations import VIEW_TABLES, generations
+from projections.generations import VIEW_TABLES, active_prefix, generations
 from projections.runner import Worker, rebuild_views
 from tests.helpers import wait_for
 
@@ -217,3 +218,64 @@ def test_preview_of_a_pending_game(projected):
     assert client.get(f"/api/clubs/test-club/leagues/tuesday/seasons/y2026/preview/{a.id}").get_json()["rated"]
     season = client.get("/leagues/test-club/tuesday/y2026").get_data(as_text=True)
     assert f"/leagues/test-club/tuesday/y2026/preview/{c.id}" in season
+
+
+# Power (issue 9): the setup leaves tokens 3 and 4 off (lockdown.md §3.1 step 7, seed L971) — no loss; the first
+# time-track move enters space 14, a red threshold (gaps_filled.md §13.2), so power drops in round 1 unless the
+# time token is blue. Game P turns emergency power on in round 1: the red thresholds 14 and 13 keep the power and
+# the blue one into 11 drops token 2 (S-02) in round 4. Game N has emergency power and ends in round 4 before
+# its event phase: power never lost, though S-03 and the elevator were dark from the setup.
+EMERGENCY_ON = [("PowerChanged", None, {"emergency": True, "on": True})]
+A_ROUND = [("Passed", 1, {"discarded": 0}), ("TimeAdvanced", None, {}), ("NoiseMarkersCleared", None, {"removed": []}),
+           ("EventCardDrawn", None, {"card": "lurking", "corridors": [2]}), ("ColonyTokenDrawn", None, {"token": "blank"}),
+           ("FirstPlayerPassed", 1, {"to": 1})]
+ENDED = [("GameEnded", None, {"ending": "time_out"})]
+
+
+def test_power_lost_counts_the_first_drop_in_play_not_the_setup(fresh_archive):
+    db = fresh_archive.db
+    make(fresh_archive, ["Ada"], "solo", SOLO_SETUP + EMERGENCY_ON + A_ROUND * 4 + ENDED)  # P: lost in round 4
+    make(fresh_archive, ["Bo"], "solo", SOLO_SETUP + EMERGENCY_ON + A_ROUND * 3 + ENDED)  # N: never lost
+    make(fresh_archive, ["Cy"], "solo", SOLO_SETUP + A_ROUND + ENDED)  # the usual game: the red threshold in round 1
+    worker = Worker(db, poll=0.2)
+    worker.start_thread()
+    try:
+        head = fresh_archive.games.recorder.max_notification_id()
+        wait_for(lambda: all(p >= head for p in queries.tracking_positions(db).values()))
+    finally:
+        worker.stop()
+    from projections.statistics import GAME_COLUMNS
+
+    column = {c: i for i, c in enumerate(GAME_COLUMNS)}
+    rows = {r[column["rounds"]]: (r[column["power_lost_round"]], r[column["blackout_round"]])
+            for r in stats_tables(db)["games"]}
+    assert rows == {5: (4, None), 4: (None, None), 2: (1, None)}
+    for from_seats in (False, True):  # the kept counts and the rows they summarise
+        deaths = sq.section(db, "deaths", sq.Scope(), from_seats=from_seats)["tables"]
+        assert keyed(deaths["power_lost"], "games") == {1: (1,), 4: (1,), None: (1,)}
+
+
+def test_ties_sort_by_code_point_whatever_the_collation(projected, fresh_database):
+    """Issue 9: ties on the deaths page come in the same order from the kept counts (sorted in Python) and from the
+    rows (SQL), even when the database sorts text by a language's rules (simulated by an ICU column collation,
+    under which 'a' < 'B'; by code point 'B' < 'a')."""
+    from projections.league import tally
+
+    archive, _ = projected
+    db = archive.db
+    with fresh_database.connect() as conn:  # the owner (the archive's role may not alter the view's tables)
+        stats, league = active_prefix(conn, "stats"), active_prefix(conn, "league")
+        for table, column in ((f"{stats}_seats", "death_cause"), (f"{league}_seats", "died_of")):
+            conn.execute(sql.SQL('ALTER TABLE {} ALTER COLUMN {} TYPE text COLLATE "en-US-x-icu"').format(
+                sql.Identifier(table), sql.Identifier(column)))
+            for old, new in (("rapid_response_team", "B"), ("attack", "a")):
+                conn.execute(sql.SQL("UPDATE {} SET {} = %s WHERE {} = %s").format(
+                    sql.Identifier(table), sql.Identifier(column), sql.Identifier(column)), (new, old))
+        with conn.cursor(row_factory=dict_row) as curs:
+            tally(curs, lambda name: sql.Identifier(f"{league}_{name}"), None, +1)
+        assert [r[0] for r in conn.execute(sql.SQL("SELECT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY 1").format(
+            c=sql.Identifier("death_cause"), t=sql.Identifier(f"{stats}_seats"))).fetchall()] == ["a", "B"]
+        conn.commit()
+    for from_seats in (False, True):
+        causes = sq.section(db, "deaths", sq.Scope(), from_seats=from_seats)["tables"]["death_causes"]
+        assert [(r["key"], r["deaths"]) for r in causes] == [("B", 1), ("a", 1)], from_seats

@@ -137,3 +137,18 @@ def test_a_module_imports_on_its_own(name):
         for k in [k for k in sys.modules if k.startswith("service")]:
             del sys.modules[k]
         sys.modules.update(saved)
+
+
+def test_web_and_projections_speak_only_the_ruleset_interface():
+    """Issue 10 part 1: web/ and projections/ import no ruleset's package (not even inside a function), so a second
+    ruleset needs no change outside its own (the statistics ask ``Ruleset.step_statistics``: decision 0040)."""
+    packages = {p.name for p in RULES.iterdir() if (p / "__init__.py").exists()} - {"kit"}  # the rulesets' packages
+    found = []
+    for folder in ("web", "projections"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            found += [f"{name}: {module}" for module, names in _imports(name, path, top_level_only=False)
+                      for dep in [module, *(f"{module}.{n}" for n in names)]
+                      if dep.split(".")[:2] == ["service", "rules"] and len(dep.split(".")) > 2
+                      and dep.split(".")[2] in packages]
+    assert packages and found == []

@@ -22,7 +22,7 @@ from service.rules.lockdown.facts import AFTER_END, shape_violations
 from service.rules.lockdown import mechanics as M
 from service.rules.lockdown.mechanics import add_noise, nest_check, start_self_destruct  # noqa: F401 (old path)
 from service.rules.lockdown.mechanics import C
-from service.rules.lockdown import coarse_record, endgame, event_phase, movement, setup
+from service.rules.lockdown import coarse_record, endgame, event_phase, movement, setup, turns
 from service.rules.lockdown.mechanics import revive as _revive  # noqa: F401 (old path: apply._revive)
 from service.rules.lockdown.movement import corridor_unverified  # noqa: F401 (old path: apply.corridor_unverified)
 from service.rules.lockdown.unknowns import (
@@ -51,9 +51,10 @@ def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) ->
     if fact.type in ACTIONS and _off_board(state, fact.actor):
         # only a lenient game stores it (check(): character-out-of-play, flagged): an action needs a room to act in
         cons.append(C("fact-ignored", f"{fact.type} was not applied: {who(state, fact.actor)} is not on the board."))
-        return copied(state, facts=state.facts + 1), cons
+        return copied(state, facts=state.facts + 1, interruptible=None), cons
     if handler is None or (state.ended and fact.type not in AFTER_END):
-        return copied(state, facts=state.facts + 1), cons
+        return copied(state, facts=state.facts + 1, interruptible=None), cons
+    undo = turns.undo_of(state, fact)  # an action an Interruption may cancel next (decision 0038)
     # the effect works on a private draft of the state (kit/replace.py): every replace() of it until release()
     # changes it in place, and only the last version leaves this function
     state, token = draft(state)
@@ -70,7 +71,7 @@ def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) ->
             state = handler(state, fact, cons)
         if not state.ended:
             state = _settle(state, cons)
-        return replace(state, facts=state.facts + 1), cons
+        return replace(state, facts=state.facts + 1, interruptible=undo), cons
     finally:
         release(token)
 
@@ -85,26 +86,6 @@ def _off_board(state: LockdownState, seat: int | None) -> bool:
 def _place_intruder(state: LockdownState, kind: str, place: str,
                     cons: list[Consequence]) -> tuple[LockdownState, str | None]:
     return M.place_intruder(state, kind, place, cons)
-
-
-# --- player phase -----------------------------------------------------------------------------
-
-def _first_player_passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    to = fact.data.get("to") or state.next_first_player()
-    cons.append(C("first-player", f"The first player token passes to {who(state, to)}, who starts.", seat=to))
-    return replace(state, first_player=to, turn=to, step=TURNS, last_turn=None)
-
-
-def _passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    seat = fact.actor
-    c = state.characters[seat]
-    d = fact.data.get("discarded", 0) or 0
-    state = M.count_action(state, seat)
-    state = M.pay(state, seat, d)
-    state = with_character(state, seat, passed=True)
-    cons.append(C("passed", f"{who(state, seat)} passes" + (f" and discards {d} card{'s' if d != 1 else ''}."
-                                                              if d else "."), seat=seat, discarded=d))
-    return state
 
 
 # --- what follows by itself -------------------------------------------------------------------
@@ -204,10 +185,11 @@ def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
 
 HANDLERS: dict[str, Callable[[LockdownState, Fact, list[Consequence]], LockdownState]] = {
     **setup.EFFECTS,  # declared in setup (decision 0029)
-    "FirstPlayerPassed": _first_player_passed,
+    "FirstPlayerPassed": turns.first_player_passed,  # declared in turns (decision 0029)
     "CharacterMoved": movement.moved,
     "CharacterMovedCarefully": movement.moved,
-    "Passed": _passed,
+    "Passed": turns.passed,
+    "ActionInterrupted": turns.interrupted,  # decision 0038
     "RoomExplored": movement.room_explored,
     "NoiseRolled": movement.noise_rolled,
     "EncounterTokenDrawn": movement.encounter_drawn,

@@ -1,4 +1,4 @@
-"""Folding the facts of the concepts not yet in a module of their own: items and cards, room actions, the
+"""Folding the facts of the concepts not yet in a module of their own: room actions, the
 computer, the lab and the victory check (decision 0029 lists the concept modules).
 
 The handlers here are registered into ``apply.HANDLERS``, with the concept modules' effects; like every handler they never raise
@@ -13,225 +13,28 @@ on a well-shaped fact and return a new state.
 """
 from __future__ import annotations
 
-from service.rules.kit.replace import replace
 from typing import Callable
 
 from service.rules.base import Consequence, Fact
 from service.rules.lockdown import (
-    combat, condition, endgame, hidden_information, mechanics as M, movement, rooms, systems,
+    combat, condition, endgame, hidden_information, items, mechanics as M, movement, rooms, systems, turns,
 )
 from service.rules.lockdown.rooms import ROOM_HANDLERS, reveal_weakness  # noqa: F401 (old paths)
 from service.rules.lockdown.combat import injuries_for, move_through  # noqa: F401 (old paths)
 from service.rules.lockdown.condition import scan  # noqa: F401 (old path: apply_play.scan)
-from service.rules.lockdown.checks import action_cost, who
+from service.rules.lockdown.checks import who
 from service.rules.lockdown.facts import resolve_place
-from service.rules.lockdown.mechanics import C, nest_check
-from service.rules.lockdown.state import (
-    Item, find_object, LockdownState, Pending,
-    with_character, with_room,
-)
+from service.rules.lockdown.mechanics import C
+from service.rules.lockdown.state import LockdownState, with_character
 
 Handler = Callable[[LockdownState, Fact, list[Consequence]], LockdownState]
 
 
-# --- cards and items ---------------------------------------------------------------------------------------
-
-def _card_played(state, fact, cons):
-    d = fact.data
-    seat = fact.actor
-    cost = 1 + (d.get("cost") or 0)
-    state = M.pay(state, seat, cost)
-    if not d.get("reaction"):
-        state = M.count_action(state, seat)
-    cons.append(C("card-played", f"{who(state, seat)} plays {d['card']} ({cost} card{'s' if cost != 1 else ''})"
-                  + (f": {d['note']}." if d.get("note") else "."), seat=seat, card=d["card"], cost=cost))
-    if d.get("to_room") is not None:
-        state = _card_move(state, fact, cons)
-    return state
-
-
-def _card_move(state, fact, cons):
-    """Ogień osłonowy (faq_lockdown.md 28): 1 Item card discarded, then the player's own character or a consenting
-    one from the same room goes to an adjacent room — no escape attack; the room entered is resolved as after a
-    move (exploration, noise roll: seed 000 L3045–3050)."""
-    d = fact.data
-    seat = fact.actor
-    if d.get("item"):
-        state, _ = _drop_item(state, seat, d["item"])
-        cons.append(C("item-discarded", f"{who(state, seat)} discards {d['item']} for {d['card']}.", seat=seat,
-                      item=d["item"]))
-    moved = d.get("character") or seat
-    origin = state.characters[moved].room
-    dest = resolve_place(state, d["to_room"])
-    key = M.entry_key(state, origin, dest, d["corridor"])
-    occupied = M.occupied(state, dest, moved)
-    state = with_character(state, moved, room=dest)
-    cons.append(C("card-move", f"{d['card']}: {who(state, moved)} goes from {state.room_label(origin)} to "
-                  f"{state.room_label(dest)} without a night stalker attack.", seat=moved, from_room=origin,
-                  to_room=dest, corridor=key))
-    M.combat_notice(state, moved, dest, cons)
-    return M.entered(state, moved, dest, key, occupied, cons)
-
+# --- items ---------------------------------------------------------------------------------------
 
 _add_item = M.add_item  # moved to mechanics: items and the rooms that hand out items share it
-
-
-def _searched(state, fact, cons):
-    d = fact.data
-    seat = fact.actor
-    place = state.characters[seat].room
-    state = M.act(state, fact, 1 + (d.get("cost") or 0))
-    r = state.rooms[place]
-    if r.items:
-        state = with_room(state, place, items=r.items - 1)
-        cons.append(C("item-counter", f"Item counter of {state.room_label(place)}: {r.items - 1}.", room=place,
-                      items=r.items - 1))
-    state = _add_item(state, seat, d["kept"], d["colour"], d.get("where"), d.get("ammo"), cons)
-    if r.tile == "contaminated_room":
-        state = M.slime(state, seat, cons)
-    return state
-
-
-def _gained(state, fact, cons):
-    d = fact.data
-    return _add_item(state, fact.actor, d["item"], d.get("colour"), d.get("where"), d.get("ammo"), cons)
-
-
-def _drop_item(state: LockdownState, seat: int, name: str) -> tuple[LockdownState, Item | str | None]:
-    c = state.characters[seat]
-    key = name.casefold()
-    obj = next((o for o in c.objects if o == key or o.split(":")[0] == key), None)
-    if obj is not None:
-        objs = list(c.objects)
-        objs.remove(obj)
-        return with_character(state, seat, objects=tuple(objs)), obj
-    item = next((i for i in c.items if i.name.casefold() == key), None)
-    if item is not None:
-        items = list(c.items)
-        items.remove(item)
-        return with_character(state, seat, items=tuple(items)), item
-    return state, None
-
-
-def _crafted(state, fact, cons):
-    d = fact.data
-    seat = fact.actor
-    place = state.characters[seat].room
-    if d.get("free"):  # the Repository's shared craft (faq_lockdown.md 15): no action, no card
-        state = replace(state, free_crafts=tuple(s for s in state.free_crafts if s != seat))
-    else:
-        state = M.act(state, fact, action_cost(fact))
-    for name in d["ingredients"]:
-        state, _ = _drop_item(state, seat, name)
-    cons.append(C("crafted", f"{who(state, seat)} crafts {d['item']} from {', '.join(d['ingredients'])}"
-                  + (" (free: the Repository's shared craft)." if d.get("free") else "."), seat=seat, item=d["item"]))
-    state = _add_item(state, seat, d["item"], "blue", d.get("where"), d.get("ammo"), cons)
-    if not d.get("free") and place is not None and state.rooms[place].tile == "repository":
-        others = tuple(s for s in state.characters_in(place) if s != seat)
-        state = replace(state, free_crafts=others)
-        if others:
-            cons.append(C("repository-craft", "Everyone else in the Repository may now craft once for free, with 1 "
-                          "component (record ItemCrafted with free: true) before the next action: "
-                          + ", ".join(who(state, s) for s in others) + ".", seats=list(others)))
-    return state
-
-
-def _used(state, fact, cons):
-    d = fact.data
-    seat = fact.actor
-    cost = d.get("cost") or 0
-    state = M.pay(state, seat, cost)
-    if cost:
-        state = M.count_action(state, seat)
-    if d.get("ammo"):
-        state = combat.spend_ammo(state, seat, d["item"], d["ammo"], cons)
-    if d.get("discarded"):
-        state, _ = _drop_item(state, seat, d["item"])
-    cons.append(C("item-used", f"{who(state, seat)} uses {d['item']}" + (f": {d['note']}." if d.get("note") else ".")
-                  + (" It is discarded." if d.get("discarded") else ""), seat=seat, item=d["item"]))
-    if d.get("eggs"):  # faq_lockdown.md 10: any injury-dealing item destroys 1 unheld egg per injury
-        place = resolve_place(state, d["room"]) if d.get("room") is not None else state.characters[seat].room
-        state = _destroy_eggs(state, place, d["eggs"], cons)
-    if d.get("eggs") is not None and state.characters[seat].room is not None:
-        # "after every single attempt to destroy an egg you must make a noise roll" (seed 000 L472–473), by an
-        # item as by a shot or a blow (faq_lockdown.md 10); the roll is the user's, in the room it stands in
-        cons.append(C("noise-roll-due", "After every attempt on the eggs: a noise roll.", seat=seat))
-        state = replace(state, pending=(Pending("noise", seat, state.characters[seat].room,
-                                                reason="egg attack (item)"),) + state.pending)
-    if d.get("gained"):  # faq_lockdown.md 18: e.g. the Probe Arm's carcass comes from the supply
-        obj = d["gained"]
-        state = with_character(state, seat, objects=state.characters[seat].objects + (obj,))
-        if obj == "carcass":
-            state = replace(state, carcasses=state.carcasses + 1)
-        cons.append(C("object-gained", f"{who(state, seat)} takes a {obj} from the supply into a free hand.",
-                      seat=seat, object=obj))
-    return state
-
-
-def _destroy_eggs(state: LockdownState, place: str | None, n: int, cons: list[Consequence]) -> LockdownState:
-    """Unheld eggs destroyed in ``place``: eggs on the floor first, then the Nest's (lockdown.md §7.12)."""
-    if place is None:
-        return state
-    for _ in range(n):
-        if "egg" in state.objects.get(place, ()):
-            state = M.take_object(state, place, "egg")
-            cons.append(C("egg-destroyed", f"An egg is destroyed in {state.room_label(place)}.", room=place))
-        elif state.rooms[place].tile == "nest" and state.rooms[place].explored and state.eggs:
-            state = replace(state, eggs=state.eggs - 1)
-            cons.append(C("egg-destroyed", f"An egg in the Nest is destroyed ({state.eggs} left).", room=place))
-            state = nest_check(state, cons)
-    return state
-
-
-def _traded(state, fact, cons):
-    d = fact.data
-    seat, other = fact.actor, d.get("with")
-    state = M.act(state, fact, action_cost(fact))
-    moves = [(seat, other, n) for n in d.get("give") or []] + [(other, seat, n) for n in d.get("take") or []] + \
-            [(t["from"], t["to"], t["item"]) for t in d.get("transfers") or []]
-    for giver, taker, name in moves:  # a weapon goes with its ammo (seed 000 L1991–1992)
-        if giver is None or taker is None:
-            continue
-        state, thing = _drop_item(state, giver, name)
-        if isinstance(thing, Item):
-            t = state.characters[taker]
-            where = thing.where if thing.where == "backpack" or t.hands_used < 2 else "backpack"
-            state = with_character(state, taker, items=t.items + (replace(thing, where=where),))
-        elif isinstance(thing, str):
-            state = with_character(state, taker, objects=state.characters[taker].objects + (thing,))
-    partners = sorted({s for g, t, _ in moves for s in (g, t) if s is not None and s != seat} | (
-        {other} if other is not None else set()))
-    cons.append(C("traded", f"{who(state, seat)} trades with {', '.join(who(state, s) for s in partners)}.",
-                  seat=seat, other=other, seats=partners))
-    return state
-
-
-def _dropped(state, fact, cons):
-    seat = fact.actor
-    place = state.characters[seat].room
-    state, thing = _drop_item(state, seat, fact.data["item"])
-    if isinstance(thing, str) and place:
-        state = M.add_objects(state, place, (thing,))
-        cons.append(C("object-dropped", f"{who(state, seat)} drops the {thing.split(':')[0]} in "
-                      f"{state.room_label(place)}.", seat=seat, object=thing))
-    elif thing is not None:
-        cons.append(C("item-dropped", f"{who(state, seat)} drops {fact.data['item']}: it leaves the game.",
-                      seat=seat))
-    return state
-
-
-def _picked(state, fact, cons):
-    seat = fact.actor
-    place = state.characters[seat].room
-    obj = fact.data["object"]
-    state = M.act(state, fact, action_cost(fact))
-    found = find_object(state.objects.get(place, ()), obj)
-    if found is None:
-        return state
-    state = M.take_object(state, place, found)
-    cons.append(C("object-picked", f"{who(state, seat)} picks up the {obj}.", seat=seat, object=found))
-    return with_character(state, seat, objects=state.characters[seat].objects + (found,))
-
+_drop_item = M.drop_item  # moved to mechanics: items and the action cards that discard an item share it
+_destroy_eggs = items.destroy_eggs  # moved to items (decision 0037)
 
 
 # --- objectives, contingency, lab, victory check ------------------------------------------------------------------
@@ -242,8 +45,8 @@ HANDLERS: dict[str, Handler] = {
     "IntruderAttacked": combat.attacked, "CharacterShot": combat.shot, "MeleeAttacked": combat.melee,
     "InjuryCheckDrawn": combat.injury_check, "IntruderRetreated": combat.retreated, "IntruderPlaced": combat.placed,
     "IntruderRemoved": combat.removed, "IntruderInjured": combat.injured,
-    "ActionCardPlayed": _card_played, "RoomSearched": _searched, "ItemGained": _gained, "ItemCrafted": _crafted,
-    "ItemUsed": _used, "ItemsTraded": _traded, "ItemDropped": _dropped, "HeavyObjectPickedUp": _picked,
+    "ActionCardPlayed": turns.card_played,
+    **items.EFFECTS,  # items and crafting (decision 0037)
     "FirePlaced": systems.fire_placed, "FireRemoved": systems.fire_removed,
     "MalfunctionPlaced": systems.malfunction_placed, "MalfunctionRemoved": systems.malfunction_removed,
     "DoorChanged": systems.door_changed, "NoiseMarkerPlaced": movement.noise_placed,

@@ -18,13 +18,13 @@ from service.rules.lockdown import sections as S, unknowns
 from service.rules.lockdown.components import CHARACTERS, ROOMS
 from service.rules.lockdown.facts import AFTER_END, FACTS, shape_violations
 from service.rules.lockdown.movement import KNEE_WOUNDS, knee_surcharge_due  # noqa: F401 (old paths)
-from service.rules.lockdown import event_phase, movement, setup, warrants
+from service.rules.lockdown import event_phase, movement, setup, turns, warrants
 from service.rules.lockdown.event_phase import EVENT_STEP_FACT  # noqa: F401 (old path: checks.EVENT_STEP_FACT)
 from service.rules.lockdown.turns import (  # noqa: F401 (old paths: checks.ACTIONS, checks.action_cost …)
     ACTIONS, BASIC_COST, MOVE_COST, ROOM_ACTION_COST, STEP_NAMES, action_cost, turn_check,
 )
 from service.rules.lockdown.state import (
-    FIRST_PLAYER, PLAYER, SETUP, LockdownState, who,
+    SETUP, LockdownState, who,
 )
 
 PENDING_FACT = {"explore": "RoomExplored", "noise": "NoiseRolled", "encounter": "EncounterTokenDrawn",
@@ -39,6 +39,7 @@ ANYTIME = frozenset((
     "ContingencyTokenTaken", "ContingencyTokenRevealed", "WeaknessRevealed", "ComputerCardRevealed", "ItemDropped",
     "RecordGap", "CharacterEscaped",  # a coarse record (docs/decisions/0018)
     "CharacterMovedByEffect",  # a card's move happens inside the card's play, any moment
+    "ActionInterrupted",  # right after the action it cancels, before its sub-steps (decision 0038)
 ))
 SETUP_FACTS = frozenset(("BoardPrepared", "CharacterChosen", "SetupCompleted", "ObjectivesDealt",
                          "ContingencyTokensDealt", "ItemGained", "ComputerCardRevealed", "ContingencyTokenRevealed"))
@@ -136,45 +137,13 @@ def _not_due(state: LockdownState, fact: Fact) -> Violation:
     return V(rule, f"{fact.type} by {who(state, fact.actor)} was not expected: {what}.{now}", section)
 
 
-# --- player phase -----------------------------------------------------------------------
-
-def _first_player_passed(state: LockdownState, fact: Fact) -> list[Violation]:
-    if state.phase == PLAYER and state.round == 1:
-        return [V("first-player-round-1", "The first player token does not move in round 1; start with the first "
-                  "player's turn instead.", S.FIRST_PLAYER)]
-    if state.phase != PLAYER or state.step != FIRST_PLAYER:
-        return [V("first-player-not-now", "The first player token passes only at the start of a round, after the "
-                  "cards are drawn.", S.FIRST_PLAYER)]
-    out = []
-    if fact.actor != state.first_player:
-        out.append(V("not-first-player", f"Only seat {state.first_player}, who holds the first player token, passes "
-                     f"it on (not seat {fact.actor}).", S.FIRST_PLAYER, "actor"))
-    to = fact.data.get("to")
-    left = state.next_first_player()
-    # the plain left neighbour stays accepted: facts stored before observers were skipped named it
-    if to is not None and to not in (left, state.left_of(state.first_player)):
-        out.append(V("first-player-wrong-seat", f"The token goes to the next player on the left still in the "
-                     f"game: seat {left}, not seat {to}.", S.FIRST_PLAYER, "to"))
-    return out
-
-
-
-
-def _passed(state: LockdownState, fact: Fact) -> list[Violation]:
-    out = turn_check(state, fact)
-    d = fact.data.get("discarded") or 0  # null means not given, like an absent field
-    if not out and d > state.characters[fact.actor].hand:
-        out.append(V("discard-too-many", f"{who(state, fact.actor)} has only {state.characters[fact.actor].hand} "
-                     f"cards in hand and cannot discard {d}.", S.PASS, "discarded"))
-    return out
-
-
 RULES: dict[str, Callable[[LockdownState, Fact], list[Violation]]] = {
     **setup.RULES,  # declared in setup (decision 0029)
-    "FirstPlayerPassed": _first_player_passed,
+    "FirstPlayerPassed": turns.check_first_player_passed,  # declared in turns (decision 0029)
     "CharacterMoved": movement.check_move,
     "CharacterMovedCarefully": movement.check_move,
-    "Passed": _passed,
+    "Passed": turns.check_passed,
+    "ActionInterrupted": turns.check_interrupted,  # decision 0038
     "RoomExplored": movement.check_room_explored,
     "EncounterTokenDrawn": movement.check_encounter,
     "CssTokenRevealed": event_phase.check_css,

@@ -2,8 +2,9 @@
 removes or injures by an effect.
 
 Each fact type of the concept is declared here once (``FACT_TYPES``): its spec, its check (None where its shape
-and its place in the game are all there is to check) and its effect. Its offers are listed with the turn's and
-the pending sub-steps' (``inputs``, ``inputs_play``), in the order the seeded generator depends on. Decision 0029.
+and its place in the game are all there is to check) and its effect, and its offers — the pending sub-steps (``pending_offers``), the turn's attacks (``offers``) and
+the table effects (figures placed, injured, removed), which ``inputs``/``inputs_play`` compose in the order the
+seeded generator depends on. Decision 0029.
 
     >>> [t.spec.type for t in FACT_TYPES][:3]
     ['IntruderAttacked', 'CharacterShot', 'MeleeAttacked']
@@ -12,13 +13,16 @@ the pending sub-steps' (``inputs``, ``inputs_play``), in the order the seeded ge
 """
 from __future__ import annotations
 
-from service.rules.base import Consequence, Fact, Violation
+from typing import Any
+
+from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
 from service.rules.kit.replace import replace
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.board import TECHNICAL
-from service.rules.lockdown.components import ATTACK_CARDS
+from service.rules.lockdown.components import ATTACK_CARDS, COLONY, EVENT_CARDS
+from service.rules.lockdown.offers import TABLE_EFFECT
 from service.rules.lockdown.state import IN_BASE, Item, LockdownState, Pending, intruder, who, with_character
 from service.rules.lockdown.turns import action_check, action_cost
 from service.rules.lockdown.values import resolve_card, resolve_place
@@ -333,6 +337,83 @@ def removed(state, fact, cons):
 
 def injured(state, fact, cons):
     return M.injure(state, fact.data["intruder"], fact.data.get("count") or 1, cons)
+
+
+# --- offers (what next_inputs proposes; inputs/inputs_play compose them in the seeded generator's order) -------
+
+BASIC_FACES = ("blank", "creeper", "adult", "hit", "double")  # the die without power (and in melee)
+
+
+def pending_offers(state: LockdownState) -> list[Expected] | None:
+    """The pending combat sub-step (an attack, an injury check, a retreat), or None when the pending step is
+    another concept's (``movement.pending_offers``)."""
+    p = state.pending[0]
+    if p.kind == "attack":
+        it = next((i for i in state.intruders if i.id == p.intruder), None)
+        opts: dict[str, Any] = {"intruder": [p.intruder]}
+        if it is not None and it.kind != "larva":
+            opts["card"] = [c.id for c in ATTACK_CARDS]
+        return [Expected("IntruderAttacked", None, opts, f"{p.reason}: intruder {p.intruder} attacks; record the "
+                         f"attack card drawn")]
+    if p.kind == "injury_check":
+        it = next((i for i in state.intruders if i.id == p.intruder), None)
+        values = list(dict.fromkeys(b for c in ATTACK_CARDS for b in c.blood))
+        cards = 2 if it is not None and it.kind in ("breeder", "queen") else 1  # as generate._blood draws them
+        blood = [[v] for v in values] if cards == 1 else [[a, b] for a in values for b in values]
+        return [Expected("InjuryCheckDrawn", None, {"blood": blood},
+                         f"injury check of {p.intruder}: the blood values of the attack card(s) drawn")]
+    if p.kind == "retreat":
+        opts = {"intruder": [p.intruder], "card": [c.id for c in EVENT_CARDS]}
+        if not state.board.has_graph:
+            opts["to_room"] = list(state.rooms)
+        return [Expected("IntruderRetreated", None, opts, f"{p.intruder} retreats: draw an event card")]
+    return None
+
+
+def offers(state: LockdownState, seat: int) -> list[Expected]:
+    """The attacks ``seat`` may make in its turn: a shot with each loaded weapon in hand and melee, at every
+    intruder in its room and at the eggs there."""
+    c = state.characters[seat]
+    if c.status != IN_BASE or c.room is None or c.hand < 1:
+        return []
+    place = c.room
+    r = state.rooms[place]
+    out: list[Expected] = []
+    first: dict[str, Any] = {}
+    for i in c.items:  # the check finds a weapon by name: its first item of that name must be the one in hand
+        first.setdefault(i.name.casefold(), i)
+    weapons = [i for i in first.values() if i.where == "hand" and (i.ammo is None or i.ammo > 0)]
+    powered = state.powered(state.sector_of(place)) is not False
+    faces = list(DIE_FACES) if powered else list(BASIC_FACES)
+    targets = [i.id for i in state.intruders_in(place)]
+    eggs = "egg" in state.objects.get(place, ()) or (r.tile == "nest" and r.explored and state.eggs > 0)
+    if eggs:
+        targets.append("egg")
+    for t in targets:
+        for w in weapons:
+            out.append(Expected("CharacterShot", seat, {"target": [t], "weapon": [w.name], "result": faces},
+                                f"shoot at {t} with {w.name}"))
+        out.append(Expected("MeleeAttacked", seat, {"target": [t], "result": list(BASIC_FACES)}, f"melee {t}"))
+    return out
+
+
+def placed_offers(state: LockdownState) -> list[Expected]:
+    """Table effect: an intruder placed by an effect, of a kind whose figures are not all on the board."""
+    caps = COLONY["figures"]
+    on_board: dict[str, int] = {}
+    for i in state.intruders:
+        on_board[i.kind] = on_board.get(i.kind, 0) + 1
+    kinds = [k for k in ("adult", "creeper", "larva", "breeder", "queen") if on_board.get(k, 0) < caps.get(k, 1)]
+    return [Expected("IntruderPlaced", None, {"kind": kinds, "room": list(state.rooms)}, TABLE_EFFECT)] if kinds else []
+
+
+def injured_removed_offers(state: LockdownState) -> list[Expected]:
+    """Table effects: an intruder injured, or removed (to the bag or not), by an effect."""
+    ids = [i.id for i in state.intruders]
+    if not ids:
+        return []
+    return [Expected("IntruderInjured", None, {"intruder": ids}, TABLE_EFFECT),
+            Expected("IntruderRemoved", None, {"intruder": ids, "to_bag": [True, False]}, TABLE_EFFECT)]
 
 
 # --- the declarations --------------------------------------------------------------------------------------

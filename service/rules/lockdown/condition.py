@@ -1,20 +1,24 @@
 """Character condition: wounds (light, serious, dressed, healed), contamination and its scans, the larva, slime,
 and death.
 
-Each fact type of the concept is declared here once (``FACT_TYPES``): its spec, its check, its effect. Its offers
-are table effects listed among the others (``inputs_play.table_effects``, in the order the seeded generator
-depends on). Decision 0029.
+Each fact type of the concept is declared here once (``FACT_TYPES``): its spec, its check, its effect, and its
+offers — table effects (wounds, treatment, scans and slime, the larva, death) that ``inputs_play.table_effects``
+composes with the others in the order the seeded generator depends on, and the one-tap pairs
+(``effect_groups``). Decision 0029.
 
     >>> [t.spec.type for t in FACT_TYPES][:3]
     ['WoundSuffered', 'WoundDressed', 'WoundHealed']
 """
 from __future__ import annotations
 
-from service.rules.base import Consequence, Fact, Violation
+from typing import Callable
+
+from service.rules.base import Consequence, Expected, Fact, Group, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
 from service.rules.kit.replace import replace
 from service.rules.lockdown import mechanics as M, sections as S
+from service.rules.lockdown.offers import OUTCOME_NOTE, TABLE_EFFECT, offer
 from service.rules.lockdown.state import LockdownState, who, with_character
 from service.rules.lockdown.turns import in_game
 
@@ -159,6 +163,93 @@ def slime(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdown
 
 def died(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     return M.die(state, fact.actor, fact.data["cause"], cons)
+
+
+# --- offers (table effects; inputs_play composes them with the others in the seeded generator's order) ---------
+
+WOUND_OPTIONS = ["light", "serious"]
+SCAN_SCOPES = ("hand", "all", "drawn")
+DEATH_CAUSES_OFFERED = ["event"] + [c for c in DEATH_CAUSES if c != "event"]
+
+
+def wound_offers(state: LockdownState, seats: list[int]) -> list[Expected]:
+    """Table effects, the most frequent: a wound, then a contamination card, for each seat in play."""
+    note = TABLE_EFFECT
+    return ([offer("WoundSuffered", s, None, lambda: Expected("WoundSuffered", s, {"kind": WOUND_OPTIONS}, note))
+             for s in seats]
+            + [offer("ContaminationCardReceived", s, None, lambda: Expected("ContaminationCardReceived", s, {}, note))
+               for s in seats])
+
+
+def treatment_offers(state: LockdownState, seats: list[int]) -> list[Expected]:
+    """Table effects: open serious wounds dressed, light or dressed wounds healed (per seat, in that order)."""
+    note = TABLE_EFFECT
+    out: list[Expected] = []
+    for s in seats:
+        c = state.characters[s]
+        open_ = sum(1 for w in c.serious if not w.dressed)
+        if open_:
+            out.append(offer("WoundDressed", s, open_, lambda: Expected(
+                "WoundDressed", s, {"count": list(range(1, open_ + 1))}, note)))
+        healable = (["light"] if c.light else []) + (["serious"] if any(w.dressed for w in c.serious) else [])
+        if healable:
+            out.append(offer("WoundHealed", s, tuple(healable), lambda: Expected(
+                "WoundHealed", s, {"kind": healable}, note)))
+    return out
+
+
+def scan_offers(state: LockdownState, seat: int) -> list[Expected]:
+    """Table effects for one seat: a contamination scan (how many infected), slime placed or removed."""
+    note = TABLE_EFFECT
+    c = state.characters[seat]
+    n = c.contamination
+    slime = c.slime
+    return [offer("ContaminationScanned", seat, n, lambda: Expected(
+                "ContaminationScanned", seat, {"infected": list(range(n + 1)), "scope": list(SCAN_SCOPES)}, note)),
+            offer("SlimeChanged", seat, slime, lambda: Expected(
+                "SlimeChanged", seat, {"slime": [False, True] if slime else [True]}, note))]
+
+
+def larva_offers(state: LockdownState, seats: list[int]) -> list[Expected]:
+    """Table effect: a larva removed from a character who carries one."""
+    return [offer("LarvaRemoved", s, None, lambda: Expected("LarvaRemoved", s, {}, TABLE_EFFECT))
+            for s in seats if state.characters[s].larva]
+
+
+def death_offers(state: LockdownState, seats: list[int]) -> list[Expected]:
+    """Table effect, rare and final: a character dies (by an event unless the table names another cause)."""
+    return [offer("CharacterDied", s, None, lambda: Expected("CharacterDied", s, {"cause": DEATH_CAUSES_OFFERED},
+                                                             TABLE_EFFECT)) for s in seats]
+
+
+# Printed effects that give one character two things at once: one tap records both facts, in one command.
+PAIRED_EFFECTS = (
+    # "Cut" (Draśnięcie): 1 light wound + 1 contamination card (data/attack_cards.json; gaps_filled.md §7)
+    (("WoundSuffered", {"kind": "light"}), ("ContaminationCardReceived", {})),
+    # "Piercing the Heart": 1 serious wound + 1 contamination card (data/attack_cards.json; gaps_filled.md §7)
+    (("WoundSuffered", {"kind": "serious"}), ("ContaminationCardReceived", {})),
+    # "Blood Chase" (Węszenie): 1 light wound + a slime marker (lockdown.md §7, seed 000 L2993–2998)
+    (("WoundSuffered", {"kind": "light"}), ("SlimeChanged", {"slime": True})),
+    # "Radioactive Dust" (Radioaktywny pył): 1 contamination card + slime (lockdown.md, Mars surface cards);
+    # the two commute: recorded marker first, as the other slime pairs
+    (("SlimeChanged", {"slime": True}), ("ContaminationCardReceived", {})),
+)
+GROUP_NOTE = "table effect: printed together, one tap records both"
+
+
+def effect_groups(state: LockdownState, seats: list[int], chain_legal: Callable[..., bool]) -> list[Group]:
+    """One-tap table effects (``Ruleset.effect_groups``) per seat: a serious wound (the offer preselects a light
+    one), then each printed pair that is legal (``chain_legal``: the rules' check, passed in by the ruleset)."""
+    out: list[Group] = []
+    for s in seats:
+        serious = (Fact(0, "WoundSuffered", {"kind": "serious"}, s),)
+        if chain_legal(state, serious):  # the offer preselects a light wound: a serious one is its own button
+            out.append(Group(serious, OUTCOME_NOTE))
+        for pair in PAIRED_EFFECTS:
+            facts = tuple(Fact(0, t, dict(d), s) for t, d in pair)
+            if chain_legal(state, facts):
+                out.append(Group(facts, GROUP_NOTE))
+    return out
 
 
 # --- the declarations --------------------------------------------------------------------------------------

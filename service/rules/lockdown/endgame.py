@@ -1,4 +1,5 @@
-"""The adapter from a finished game's state to the victory check's input (``scoring.ScoringView``).
+"""The game's end: its facts (GameEnded, FinalScanRecorded) and their offers, and the adapter from a finished
+game's state to the victory check's input (``scoring.ScoringView``).
 
 ``scoring.py`` (the victory check) is written separately; this module only reads the state.
 Characters killed by the end-of-game effects (rapid response team, explosion) are reported
@@ -14,7 +15,7 @@ Characters killed by the end-of-game effects (rapid response team, explosion) ar
 """
 from __future__ import annotations
 
-from service.rules.base import Consequence, Fact, Violation
+from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
 from service.rules.kit.replace import replace
@@ -25,6 +26,8 @@ from service.rules.lockdown.mechanics import C
 from service.rules.lockdown.state import ENDED, EVENT, PLAYER, LockdownState, who, with_character
 
 END_CAUSES = ("time_out", "alarm_procedure", "base_destroyed")
+# "incomplete": the record stops before the game's end (a coarse record; docs/decisions/0018)
+ENDINGS = ("abandoned", "time_out", "alarm_procedure", "base_destroyed", "no_characters_left", "incomplete")
 LOCATION = {"base": "base", "pod": "pod", "isolation": "isolation", "bunker": "bunker", "evacuated": "swc"}
 
 
@@ -145,6 +148,27 @@ def final_scan(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Loc
                   + ("an INFECTED card" if d["infected"] else "no infected card")
                   + (f"; drawn: {', '.join(drawn)}" if drawn else "") + ".", seat=fact.actor))
     return with_character(state, fact.actor, scan_infected=d["infected"], final_draw=drawn)
+
+
+# --- offers (what next_inputs proposes; inputs/inputs_play compose them with the other concepts') -------------
+
+# step B of the final scan: the kinds of the 4 cards drawn, in the order drawn (FinalScanRecorded)
+SCAN_DRAWS = [[("contamination" if n >> (3 - i) & 1 else "action") for i in range(4)] for n in range(16)]
+
+
+def end_offers(state: LockdownState) -> list[Expected]:
+    """The table may end the game at any time (e.g. abandoned): offered last, in every situation."""
+    return [Expected("GameEnded", None, {"ending": list(ENDINGS), "note": None},
+                     "the table may end the game at any time (e.g. abandoned)")]
+
+
+def final_scan_offers(state: LockdownState, seat: int) -> list[Expected]:
+    """At the victory check: ``seat``'s final scan, for a character who got out alive and was not scanned yet."""
+    c = state.characters[seat]
+    if c.status in ("isolation", "bunker", "evacuated") and c.scan_infected is None:
+        return [Expected("FinalScanRecorded", seat, {"infected": [False]} if not c.larva and not c.infected else
+                         {"infected": [True], "drawn": SCAN_DRAWS}, "final scan")]
+    return []
 
 
 _SPECS = (

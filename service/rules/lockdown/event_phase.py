@@ -2,27 +2,31 @@
 noise markers cleared, the stalkers' attacks and the fire, the event card and the intruders it moves, and the
 colony draw.
 
-Each fact type of the concept is declared here once (``FACT_TYPES``): its spec, its check, its effect. Its offers
-are listed with the event steps' (``inputs``), in the order the seeded generator depends on. Decision 0029.
+Each fact type of the concept is declared here once (``FACT_TYPES``): its spec, its check, its effect. And its
+offers: the step to record now (``event_offers``), the intruders a card moves (a table effect that
+``inputs_play.table_effects`` composes with the others, in the order the seeded generator depends on), and the
+phase's walk for the guided recorder (``round_procedure``). Decision 0029.
 
     >>> [t.spec.type for t in FACT_TYPES][:2]
     ['CssTokenRevealed', 'TimeAdvanced']
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from types import MappingProxyType
 
-from service.rules.base import Consequence, Fact, Violation
+from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
 from service.rules.kit.replace import replace
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.board import TECHNICAL
-from service.rules.lockdown.components import ROOMS
-from service.rules.lockdown.movement import colony_draw, corridor_unverified, path_rules
+from service.rules.lockdown.components import EVENT_CARDS, ROOMS
+from service.rules.lockdown.movement import bag_tokens, colony_draw, corridor_unverified, path_rules
+from service.rules.lockdown.offers import TABLE_EFFECT
 from service.rules.lockdown.state import (
-    ATTACKS, COLONY_STEP, CSS, EVACUATED, EVENT, EVENT_CARD, IN_BASE, NOISE_CLEANUP, ROUND_END, TIME, LockdownState,
-    Pending, who, with_character,
+    ATTACKS, COLONY_STEP, CSS, EVACUATED, EVENT, EVENT_CARD, FIRST_PLAYER, IN_BASE, NOISE_CLEANUP, PLAYER, ROUND_END,
+    TIME, LockdownState, Pending, who, with_character,
 )
 from service.rules.lockdown.turns import STEP_NAMES
 from service.rules.lockdown.values import resolve_card, resolve_place, resolve_token
@@ -456,6 +460,97 @@ def intruder_moved(state: LockdownState, fact: Fact, cons: list[Consequence]) ->
         cons.append(corridor_unverified(state, origin, dest, fact.data.get("corridor"),
                                         f"intruder {fact.data['intruder']}:"))
     return replace(state, intruders=intruders)
+
+
+# --- offers (what next_inputs proposes; inputs/inputs_play compose them in the seeded generator's order) -------
+
+CSS_TOKENS = ("A", "B", "C", "ALL", "NONE")
+
+
+def event_offers(state: LockdownState) -> list[Expected]:
+    """The event phase's step to record now (the CSS token, the time token, the noise markers cleared, the event
+    card, the colony draw); nothing at a derived step."""
+    step = state.step
+    if step == CSS:
+        return [Expected("CssTokenRevealed", None, {"token": list(CSS_TOKENS)},
+                         f"a CSS token lies under space {state.time_label}: flip it")]
+    if step == TIME:
+        return [Expected("TimeAdvanced", None, {}, "move the time token 1 space right")]
+    if step == NOISE_CLEANUP:
+        b = state.board
+        removable, powered = [], []
+        for key in sorted(state.noise):
+            if key == TECHNICAL:
+                continue
+            rooms = b.rooms_of(key)
+            if any(state.characters_in(r) for r in rooms) or not rooms:
+                continue
+            marker = {"room": rooms[0], "corridor": b.number_at(key, rooms[0])}
+            removable.append(marker)
+            # the rule removes them all (lockdown.md §4 step 6): that is the default; the sector power of a
+            # corridor is left to the table, as the offer always did (docs/rules-gaps.md)
+            powered.append(marker)
+        return [Expected("NoiseMarkersCleared", None, {"removed": removable},
+                         "list the markers removed (any of these, in powered sectors); the list may be empty",
+                         {"removed": powered})]
+    if step == EVENT_CARD:
+        cards = [c.id for c in EVENT_CARDS if c.id not in state.removed_events]
+        return [Expected("EventCardDrawn", None, {"card": cards, "corridors": None},
+                         "draw an event card; 'corridors' are the numbers printed on it")]
+    if step == COLONY_STEP:
+        return [Expected("ColonyTokenDrawn", None, {"token": bag_tokens(state)}, "draw a token from the colony bag")]
+    return []
+
+
+@lru_cache(maxsize=4096)
+def _adjacent(board, place: str) -> list[str]:
+    return list(board.adjacent(place))
+
+
+def intruder_moved_offers(state: LockdownState) -> list[Expected]:
+    """Table effect: an intruder moved by a card or an event (to an adjacent room; any room on a board whose
+    corridors are unknown)."""
+    if not state.intruders:
+        return []
+    b = state.board
+    if not b.has_graph:
+        return [Expected("IntruderMoved", None, {"intruder": [i.id for i in state.intruders],
+                                                  "to_room": list(state.rooms)},
+                         f"{TABLE_EFFECT}; this board's corridors are unknown: any room")]
+    out = []
+    for i in state.intruders:
+        near = _adjacent(b, i.room)
+        if near:
+            out.append(Expected("IntruderMoved", None, {"intruder": [i.id], "to_room": near}, TABLE_EFFECT))
+    return out
+
+
+# The event phase in rulebook order (lockdown.md §4 steps 4-10, then step 2 of the next round): what the
+# guided recorder walks through. ``fact`` is what the step records (None: derived, nothing to record).
+ROUND_PROCEDURE = (
+    (CSS, "CssTokenRevealed", "CSS pod launch (only under a CSS token)"),
+    (TIME, "TimeAdvanced", "time token 1 space right"),
+    (NOISE_CLEANUP, "NoiseMarkersCleared", "noise markers cleaned up"),
+    (ATTACKS, "IntruderAttacked", "night stalker attacks, fire damage"),
+    (EVENT_CARD, "EventCardDrawn", "event card"),
+    (COLONY_STEP, "ColonyTokenDrawn", "colony bag token"),
+    (FIRST_PLAYER, "FirstPlayerPassed", "first player token passes left (observers skipped)"),
+)
+
+
+def round_procedure(state: LockdownState) -> list[dict]:
+    """The event phase's steps in rulebook order, each ``done`` (or not due), ``now`` or ``next``. Empty
+    outside the event phase and the round's first step."""
+    if state.ended or not (state.phase == EVENT or (state.phase == PLAYER and state.step == FIRST_PLAYER)):
+        return []
+    order = [step for step, _, _ in ROUND_PROCEDURE]
+    now = state.step if state.step in order else None
+    at = order.index(now) if now else -1
+    out = []
+    for i, (step, fact, label) in enumerate(ROUND_PROCEDURE):
+        status = "done" if i < at else "now" if i == at else "next"
+        out.append({"step": step, "fact": fact, "label": label, "status": status})
+    return out
 
 
 # --- the declarations --------------------------------------------------------------------------------------

@@ -15,8 +15,8 @@ from service.rules.base import Fact, Violation
 from service.rules.kit.facts import CAUSE_FIELD, Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
 from service.rules.kit.facts import shape_violations as kit_shape_violations
 from service.rules.lockdown import (
-    coarse_record, combat, condition, endgame, event_phase, hidden_information, movement, rooms, sections, setup, systems,
-    warrants,
+    coarse_record, combat, condition, endgame, event_phase, hidden_information, items, movement, rooms, sections, setup,
+    systems, turns, warrants,
 )
 from service.rules.lockdown.movement import SURCHARGE_DOC  # noqa: F401 (old path: facts.SURCHARGE_DOC)
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
@@ -28,9 +28,8 @@ from service.rules.lockdown.components import (
     BOARDS, CHARACTERS, EVENT_CARDS, EXPLORATION_EFFECTS, ROOMS, TOKEN_TYPES,
 )
 
-# "incomplete": the record stops before the game's end (a coarse record; docs/decisions/0018)
-ENDINGS = ("abandoned", "time_out", "alarm_procedure", "base_destroyed", "no_characters_left", "incomplete")
-CSS_TOKENS = ("A", "B", "C", "ALL", "NONE")
+ENDINGS = endgame.ENDINGS  # "incomplete": the record stops before the game's end (docs/decisions/0018)
+CSS_TOKENS = event_phase.CSS_TOKENS
 # the printed maximum is unknown (gaps_filled.md §16 item 10); generous bound for shape checks
 MAX_TOKEN_ITEMS = 9
 
@@ -40,19 +39,14 @@ MOVEMENT = {spec.type: spec for spec in movement.SPECS}  # declared with their c
 SYSTEMS = {spec.type: spec for spec in systems.SPECS}  # the same (decision 0029)
 SCORING = {spec.type: spec for spec in endgame.SPECS}  # the same (decision 0029)
 ROOMS_ = {spec.type: spec for spec in rooms.SPECS}  # the same (decision 0029)
+TURNS = {spec.type: spec for spec in turns.SPECS}  # the same (decision 0029)
 
 
 FACTS: dict[str, FactSpec] = {spec.type: spec for spec in (
     *setup.SPECS,  # declared with their checks and effects (decision 0029)
-    FactSpec("FirstPlayerPassed", "seat",
-             "The first player token moved to the player on the left (every round but the first).",
-             (_f("to", "seat", "the seat receiving the token (default: the next seat clockwise)", False),),
-             {"to": 2}, sections.FIRST_PLAYER),
+    TURNS["FirstPlayerPassed"],  # declared in turns, with Passed and ActionCardPlayed (decision 0029)
     MOVEMENT["CharacterMoved"], MOVEMENT["CharacterMovedByEffect"], MOVEMENT["CharacterMovedCarefully"],
-    FactSpec("Passed", "seat",
-             "The player passed (counts as an action); they take no more actions this round.",
-             (_f("discarded", "count", "how many cards they discarded from hand when passing (default 0)", False),),
-             {"discarded": 1}, sections.PASS),
+    TURNS["Passed"],
     MOVEMENT["RoomExplored"], MOVEMENT["NoiseRolled"], MOVEMENT["EncounterTokenDrawn"],
     *event_phase.SPECS,  # declared with their checks and effects (decision 0029)
     SCORING["GameEnded"],  # declared in endgame, with FinalScanRecorded (decision 0029)
@@ -197,11 +191,11 @@ def _unknown(spec: FieldSpec, value: Any) -> bool:
 # =========================================================================================
 
 WOUND_KINDS = ("light", "serious")
-SCAN_SCOPES = ("hand", "all", "drawn")
+SCAN_SCOPES = condition.SCAN_SCOPES
 DEATH_CAUSES = condition.DEATH_CAUSES
 DIE_FACES = combat.DIE_FACES
-OBJECT_KINDS = ("corpse", "carcass", "egg")
-ITEM_COLOURS = ("red", "yellow", "green", "blue", "starting", "quest")
+OBJECT_KINDS = rooms.OBJECT_KINDS
+ITEM_COLOURS = items.ITEM_COLOURS
 ITEM_PLACES = ("hand", "backpack")
 DOOR_STATES = ("closed", "open", "destroyed")
 POWER_LOCATIONS = ("S-01", "S-02", "S-03", "elevator")
@@ -352,88 +346,9 @@ MORE = (
     # --- combat ---------------------------------------------------------------------------
     *combat.SPECS,  # declared with their checks and effects (decision 0029)
     # --- cards and items ------------------------------------------------------------------
-    FactSpec("ActionCardPlayed", "seat",
-             "An action card was played: the card plus its cost in further cards are discarded. Its effect is "
-             "recorded by the facts that follow. A reaction is played out of turn and is not an action.",
-             (_f("card", "action_card", "the card: its id or name in either language (data/action_cards.json), or the "
-                 "name of a card the sources do not list"),
-              _f("cost", "count0", "cards paid besides the card itself (default 0)", False),
-              _f("reaction", "bool", "an interrupt/reaction played outside the own turn", False),
-              _f("note", "text", "the effect chosen (free text)", False),
-              _f("item", "text", "a card that moves a character (only the Survivor's \"Ogień osłonowy\", PL "
-                 "erratum; faq_lockdown.md 28): the Item card discarded as its cost", False),
-              _f("character", "seat", "that card: the character moved — the player's own (default) or one in the "
-                 "same room who agrees", False),
-              _f("to_room", "room", "that card: the adjacent room the character is moved to (no night stalker "
-                 "attack; exploration / noise roll as after a move)", False),
-              _f("corridor", "move_corridor", "that card: the corridor used, as numbered at the room entered", False),
-              _f("agreed", "bool", "that card: the moved character (when not the player's own) agrees to it", False)),
-             {"card": "Clean Up", "cost": 0, "note": "fire removed"}, S.ACTION_CARDS),
-    FactSpec("RoomSearched", "seat",
-             "Search action card played in a room with items: the item counter goes down 1; 2 cards of the room's "
-             "colour were drawn and 1 kept (Contaminated Room: + slime, derived).",
-             (_f("kept", "text", "the item kept"),
-              _f("colour", "colour", "red, yellow or green"),
-              _f("where", "item_place", "hand (heavy) or backpack (default)", False),
-              _f("ammo", "count0", "ammo/use markers on it", False),
-              _f("cost", "count0", "cards paid besides the Search card (default 0)", False)),
-             {"kept": "Flashlight", "colour": "yellow"}, S.SEARCH),
-    FactSpec("ItemGained", "seat",
-             "An item card came to the character outside Search/Craft: starting item, activated quest item, room "
-             "action (Guard Room, Testing Lab), trade from a dead character's… (no action).",
-             (_f("item", "text", "the item"),
-              _f("colour", "colour", "red, yellow, green, blue, starting or quest", False),
-              _f("where", "item_place", "hand or backpack", False),
-              _f("ammo", "count0", "ammo/use markers", False)),
-             {"item": "SMG", "colour": "starting", "where": "hand", "ammo": 3}, S.ITEMS),
-    FactSpec("ItemCrafted", "seat",
-             "Craft action (cost 1, out of combat): 2 items (1 in the Repository) discarded for a crafted item. A "
-             "craft in the Repository lets every other character then in the room craft once for free "
-             "(faq_lockdown.md 15).",
-             (_f("item", "text", "the crafted (blue) item"),
-              _f("ingredients", "names", "the items discarded"),
-              _f("where", "item_place", "hand or backpack", False),
-              _f("ammo", "count0", "ammo on it", False),
-              _f("free", "bool", "the one free craft of a character in the Repository right after another "
-                 "character's craft action there (faq_lockdown.md 15): not an action, no card, may be out of turn; "
-                 "1 component; before the next action", False)),
-             {"item": "Flamethrower", "ingredients": ["Reagent", "Lighter"], "where": "hand", "ammo": 4}, S.CRAFT),
-    FactSpec("ItemUsed", "seat",
-             "An item's action was used: its cost in cards, ammo/use markers spent, single-use items discarded. "
-             "The effect is recorded by the facts that follow.",
-             (_f("item", "text", "the item"),
-              _f("cost", "count0", "cards paid (0 = free use, not an action)", False),
-              _f("ammo", "count0", "ammo/use markers spent", False),
-              _f("discarded", "bool", "the item is discarded (single use)", False),
-              _f("note", "text", "the effect (free text)", False),
-              _f("target", "seat", "the character the item is used on, when not the user — only items whose text "
-                 "says so (Scalpel; faq_lockdown.md 2)", False),
-              _f("room", "room", "the room the item is used on (e.g. a Thermite Charge thrown into the Nest)", False),
-              _f("eggs", "count0", "unheld eggs destroyed there by the item's injuries, 1 per injury "
-                 "(faq_lockdown.md 10); 0 = an attempt that destroyed none; a noise roll follows (seed 000 "
-                 "L472–473)", False),
-              _f("gained", "object", "a heavy object the item gives from the supply (Probe Arm: a carcass; "
-                 "faq_lockdown.md 18)", False)),
-             {"item": "Medkit", "cost": 1, "discarded": True, "note": "dressed 1 serious wound"}, S.ITEMS),
-    FactSpec("ItemsTraded", "seat",
-             "Trade action (cost 1, out of combat): every character in the room, passed or not, may hand items and "
-             "objects to every other (seed 000 L1985–1992). `with`/`give`/`take` record an exchange with one "
-             "partner; `transfers` any others, between any two characters in the room.",
-             (_f("with", "seat", "the other character's seat (required unless transfers are given)", False),
-              _f("give", "names", "items/objects given", False),
-              _f("take", "names", "items/objects taken", False),
-              _f("transfers", "transfers", "further hand-overs in the same trade: a list of {from, to, item} "
-                 "between any characters in the room", False)),
-             {"with": 2, "give": ["Flashlight"], "take": []}, S.TRADE),
-    FactSpec("ItemDropped", "seat",
-             "An item or a heavy object was dropped (free, in the own turn): objects stay in the room, items leave "
-             "the game.",
-             (_f("item", "text", "the item, or corpse / carcass / egg"),),
-             {"item": "egg"}, S.DROP),
-    FactSpec("HeavyObjectPickedUp", "seat",
-             "Pick up a heavy object (cost 1, out of combat): a corpse, carcass or egg from the room into a hand.",
-             (_f("object", "object", "corpse, carcass or egg"),),
-             {"object": "carcass"}, S.HEAVY),
+    TURNS["ActionCardPlayed"],  # declared in turns (decision 0029)
+    TURNS["ActionInterrupted"],  # declared in turns (decision 0038)
+    *items.SPECS,  # declared with their checks and effects (decision 0037)
     # --- systems ---------------------------------------------------------------------------
     SYSTEMS["FirePlaced"],
     SYSTEMS["FireRemoved"],

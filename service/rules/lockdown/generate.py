@@ -267,6 +267,12 @@ def _gained_item(rng, state, e, options, data):
     return rng.choice(SEARCH_ITEMS[rng.choice(list(SEARCH_ITEMS))])
 
 
+def _returned(rng, state, e, options, data):
+    """The card not kept on Search: another of the offered names than the one kept, without a draw of the random
+    stream (so the games stay those generated before the item decks, decision 0037)."""
+    return next((o for o in options if o != data.get("kept")), options[0])
+
+
 def _objective(rng, state, e, options, data):
     if options:
         return rng.choice(options)
@@ -291,6 +297,7 @@ FILLERS = {
     ("ActionCardPlayed", "card"): _action_card,
     ("CharacterMovedByEffect", "effect"): lambda rng, state, e, options, data: "vents",
     ("ItemGained", "item"): _gained_item,
+    ("RoomSearched", "returned"): _returned,
     ("ObjectiveRevealed", "objective"): _objective,
     ("BoardPrepared", "tiles"): _tiles,
     ("RoomExplored", "token"): _token,

@@ -1,8 +1,9 @@
 """Hidden information: the objectives and the contingency tokens — dealt, kept, peeked at, taken and revealed.
 
 Each fact type of the concept is declared here once (``FACT_TYPES``): its spec, its check, its effect; the
-offers of the concept follow (what a recorder may be asked: the cards that may be dealt, and the table
-effects that touch hidden information). Decision 0029: the first of Lockdown's concept modules.
+offers of the concept follow (what a recorder may be asked: the cards that may be dealt at setup, the objective
+kept after the first encounter, the table effects that touch hidden information, and what the victory check
+reveals). Decision 0029: the first of Lockdown's concept modules.
 
     >>> [t.spec.type for t in FACT_TYPES][:2]
     ['ObjectivesDealt', 'ObjectiveChosen']
@@ -305,3 +306,48 @@ def table_effects(state: LockdownState, seats: list[int], note: str) -> list[Exp
         if not c.contingency and state.setup.mode != "coop":
             out.append(Expected("ContingencyTokensDealt", s, {"tokens": contingency_tokens()}, note))
     return out
+
+
+def setup_offers(state: LockdownState, seat: int) -> list[Expected]:
+    """Optional setup records for ``seat``: its objective cards and (not in co-op) its contingency tokens dealt."""
+    c = state.characters[seat]
+    out = []
+    if not c.objectives:
+        n_obj = 1 if state.setup.mode == "coop" else 2
+        out.append(Expected("ObjectivesDealt", seat, {"objectives": objective_cards(state, seat)},
+                            f"{n_obj} objective card(s) dealt"))
+    if not c.contingency and state.setup.mode != "coop":
+        n_tok = 2 if len(state.seats) <= 2 else 1
+        out.append(Expected("ContingencyTokensDealt", seat, {"tokens": contingency_tokens()},
+                            f"{n_tok} contingency token(s) dealt"))
+    return out
+
+
+def due_offers(state: LockdownState) -> list[Expected]:
+    """Due outside the pending queue: after the first encounter, each player keeps 1 of their 2 objectives."""
+    out = []
+    if state.first_encounter and state.setup.mode != "coop":
+        for s in state.seats:
+            c = state.characters[s]
+            if c.objectives and c.objective is None and c.status in ("base", "pod"):
+                out.append(Expected("ObjectiveChosen", s, {"objective": list(dict.fromkeys(c.objectives))},
+                                    "first encounter: keep 1 of the 2 objectives"))
+    return out
+
+
+def end_contingency_offers(state: LockdownState) -> list[Expected]:
+    """At the victory check: the active contingency plan, if the record does not know it."""
+    if state.active_contingency != "unknown":
+        return []
+    return [Expected("ContingencyTokenRevealed", None,
+                     {"owner": ["active"], "token": ["signal", "knowledge", "pods", "isolation", "save_all"]},
+                     "reveal the active contingency plan")]
+
+
+def end_objective_offers(state: LockdownState, seat: int) -> list[Expected]:
+    """At the victory check: ``seat``'s objective, if the record does not know it."""
+    c = state.characters[seat]
+    if c.objective in (None, "unknown") and c.objectives and "unknown" not in c.objectives:
+        return [Expected("ObjectiveRevealed", seat, {"objective": list(dict.fromkeys(c.objectives))},
+                         "reveal the objective")]
+    return []

@@ -623,6 +623,24 @@ def start_self_destruct(state: LockdownState, cons: list[Consequence]) -> Lockdo
     return replace(state, self_destruct=("yellow", at))
 
 
+def drop_item(state: LockdownState, seat: int, name: str) -> tuple[LockdownState, Item | str | None]:
+    """The seat's item or heavy object named ``name`` leaves its hands or backpack: (new state, what left, or None
+    when it held no such thing). Items and the action cards that discard an item share it."""
+    c = state.characters[seat]
+    key = name.casefold()
+    obj = next((o for o in c.objects if o == key or o.split(":")[0] == key), None)
+    if obj is not None:
+        objs = list(c.objects)
+        objs.remove(obj)
+        return with_character(state, seat, objects=tuple(objs)), obj
+    item = next((i for i in c.items if i.name.casefold() == key), None)
+    if item is not None:
+        items = list(c.items)
+        items.remove(item)
+        return with_character(state, seat, items=tuple(items)), item
+    return state, None
+
+
 def act(state: LockdownState, fact: Fact, cost: int) -> LockdownState:
     """An action: pay its cost and count it (lockdown.md §5.1)."""
     return count_action(pay(state, fact.actor, cost), fact.actor)

@@ -1,8 +1,9 @@
 """Movement and exploration: moves (plain and careful), the room explored, the noise roll, danger and the
 encounter.
 
-Each fact type of the concept is declared here once (``FACT_TYPES``): its spec, its check, its effect. Its offers
-are still listed with the turn's and the table effects' (``inputs``, ``inputs_play``), in the order the seeded
+Each fact type of the concept is declared here once (``FACT_TYPES``): its spec, its check, its effect, and its
+offers — a move's pending sub-steps (``pending_offers``), the turn's moves (``offers``) and the table effects
+(a card's move, noise markers placed and removed), which ``inputs``/``inputs_play`` compose in the order the seeded
 generator depends on. Decision 0029.
 
     >>> [t.spec.type for t in FACT_TYPES][:3]
@@ -10,17 +11,19 @@ generator depends on. Decision 0029.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from math import ceil
 from types import MappingProxyType
 from typing import Any
 
-from service.rules.base import Consequence, Fact, Violation
+from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
 from service.rules.kit.replace import replace
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.board import PATH, TECHNICAL, is_area
-from service.rules.lockdown.components import ROOMS
+from service.rules.lockdown.components import NOISE_RESULTS, ROOMS
+from service.rules.lockdown.offers import TABLE_EFFECT, corridor_groups, grouped, offer
 from service.rules.lockdown.state import LockdownState, Pending, who, with_character, with_room
 from service.rules.lockdown.turns import MOVE_COST, in_game, turn_check
 from service.rules.lockdown.values import MARS_CARD, noise_result, resolve_place, resolve_token
@@ -490,6 +493,140 @@ def noise_removed(state, fact, cons):
     key = state.board.corridor_key(place, fact.data["corridor"])
     cons.append(C("noise-removed", "Noise marker removed.", corridor=key))
     return replace(state, noise=state.noise - {key})
+
+
+# --- offers (what next_inputs proposes; inputs/inputs_play compose them in the seeded generator's order) -------
+
+TOKEN_NUMBERS = range(0, 5)  # the numbers printed on the colony tokens' backs (data/colony.json: 0-4)
+
+
+def bag_tokens(state: LockdownState) -> list[str]:
+    """The colony tokens still in the bag (what a draw may show)."""
+    return [t for t, n in state.bag.items() if n > 0]
+
+
+def _exploration_tokens(state: LockdownState, place: str) -> list[dict] | None:
+    """The underground exploration tokens as effect x item number (data/exploration.json); the surface's
+    tokens and boards without the data stay free values."""
+    from service.rules.lockdown import catalog
+    if state.board.surface and state.board.places[place].zone != "underground":
+        return None
+    data = catalog.data("exploration")
+    low, high = data["items_range"]
+    return [{"effect": e, "items": n} for e in data["effects"] for n in range(low, high + 1)]
+
+
+def pending_offers(state: LockdownState) -> list[Expected]:
+    """The pending sub-step of a move (the room explored, the noise roll, the encounter token) — any pending step
+    the other concepts left (``combat.pending_offers`` comes first) is an encounter."""
+    p = state.pending[0]
+    if p.kind == "explore":
+        slot = state.rooms[p.room]
+        if slot.tile is not None:
+            tiles = [slot.tile]
+        else:
+            used = {r.tile for r in state.rooms.values() if r.tile}
+            tiles = [r.id for r in ROOMS if r.kind in ((slot.kind,) if slot.kind != "any" else ("I", "II"))
+                     and r.id not in used]
+        if state.board.is_crossroad(p.room):
+            tiles = ["crossroad"]  # mars side: no tile, only the surface exploration token (lockdown.md §12.5)
+        return [Expected("RoomExplored", p.seat, {"room": tiles, "token": _exploration_tokens(state, p.room)},
+                         f"{who(state, p.seat)} entered unexplored {p.room}: record the tile and the exploration "
+                         f"token revealed")]
+    if p.kind == "noise":
+        extra = [MARS_CARD] if state.board.surface and state.board.places[p.room].zone != "underground" else []
+        return [Expected("NoiseRolled", p.seat, {"result": list(NOISE_RESULTS) + extra},
+                         f"noise roll for {who(state, p.seat)} in {state.room_label(p.room)} ({p.reason})")]
+    return [Expected("EncounterTokenDrawn", p.seat, {"token": bag_tokens(state), "number": list(TOKEN_NUMBERS)},
+                     f"encounter in {state.room_label(p.room)}: record the token drawn from the colony bag")]
+
+
+def offers(state: LockdownState, seat: int) -> list[Expected]:
+    """The moves ``seat`` may make in its turn (plain, then careful), with the Knee wound's surcharge when due."""
+    c = state.characters[seat]
+    b = state.board
+    out: list[Expected] = []
+    who_ = who(state, seat)
+    if c.status != "base":
+        return []
+    if c.room is not None and c.hand >= MOVE_COST["CharacterMoved"]:
+        if b.has_graph:
+            for key, number, other in b.exits(c.room):
+                if key in state.doors:
+                    continue
+                out.append(Expected("CharacterMoved", seat, {"to_room": [other], "corridor": [number]},
+                                    f"{who_} moves to {state.room_label(other)}"))
+        else:
+            for rooms, numbers, _ in _open_groups(state, c.room, False):
+                out.append(Expected("CharacterMoved", seat, {"to_room": rooms, "corridor": numbers},
+                                    f"{who_} moves; this board's corridors are unknown, so any room and corridor "
+                                    f"number is accepted (but not through a closed door)"))
+    if c.room is not None and c.hand >= MOVE_COST["CharacterMovedCarefully"] and not state.in_combat(seat):
+        if b.has_graph:
+            for key, number, other in b.exits(c.room):
+                if key in state.doors:
+                    continue
+                free = [n for n in b.numbers_of(other) if b.corridor_key(other, n) not in state.noise]
+                if free:
+                    out.append(Expected("CharacterMovedCarefully", seat,
+                                        {"to_room": [other], "corridor": [number], "noise_corridor": free},
+                                        f"{who_} moves carefully to {state.room_label(other)}"))
+        else:
+            for rooms, numbers, free in _open_groups(state, c.room, True):
+                if free:
+                    out.append(Expected("CharacterMovedCarefully", seat,
+                                        {"to_room": rooms, "corridor": numbers, "noise_corridor": free},
+                                        f"{who_} moves carefully; the noise corridor must not already hold a "
+                                        f"marker"))
+    if out and knee_surcharge_due(state, seat):  # faq_lockdown.md 7: the amount is the table's (card not in sources)
+        out = [Expected(e.type, seat, {**e.options, "surcharge": list(range(1, c.hand - MOVE_COST[e.type] + 1))},
+                        f"{e.note} (+ the Knee wound's surcharge, recorded as 'surcharge')")
+               for e in out if c.hand > MOVE_COST[e.type]]
+    return out
+
+
+def _open_groups(state: LockdownState, here: str, careful: bool) -> list[tuple[list[str], list, list[int]]]:
+    """Board without a corridor graph: the rooms a move may enter, grouped so that every listed corridor is open
+    (no closed door: lockdown.md §2.8) and, for a careful move, every listed noise corridor is free."""
+    b = state.board
+    numbers: list = [1, 2, 3, 4] + (["path"] if b.surface else [])
+    rooms = [p for p in state.rooms if p != here]
+    doors, noise = state.doors, state.noise if careful else frozenset()
+    if not doors and not noise:
+        return [(rooms, numbers, [1, 2, 3, 4])]
+    groups: dict[tuple, list[str]] = {}
+    for p in rooms:
+        open_ = tuple(n for n in numbers if b.corridor_key(p, n) not in doors) if doors else tuple(numbers)
+        free = tuple(n for n in (1, 2, 3, 4) if b.corridor_key(p, n) not in noise) if noise else (1, 2, 3, 4)
+        groups.setdefault((open_, free), []).append(p)
+    return [(rs, list(o), list(f)) for (o, f), rs in groups.items() if o]
+
+
+def moved_by_effect_offers(state: LockdownState, seats: list[int]) -> list[Expected]:
+    """Table effect: a card's move (its own fact, not a Movement) — the table names the room and the card."""
+    rooms = list(state.rooms)
+    return [offer("CharacterMovedByEffect", s, len(rooms), lambda: Expected(
+        "CharacterMovedByEffect", s, {"to_room": rooms, "effect": None}, TABLE_EFFECT))
+        for s in seats if state.characters[s].status == "base" and state.characters[s].room is not None]
+
+
+@lru_cache(maxsize=4096)
+def _noise_offers(board, noise: frozenset) -> tuple[tuple[Expected, ...], tuple[Expected, ...]]:
+    """NoiseMarkerPlaced (free corridors) and NoiseMarkerRemoved (corridors with a marker), by value of ``noise``."""
+    placed = grouped("NoiseMarkerPlaced", corridor_groups(board, lambda k: k not in noise), {}, TABLE_EFFECT)
+    removed = (grouped("NoiseMarkerRemoved", corridor_groups(board, lambda k: k in noise), {}, TABLE_EFFECT)
+               if noise else [])
+    return tuple(placed), tuple(removed)
+
+
+def noise_placed_offers(state: LockdownState) -> tuple[Expected, ...]:
+    """Table effect: a noise marker placed in a free corridor."""
+    return _noise_offers(state.board, state.noise)[0]
+
+
+def noise_removed_offers(state: LockdownState) -> tuple[Expected, ...]:
+    """Table effect: a noise marker removed from a corridor holding one."""
+    return _noise_offers(state.board, state.noise)[1]
 
 
 # --- the declarations --------------------------------------------------------------------------------------

@@ -28,8 +28,9 @@ from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ROOMS
 from service.rules.lockdown.condition import scan
 from service.rules.lockdown.mechanics import C, nest_check, start_self_destruct
+from service.rules.lockdown.offers import TABLE_EFFECT, offer
 from service.rules.lockdown.state import (
-    IN_BASE, IN_BUNKER, IN_POD, LockdownState, Pending, find_object, who, with_character, with_room,
+    IN_BASE, IN_BUNKER, IN_POD, SETUP, LockdownState, Pending, find_object, who, with_character, with_room,
 )
 from service.rules.lockdown.turns import ROOM_ACTION_COST, action_check, in_game
 from service.rules.lockdown.values import resolve_place
@@ -843,6 +844,33 @@ def computer_offers(state: LockdownState, seat: int, legal: Legal) -> list[Expec
                 out.append(Expected("ComputerActionUsed", seat, {k: [v] for k, v in data.items()},
                                     f"computer action {state.computer_card}{option}"))
     return out
+
+
+KNOWLEDGE_AMOUNTS = list(range(1, 9)) + list(range(-1, -9, -1)) + [0]
+OBJECT_KINDS = ("corpse", "carcass", "egg")  # the objects research studies and a weakness card names
+
+
+def computer_card_offers(state: LockdownState) -> list[Expected]:
+    """The computer action card to reveal: the first at setup (Lock-Down is shuffled back then), the next after
+    every use."""
+    if state.computer_card is not None:
+        return []
+    note = ("the first computer action card (Lock-Down is shuffled back at setup)" if state.phase == SETUP
+            else "reveal the next computer action card")
+    return [Expected("ComputerCardRevealed", None, {"card": list(COMPUTER_DECK[:-1])}, note)]
+
+
+def knowledge_offers(state: LockdownState, seat: int) -> list[Expected]:
+    """Table effect for one seat: knowledge gained or lost by a card or an item."""
+    return [offer("KnowledgeGained", seat, None, lambda: Expected(
+        "KnowledgeGained", seat, {"amount": KNOWLEDGE_AMOUNTS}, TABLE_EFFECT))]
+
+
+def weakness_offers(state: LockdownState) -> list[Expected]:
+    """Table effect: a weakness card revealed (by research or an item) in a slot still face down."""
+    slots = [i + 1 for i, up in enumerate(state.weaknesses) if not up]
+    return [Expected("WeaknessRevealed", None, {"slot": slots, "object": list(OBJECT_KINDS)}, TABLE_EFFECT)
+            ] if slots else []
 
 
 # --- the declarations --------------------------------------------------------------------------------------

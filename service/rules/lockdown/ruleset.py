@@ -10,13 +10,15 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
-from service.rules.base import Consequence, Expected, Fact, Group, Moment, Result, Ruleset, Setup, Violation
+from service.rules.base import (
+    Consequence, Expected, Fact, Group, Moment, Result, Ruleset, Setup, StepStatistics, Violation,
+)
 from service.rules.lockdown import names as _names
 from service.rules.lockdown import (
     apply as _apply, checks, inputs, masking, sidebar as _sidebar, state as _state, story, svg, unknowns, view,
     warrants,
 )
-from service.rules.lockdown import corridors as _corridors, result_words
+from service.rules.lockdown import corridors as _corridors, result_words, statistics as _statistics
 from service.rules.lockdown.components import BOARDS, EVENT_CARDS, board as _board
 from service.rules.lockdown.fact_types import FACT_TYPES
 from service.rules.lockdown.facts import KINDS, shape_violations
@@ -104,6 +106,14 @@ class LockdownRuleset(Ruleset):
 
     def escape_route(self, survival: str | None, state: _state.LockdownState, seat: int) -> str | None:
         return result_words.escape_route(survival, state.characters.get(seat))
+
+    # --- statistics (decision 0040) ----------------------------------------------------------------
+
+    state_type = _state.LockdownState
+
+    def step_statistics(self, before: _state.LockdownState, fact: Fact, after: _state.LockdownState,
+                        consequences: Iterable[Consequence] = ()) -> StepStatistics:
+        return _statistics.step(before, fact, after, consequences)
 
     # --- the replay as a story -------------------------------------------------------------
 

@@ -43,6 +43,8 @@ FIGURES = "lockdown.md §1.6, §7.9 (seed 000 L916–929, L2595–2615)"
 EGGS = "lockdown.md §7.12 (seed 000 L423–475, L3987–4040)"
 COMBAT = "lockdown.md §5.1, §7.7 (seed 000 L1940–1950, L2838–2847)"
 ACTION_CARDS = "lockdown.md §5.1, §5.3 (seed 000 L1899–1950, L2058–2113)"
+INTERRUPTION = ("lockdown.md §5.1 (seed 000 L1925–1929: the cost is paid though the action is interrupted); "
+                "gaps_filled.md §10 (Interruption: another player's action in your room); docs/rules-gaps.md")
 ITEMS = "lockdown.md §8.8 (seed 000 L3561–3892)"
 SEARCH = "lockdown.md §5.9 (seed 000 L3842–3881)"
 CRAFT = "lockdown.md §5.10 (seed 000 L3703–3841)"

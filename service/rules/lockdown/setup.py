@@ -1,7 +1,9 @@
 """Setup: the board laid out, the characters chosen, setup completed (round 1 begins).
 
-Each fact type of the concept is declared here once (``FACT_TYPES``): its spec, its check, its effect. Its offers
-are the setup block of ``inputs.next_inputs``. Decision 0029.
+Each fact type of the concept is declared here once (``FACT_TYPES``): its spec, its check, its effect. And its
+offers (``offers``: the setup step to record now), which ``inputs.next_inputs`` composes with the optional setup
+records of the other concepts (objectives, contingency tokens, starting items, the first computer card).
+Decision 0029.
 
     >>> [t.spec.type for t in FACT_TYPES]
     ['BoardPrepared', 'CharacterChosen', 'SetupCompleted']
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from service.rules.base import Consequence, Fact, Violation
+from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
 from service.rules.kit.replace import replace
@@ -154,6 +156,29 @@ def setup_completed(state: LockdownState, fact: Fact, cons: list[Consequence]) -
                     pool=pool)
     cons.append(C("round-started", f"Round 1 begins; {who(state, first)} has the first player token.", round=1))
     return M.refill_hands(state, cons)
+
+# --- offers (what next_inputs proposes at setup; inputs composes them with the other concepts' setup records) --
+
+def offers(state: LockdownState) -> list[Expected]:
+    """The setup step to record now: the board, each seat's character (of a colour nobody holds), setup
+    completed (after the optional records of the other concepts, ``inputs``)."""
+    if state.phase != SETUP:
+        return []
+    if state.step == BOARD:
+        return [Expected("BoardPrepared", None, {"board": [state.board.id], "tiles": None},
+                         "lay out the board; record the room tiles per slot if the table knows them")]
+    if state.step == CHARACTERS_STEP:
+        taken = {c.character for c in state.characters.values() if c.character in CHARACTERS}
+        colours = {CHARACTERS[t].extra.get("colour") for t in taken}
+        free = [c.id for c in CHARACTERS if c.id not in taken and c.extra.get("colour") not in colours
+                and (c.extra.get("origin") == "lockdown" or state.nemesis_characters)]
+        return [Expected("CharacterChosen", s, {"character": free}, f"{who(state, s)} chooses a character")
+                for s in state.seats if state.characters[s].character is None]
+    if state.step == READY:
+        return [Expected("SetupCompleted", None, {"first_player": list(state.seats)},
+                         "setup done; the first player is the seat holding help card 1")]
+    return []
+
 
 # --- the declarations --------------------------------------------------------------------------------------
 

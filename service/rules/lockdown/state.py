@@ -102,6 +102,21 @@ class Item:
 
 
 @dataclass(frozen=True)
+class ItemDeck:
+    """A red, yellow or green item deck as far as the table knows it (seed 000 L3591–3595, L3686–3687, L3849–3852).
+
+    The deck is shuffled at setup, so only the cards put on its bottom since (the card not kept on Search, items
+    lost or discarded for another reason than their use) are known, in order. ``bottom`` lists them from the
+    top-most to the bottom card, ``None`` for a card put there unnamed; the ``cards - len(bottom)`` cards above
+    them are unknown. ``discard`` is the face-up discard pile (items discarded after their use), oldest first."""
+
+    cards: int = 30  # gaps_filled.md §9: red, yellow and green decks of 30 cards
+    bottom: tuple[str | None, ...] = ()
+    discard: tuple[str | None, ...] = ()
+    reshuffles: int = 0
+
+
+@dataclass(frozen=True)
 class SeriousWound:
     card: str | None = None  # the serious wound card, if the table named it
     dressed: bool = False
@@ -230,11 +245,16 @@ class LockdownState:
     nest_destroyed: bool = False
     carcasses: int = 0  # carcass tokens on the board or carried
     last_actor: int | None = None  # who recorded the last action (for reactions)
+    # the action just recorded, which an Interruption may still cancel (turns.Undo: the fact and the state before
+    # it); None after any other fact (decision 0038)
+    interruptible: Any = None
     end_effects: str | None = None  # the end-of-game effects applied (time_out, alarm_procedure, base_destroyed)
     launches: tuple[str, ...] = ()  # CSS tokens revealed, in order
     # seats that may still make their one free craft after another character's Repository craft action
     # (faq_lockdown.md 15); cleared by the next action
     free_crafts: tuple[int, ...] = ()
+    # the red, yellow and green item decks and their discard piles (ItemDeck); a colour not listed is untouched
+    item_decks: Mapping[str, ItemDeck] = field(default_factory=lambda: MappingProxyType({}))
     css_at: frozenset[Any] = frozenset()  # time spaces with a CSS token under them
     # not recorded (docs/decisions/0018): table values recorded as "unknown" ("round 2: NoiseRolled.result (seat 1)")
     # and gaps of a coarse record (round the gap began, round recorded next, time label given or None)

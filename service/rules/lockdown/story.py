@@ -386,6 +386,25 @@ def _card_played(b, f, a, who):
         "who": who, "card": _action_card(d.get("card")), "rest": f"{cost}{move}{note}"}
 
 
+# the actions an Interruption cancels, as the story names them (turns.INTERRUPTIBLE)
+ACTION_STORY_WORDS = {
+    "CharacterMoved": N_("move"), "CharacterMovedCarefully": N_("careful move"), "CharacterShot": N_("shot"),
+    "MeleeAttacked": N_("melee attack"), "ActionCardPlayed": N_("action card"), "RoomSearched": N_("search"),
+    "ItemCrafted": N_("craft"), "ItemUsed": N_("item use"), "ItemsTraded": N_("trade"),
+    "HeavyObjectPickedUp": N_("pick-up"), "RoomActionUsed": N_("room action"),
+    "ComputerActionUsed": N_("computer action"),
+}
+
+
+def _interrupted(b, f, a, who):
+    d = f.data
+    word = ACTION_STORY_WORDS.get(d.get("cancels"))
+    return _("%(who)s plays “%(card)s” out of turn and interrupts the %(action)s of %(other)s: it does nothing, "
+             "though its cost stays paid.") % {
+        "who": who, "card": _action_card(d.get("card")), "action": _(word) if word else d.get("cancels"),
+        "other": person(b, d.get("against"))}
+
+
 def _searched(b, f, a, who):
     return _("%(who)s searches the room and keeps the %(item)s (%(colour)s).") % {"who": who, "item": f.data.get("kept"), "colour": _(f.data.get("colour")) if f.data.get("colour") else f.data.get("colour")}
 
@@ -570,7 +589,7 @@ NARRATORS: Mapping[str, Narrator] = {
     "SlimeChanged": _slime, "CharacterDied": _died, "KnowledgeGained": _knowledge,
     "IntruderAttacked": _attacked, "CharacterShot": _shot, "MeleeAttacked": _melee, "InjuryCheckDrawn": _injury,
     "IntruderRetreated": _retreated, "IntruderPlaced": _placed, "IntruderRemoved": _removed,
-    "IntruderInjured": _injured, "ActionCardPlayed": _card_played, "RoomSearched": _searched,
+    "IntruderInjured": _injured, "ActionCardPlayed": _card_played, "ActionInterrupted": _interrupted, "RoomSearched": _searched,
     "ItemGained": _gained, "ItemCrafted": _crafted, "ItemUsed": _used, "ItemsTraded": _traded,
     "ItemDropped": _dropped, "HeavyObjectPickedUp": _picked,
     "FirePlaced": _marker(N_("Fire breaks out in")), "FireRemoved": _marker(N_("The fire is put out in")),

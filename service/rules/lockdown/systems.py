@@ -3,23 +3,27 @@ when an effect changes them.
 
 Each fact type of the concept is declared here once (``FACT_TYPES``): its spec, its check (None where its shape
 and its place in the game are all there is to check) and its effect. The rooms' actions that work these systems
-(alarm, pods, Bunker, the power switch) stay with the room actions, and the offers with the table effects
-(``inputs_play``), in the order the seeded generator depends on. Decision 0029.
+(alarm, pods, Bunker, the power switch) stay with the room actions. Its offers are table effects (markers placed
+and removed, doors, power, the self-destruct start) that ``inputs_play.table_effects`` composes with the others
+in the order the seeded generator depends on, and the one-tap removals (``effect_groups``). Decision 0029.
 
     >>> [t.spec.type for t in FACT_TYPES][:2]
     ['FirePlaced', 'FireRemoved']
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from types import MappingProxyType
 
+from service.rules.base import Expected, Fact, Group
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
 from service.rules.kit.replace import replace
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ROOMS
-from service.rules.lockdown.state import with_room
+from service.rules.lockdown.offers import OUTCOME_NOTE, TABLE_EFFECT, corridor_groups, grouped
+from service.rules.lockdown.state import POWER_LOCATIONS, LockdownState, with_room
 from service.rules.lockdown.values import resolve_place
 
 
@@ -124,6 +128,87 @@ def power_changed(state, fact, cons):
 
 def self_destruct_started(state, fact, cons):
     return M.start_self_destruct(state, cons)
+
+
+# --- offers (table effects; inputs_play composes them with the others in the seeded generator's order) ---------
+
+DOOR_STATES_OFFERED = ["closed", "open", "destroyed"]
+OUTCOME_BUTTONS_UP_TO = 4  # a short choice among this many outcomes gets one button per outcome (more: the offer)
+
+
+def _markers(state: LockdownState) -> tuple[list[str], list[str], list[str], list[str]]:
+    """(rooms a fire may be placed in, … a malfunction may be placed in, rooms on fire, rooms with a malfunction)."""
+    fire_free, malf_free, fires, malfs = [], [], [], []
+    for p, r in state.rooms.items():
+        if r.fire:
+            fires.append(p)
+        elif r.explored:
+            fire_free.append(p)
+        if r.malfunction:
+            malfs.append(p)
+        elif r.explored and r.tile not in ("nest", "contaminated_room"):
+            malf_free.append(p)
+    return fire_free, malf_free, fires, malfs
+
+
+def placed_offers(state: LockdownState) -> list[Expected]:
+    """Table effects: a fire or a malfunction marker placed in an explored room without one."""
+    fire_free, malf_free, _, _ = _markers(state)
+    out = []
+    if fire_free:
+        out.append(Expected("FirePlaced", None, {"room": fire_free}, TABLE_EFFECT))
+    if malf_free:
+        out.append(Expected("MalfunctionPlaced", None, {"room": malf_free}, TABLE_EFFECT))
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _door_offers(board, destroyed: frozenset) -> tuple[Expected, ...]:
+    """DoorChanged: every corridor but the technical ones and destroyed doors."""
+    return tuple(grouped("DoorChanged", corridor_groups(board, lambda k: k != TECHNICAL and k not in destroyed),
+                         {"state": DOOR_STATES_OFFERED}, TABLE_EFFECT))
+
+
+def door_offers(state: LockdownState) -> tuple[Expected, ...]:
+    """Table effect: a door closed, opened or destroyed in any corridor but the technical ones and destroyed doors."""
+    return _door_offers(state.board, state.destroyed_doors)
+
+
+def removed_offers(state: LockdownState) -> list[Expected]:
+    """Table effects: a fire or a malfunction marker removed."""
+    _, _, fires, malfs = _markers(state)
+    out = []
+    if fires:
+        out.append(Expected("FireRemoved", None, {"room": fires}, TABLE_EFFECT))
+    if malfs:
+        out.append(Expected("MalfunctionRemoved", None, {"room": malfs}, TABLE_EFFECT))
+    return out
+
+
+def power_offers(state: LockdownState) -> list[Expected]:
+    """Table effects: a power location switched, and the emergency power of the time token."""
+    out = []
+    locations = [loc for loc in POWER_LOCATIONS if loc in state.power]
+    if locations:
+        out.append(Expected("PowerChanged", None, {"location": locations, "on": [False, True]}, TABLE_EFFECT))
+    out.append(Expected("PowerChanged", None, {"on": [True, False], "emergency": [True]},
+                        f"{TABLE_EFFECT}: the time token (emergency power)"))
+    return out
+
+
+def self_destruct_offers(state: LockdownState) -> list[Expected]:
+    """Table effect, rare: the self-destruct sequence started by an effect (once)."""
+    return [Expected("SelfDestructStarted", None, {}, TABLE_EFFECT)] if state.self_destruct is None else []
+
+
+def effect_groups(state: LockdownState) -> list[Group]:
+    """One-tap table effects (``Ruleset.effect_groups``): which of 2–4 fires, then malfunctions, is removed."""
+    out: list[Group] = []
+    for type_, flag in (("FireRemoved", "fire"), ("MalfunctionRemoved", "malfunction")):
+        rooms = [p for p, r in state.rooms.items() if getattr(r, flag)]
+        if 2 <= len(rooms) <= OUTCOME_BUTTONS_UP_TO:
+            out += [Group((Fact(0, type_, {"room": p}, None),), OUTCOME_NOTE) for p in rooms]
+    return out
 
 
 # --- the declarations --------------------------------------------------------------------------------------
