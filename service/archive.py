@@ -20,6 +20,7 @@ from service import hygiene
 from service.errors import ArchiveError, FactsRefused, GameAlreadyExists, GameBusy, GameNotFound, InvalidInput
 from service.game import Game
 from service.rules import Fact, Seat, Setup
+from service.rules.registry import RULESETS
 from service.rules.replay import GENERIC_TYPES
 
 # Appends that lost the race to another writer are tried again against the new head.
@@ -132,7 +133,13 @@ class Games(Application[UUID]):
         self._headers_lock = threading.Lock()
 
     def create_game(self, header: Mapping[str, Any]) -> Game:
-        """Start a game from a validated header (see service.schemas.GameHeaderSchema)."""
+        """Start a game from a validated header (see service.schemas.GameHeaderSchema).
+
+        A game created now gets the ruleset's current defaults written into its options (``new_game_options``:
+        Lockdown's warrants, decision 0039); an imported game keeps the options its file gives."""
+        ruleset = RULESETS.get(header.get("ruleset"))
+        if ruleset is not None and ruleset.new_game_options:
+            header = {**header, "options": {**ruleset.new_game_options, **(header.get("options") or {})}}
         game = self._new_game(header)
         try:
             self.save(game)

@@ -185,9 +185,10 @@ class Game(Aggregate):
 
     @property
     def setup(self) -> Setup:
-        return Setup(
-            players=tuple(Seat(p["seat"], p["name"]) for p in self.players), mode=self.mode, options=self.options
-        )
+        # an option the game was stored without reads as the ruleset did then (Ruleset.legacy_options; decision 0039)
+        legacy = self.ruleset.legacy_options
+        options = {**legacy, **self.options} if legacy and not legacy.keys() <= self.options.keys() else self.options
+        return Setup(players=tuple(Seat(p["seat"], p["name"]) for p in self.players), mode=self.mode, options=options)
 
     @property
     def position(self) -> int:

@@ -265,6 +265,12 @@ class Ruleset(ABC):
     modes: tuple[str, ...]
     #: the exact texts of the ``<style>`` elements ``draw`` puts in its SVG (pages admit them by hash)
     drawing_styles: tuple[str, ...] = ()
+    #: setup options the store writes into every game it creates, unless the header gives them: a default that
+    #: may change later stays the one the game was recorded under (decision 0039)
+    new_game_options: Mapping[str, Any] = {}
+    #: setup options a stored game that lacks them is read with: what the ruleset did before the option existed,
+    #: so a game stored then folds as it did (decision 0039)
+    legacy_options: Mapping[str, Any] = {}
 
     @abstractmethod
     def initial_state(self, setup: Setup) -> Any: ...

@@ -138,4 +138,5 @@ def test_the_recorder_offers_unknown_and_the_coarse_group_only_to_lenient_games(
                                          "player-0": "Ula", "seat-0": "1", "after_the_fact": "yes"})
     assert r.status_code == 303
     made = archive.games.get_game(uuid.UUID(r.headers["Location"].split("/")[-2]))
-    assert (made.strict, made.options) == (False, {"after_the_fact": True})
+    # (and the store writes the warrants a game created now is checked with: decision 0039)
+    assert (made.strict, made.options) == (False, {"after_the_fact": True, "warrants": "required"})

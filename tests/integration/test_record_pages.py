@@ -37,7 +37,7 @@ def test_form_post_creates_the_game_with_its_options_and_redirects_to_the_record
     gid = re.search(r"/games/([0-9a-f-]{36})/record$", r.headers["Location"]).group(1)
     game = archive.games.get_game(uuid.UUID(gid))
     assert game.players == [{"seat": 1, "name": "Ada"}, {"seat": 3, "name": "Chiara"}]
-    assert game.options == {"board": "mars", "intruders": "nemesis"}
+    assert game.options == {"warrants": "required", "board": "mars", "intruders": "nemesis"}  # decision 0039
     assert (game.strict, game.league, game.tags, game.played_on, game.title) == (False, "Club", ["friday", "demo"],
                                                                                  "2026-11-20", "Form game")
 

@@ -427,7 +427,7 @@ def test_faq17_the_probe_arm_lies_beside_the_board():
     assert offer.options["item"] == ["Probe Arm"] and offer.options["where"] == ["backpack"]
     ok(g.push("ItemGained", 1, item="Probe Arm", colour="starting", where="backpack"))
     ok(g.push("SetupCompleted"))
-    ok(g.push("ItemGained", 1, item="Pistol", where="hand", ammo=2))
+    ok(g.push("ItemGained", 1, item="Pistol", where="hand", ammo=2, by="room: Guard Quarters"))  # named cause (decision 0039)
     ok(g.push("CharacterMoved", 1, to_room="slot-05", corridor=1))
     ok(g.push("RoomExplored", 1, room="nest", token={"effect": "silence", "items": 1}))
     ok(g.push("RoomActionUsed", 1, action="take_egg"))
@@ -464,7 +464,7 @@ def test_faq19_scanning_infected_while_carrying_a_larva_kills():
     ok(g.push("ContaminationCardReceived", 2, count=2))
     ok(g.push("ContaminationScanned", 2, infected=1, scope="all"))
     assert g.state.characters[2].larva
-    ok(g.push("ItemGained", 2, item="Caffeine Pills"))
+    ok(g.push("ItemGained", 2, item="Caffeine Pills", by="event: Coolant Leak"))  # named cause (decision 0039)
     ok(g.push("Passed", 1))
     pool = g.state.pool
     ok(g.push("ItemUsed", 2, item="Caffeine Pills", discarded=True))

@@ -138,7 +138,7 @@ def _escape_from_three(options=None):
     ok(g.push("SetupCompleted"))
     room = g.state.characters[1].room
     for kind in ("larva", "adult", "breeder"):
-        ok(g.push("IntruderPlaced", None, kind=kind, room=room))
+        ok(g.push("IntruderPlaced", None, kind=kind, room=room, by="event: Hatching"))  # named cause (decision 0039)
     ok(g.push("CharacterMoved", 1, to_room="slot-01", corridor=1))
     return g
 
@@ -312,11 +312,11 @@ def test_the_sector_of_a_basic_board_slot_makes_darkness_derived():
     assert not g.state.dark("slot-04") and not g.state.dark("slot-06")  # lit; unknown sector counts as lit
     ok(g.push("CharacterMoved", 1, to_room="slot-05", corridor=1))
     ok(g.push("RoomExplored", 1, room="laboratory", token={"effect": "silence", "items": 1}))
-    ok(g.push("IntruderPlaced", None, kind="adult", room="slot-05"))
+    ok(g.push("IntruderPlaced", None, kind="adult", room="slot-05", by="event: Hatching"))  # named cause (decision 0039)
     ok(g.push("Passed", 1))
     ok(g.push("CharacterMoved", 2, to_room="slot-04", corridor=1))
     ok(g.push("RoomExplored", 2, room="archive", token={"effect": "silence", "items": 1}))
-    ok(g.push("IntruderPlaced", None, kind="adult", room="slot-04"))
+    ok(g.push("IntruderPlaced", None, kind="adult", room="slot-04", by="event: Hatching"))  # named cause (decision 0039)
     ok(g.push("Passed", 2))
     ok(g.push("TimeAdvanced"))
     ok(g.push("NoiseMarkersCleared", removed=[]))

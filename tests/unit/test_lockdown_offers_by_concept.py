@@ -5,7 +5,7 @@ import functools
 
 import pytest
 
-from service.rules.lockdown import LOCKDOWN, fact_types
+from service.rules.lockdown import LOCKDOWN, fact_types, inputs
 from service.rules.lockdown.fact_types import CONCEPT_MODULES, FACT_TYPES, OFFERS, offers_problems
 from service.rules.lockdown.generate import facts_of, generate_game
 
@@ -47,7 +47,9 @@ def recorded(monkeypatch):
 
 def _check(state, seen, wrong, counts):
     seen.clear()
-    now = LOCKDOWN.next_inputs(state)
+    # the dispatcher's composition: LOCKDOWN.next_inputs then adds warrants' free `by` (new offers; decision 0039)
+    now = inputs.next_inputs(state)
+    assert [e.type for e in LOCKDOWN.next_inputs(state)] == [e.type for e in now]
     CONCEPT_MODULES["a coarse record"].coarse_inputs(state)
     for e in now:
         concept = FACT_TYPES[e.type].concept

@@ -60,23 +60,37 @@ def is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-_PLANS: dict[int, tuple[FactSpec, frozenset[str], tuple[FieldSpec, ...]]] = {}
+_PLANS: dict[tuple[int, tuple[FieldSpec, ...]], tuple[FactSpec, frozenset[str], tuple[FieldSpec, ...]]] = {}
 
 
-def _plan(spec: FactSpec) -> tuple[FactSpec, frozenset[str], tuple[FieldSpec, ...]]:
-    """What the shape check needs of a spec, worked out once per spec (the spec is kept so its id stays its own)."""
-    plan = _PLANS.get(id(spec))
+def _plan(spec: FactSpec, common: tuple[FieldSpec, ...] = ()) -> tuple[FactSpec, frozenset[str], tuple[FieldSpec, ...]]:
+    """What the shape check needs of a spec (its fields, then the ``common`` ones it does not declare itself),
+    worked out once per spec (the spec is kept so its id stays its own)."""
+    key = (id(spec), common)
+    plan = _PLANS.get(key)
     if plan is None or plan[0] is not spec:
-        plan = _PLANS[id(spec)] = (spec, frozenset(f.name for f in spec.fields), tuple(spec.fields))
+        own = {f.name for f in spec.fields}
+        fields = tuple(spec.fields) + tuple(f for f in common if f.name not in own)
+        plan = _PLANS[key] = (spec, frozenset(f.name for f in fields), fields)
     return plan
 
 
+#: the card or effect that caused a fact (decision 0039): one optional field a ruleset may accept on every fact type
+#: (``shape_violations(common=(CAUSE_FIELD,))``), so no fact spec has to declare it; its kind's checker (``effect``)
+#: is the ruleset's, which knows its catalogues
+CAUSE_FIELD = FieldSpec("by", "effect", False, "the card or effect that caused this fact, by its printed name (an "
+                        "event, action, attack or item card, a room, a computer action …); it warrants a fact the "
+                        "state alone does not")
+
+
 def shape_violations(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker], state: Any, fact: Fact, *,
-                     seats: Collection[int], skip: Callable[[FieldSpec, Any], bool] | None = None) -> list[Violation]:
+                     seats: Collection[int], skip: Callable[[FieldSpec, Any], bool] | None = None,
+                     common: tuple[FieldSpec, ...] = ()) -> list[Violation]:
     """Why ``fact`` cannot be applied at all (every violation has ``shape=True``); empty when well shaped.
 
     ``skip(field, value)`` tells a value that is well shaped whatever its kind says (a value recorded as
-    unknown, decision 0018).
+    unknown, decision 0018). ``common``: optional fields every fact type accepts besides its own (``CAUSE_FIELD``);
+    a fact type's own field of the same name wins.
     """
     spec = specs.get(fact.type)
     if spec is None:
@@ -89,7 +103,7 @@ def shape_violations(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker]
     if type(data) is not dict and not isinstance(data, Mapping):  # a plain dict skips the ABC's slower test
         return [Violation(rule="malformed-data", shape=True, field="data", section=spec.section,
                           message=f"{fact.type}: data must be a JSON object.")]
-    _, known, spec_fields = _plan(spec)
+    _, known, spec_fields = _plan(spec, common)
     actor = fact.actor
     if spec.actor == SEAT and not (is_int(actor) and actor in seats):
         out.append(Violation(

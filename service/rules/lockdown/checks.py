@@ -18,7 +18,7 @@ from service.rules.lockdown import sections as S, unknowns
 from service.rules.lockdown.components import CHARACTERS, ROOMS
 from service.rules.lockdown.facts import AFTER_END, FACTS, shape_violations
 from service.rules.lockdown.movement import KNEE_WOUNDS, knee_surcharge_due  # noqa: F401 (old paths)
-from service.rules.lockdown import event_phase, movement, setup, turns
+from service.rules.lockdown import event_phase, movement, setup, turns, warrants
 from service.rules.lockdown.event_phase import EVENT_STEP_FACT  # noqa: F401 (old path: checks.EVENT_STEP_FACT)
 from service.rules.lockdown.turns import (  # noqa: F401 (old paths: checks.ACTIONS, checks.action_cost …)
     ACTIONS, BASIC_COST, MOVE_COST, ROOM_ACTION_COST, STEP_NAMES, action_cost, turn_check,
@@ -74,14 +74,15 @@ def check_shaped(state: LockdownState, fact: Fact, unknown: list[str]) -> list[V
             return RULES.get(fact.type, _no_rule)(state, fact)
         return [V("game-over", f"The game has already ended ({state.ending}); nothing more can be recorded.", S.END)]
     if fact.type == "GameEnded":
-        return []
+        return warrants.check(state, fact)
     out = _order(state, fact)
     if unknown:  # its place in the game is checked; what depends on the unknown value cannot be
         coarse = unknowns.COARSE_RULES.get(fact.type)  # a coarse fact's own flag does not depend on the value
         return out + unknowns.violations(state, fact, unknown) + (coarse(state, fact) if coarse else [])
     if out:
         return out
-    return RULES.get(fact.type, _no_rule)(state, fact)
+    # a fact the rules do not derive must be warranted by the state or name its cause (decision 0039)
+    return RULES.get(fact.type, _no_rule)(state, fact) + warrants.check(state, fact)
 
 
 def _no_rule(state: LockdownState, fact: Fact) -> list[Violation]:

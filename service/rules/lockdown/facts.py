@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from service.rules.base import Fact, Violation
-from service.rules.kit.facts import Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
+from service.rules.kit.facts import CAUSE_FIELD, Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
 from service.rules.kit.facts import shape_violations as kit_shape_violations
 from service.rules.lockdown import (
     coarse_record, combat, condition, endgame, event_phase, hidden_information, items, movement, rooms, sections, setup,
-    systems, turns,
+    systems, turns, warrants,
 )
 from service.rules.lockdown.movement import SURCHARGE_DOC  # noqa: F401 (old path: facts.SURCHARGE_DOC)
 from service.rules.lockdown.board import CORRIDOR_NUMBERS
@@ -168,13 +168,18 @@ KINDS: dict[str, Checker] = {
     "round": lambda s, v: None if _is_int(v) and 1 <= v <= 99 else f"must be a round number 1–99, got {v!r}",
     "route": lambda s, v: None if v in ("pod", "bunker", "isolation") else f"must be pod, bunker or isolation, got {v!r}",
     "pod": lambda s, v: None if v in ("A", "B", "C") else f"must be A, B or C (leave it out when not known), got {v!r}",
+    "effect": warrants.by_problem,  # ``by`` on every fact type (kit.facts.CAUSE_FIELD; decision 0039)
 }
+
+
+#: the optional fields every fact type accepts besides its own: ``by``, the card or effect that caused it (decision 0039)
+COMMON_FIELDS = (CAUSE_FIELD,)
 
 
 def shape_violations(state: Any, fact: Fact) -> list[Violation]:
     """Why ``fact`` cannot be applied at all (the kit's shape check over ``FACTS`` and ``KINDS``); a value
     recorded as unknown is well shaped (``checks.check`` answers value-unknown, decision 0018)."""
-    return kit_shape_violations(FACTS, KINDS, state, fact, seats=state.seats, skip=_unknown)
+    return kit_shape_violations(FACTS, KINDS, state, fact, seats=state.seats, skip=_unknown, common=COMMON_FIELDS)
 
 
 def _unknown(spec: FieldSpec, value: Any) -> bool:

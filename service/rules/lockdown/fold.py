@@ -30,8 +30,12 @@ class Game(Table):
 
 
 def new_game(players: int = 2, board: str = "basic", characters: Iterable[str] | None = None,
-             mode: str = "standard", tiles: dict[str, Any] | None = None) -> Game:
+             mode: str = "standard", tiles: dict[str, Any] | None = None, warrants: str = "unchecked") -> Game:
     """A game through setup: board prepared, characters chosen in seat order, round 1 begun.
+
+    A table for trying one mechanic: table effects may be recorded without naming their cause unless
+    ``warrants="required"`` (the default of a ``Setup`` given to the ruleset, and of every game the store creates;
+    decision 0039).
 
     >>> new_game(2).position()["acting"]
     1
@@ -39,7 +43,7 @@ def new_game(players: int = 2, board: str = "basic", characters: Iterable[str] |
     from service.rules.base import Seat
 
     g = Game(Setup(players=tuple(Seat(i, f"P{i}") for i in range(1, players + 1)), mode=mode,
-                   options={"board": board}))
+                   options={"board": board, "warrants": warrants}))
     chosen = list(characters or ("survivor", "hacker", "lab_rat", "sentry", "janitor")[:players])
     for violations in (
         g.push("BoardPrepared", board=board, **({"tiles": tiles} if tiles else {})),

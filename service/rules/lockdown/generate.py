@@ -281,7 +281,19 @@ def _objective(rng, state, e, options, data):
     return rng.choice(["send_signal", "knowledge_at_least:5", "nest_destroyed", "sole_survivor"])
 
 
+def _by(rng, state, e, options, data):
+    """The card or effect behind a table effect the state does not warrant (decision 0039): the event card being
+    resolved (the generator records table effects right after one), else an example name."""
+    from service.rules.lockdown.warrants import warrant
+    if warrant(state, Fact(0, e.type, data, e.actor)) is not None:
+        return _OMIT
+    card = EVENT_CARDS.resolve(state.last_event_card) if state.last_event_card else None
+    return f"event: {card.en}" if card is not None else rng.choice(ACTION_CARD_NAMES)
+
+
 FILLERS = {
+    **{(t, "by"): _by for t in ("CharacterDied", "KnowledgeGained", "ItemGained", "SelfDestructStarted",
+                                "IntruderPlaced")},
     ("ActionCardPlayed", "card"): _action_card,
     ("CharacterMovedByEffect", "effect"): lambda rng, state, e, options, data: "vents",
     ("ItemGained", "item"): _gained_item,

@@ -16,6 +16,7 @@ from service.rules.base import (
 from service.rules.lockdown import names as _names
 from service.rules.lockdown import (
     apply as _apply, checks, inputs, masking, sidebar as _sidebar, state as _state, story, svg, unknowns, view,
+    warrants,
 )
 from service.rules.lockdown import corridors as _corridors, result_words, statistics as _statistics
 from service.rules.lockdown.components import BOARDS, EVENT_CARDS, board as _board
@@ -29,6 +30,9 @@ class LockdownRuleset(Ruleset):
     title = "Nemesis: Lockdown"
     modes = _state.MODES
     drawing_styles = (svg.STYLE,)
+    # warrants (decision 0039): checked in every game created from now on, never in one stored before
+    new_game_options = MappingProxyType({warrants.OPTION: warrants.REQUIRED})
+    legacy_options = MappingProxyType({warrants.OPTION: warrants.UNCHECKED})
 
     def setup_form(self) -> dict[str, Any]:
         return {"max_players": _state.MAX_PLAYERS, "options": {
@@ -38,7 +42,7 @@ class LockdownRuleset(Ruleset):
         return _state.initial_state(setup)
 
     def next_inputs(self, state: _state.LockdownState) -> list[Expected]:
-        return inputs.next_inputs(state)
+        return warrants.offers(state, inputs.next_inputs(state))  # a cause to name where needed (decision 0039)
 
     def check(self, state: _state.LockdownState, fact: Fact) -> list[Violation]:
         return checks.check(state, fact)

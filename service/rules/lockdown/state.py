@@ -30,7 +30,9 @@ MIN_PLAYERS, MAX_PLAYERS = 1, 5
 # "separately"; lockdown_cz.md L867 "in any order"): largest stalker first, or as the table chooses
 # (docs/rules-gaps.md)
 VARIANTS = {"characters": ("lockdown", "nemesis"), "intruders": ("night_stalkers", "nemesis"),
-            "escape_order": ("largest_first", "any")}
+            "escape_order": ("largest_first", "any"),
+            # a fact the rules do not derive must be warranted or name its cause (warrants.py; decision 0039)
+            "warrants": ("required", "unchecked")}
 # the options a new game's form offers (Ruleset.setup_form): title, then (value, label), the default first;
 # the board side (the alternative Mars side: lockdown.md §12.5, seed 000 L4603) and the two variants above
 SETUP_FORM_OPTIONS = {
