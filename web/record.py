@@ -175,7 +175,9 @@ def _fact_kinds(ruleset_name: str) -> dict[str, dict[str, Any]]:
         facts = importlib.import_module(f"service.rules.{ruleset_name}.facts").FACTS
     except (ImportError, AttributeError):
         return {}
-    return {t: {f.name: f for f in spec.fields} for t, spec in facts.items()}
+    from service.rules.kit.facts import CAUSE_FIELD  # optional on every fact type (decision 0039)
+
+    return {t: {CAUSE_FIELD.name: CAUSE_FIELD, **{f.name: f for f in spec.fields}} for t, spec in facts.items()}
 
 
 # field kinds whose values are ids of a component catalogue: buttons show the printed name

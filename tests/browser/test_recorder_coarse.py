@@ -35,7 +35,7 @@ def test_a_coarse_game_with_unknown_values_recorded_on_a_phone(served, browser):
     game_id = page.url.rsplit("/", 2)[-2]
     with urllib.request.urlopen(f"{base}/api/games/{game_id}/export") as r:
         header = json.loads(r.read().decode().splitlines()[0])
-    assert (header["strict"], header["options"]) == (False, {"after_the_fact": True})
+    assert (header["strict"], header["options"]) == (False, {"after_the_fact": True, "warrants": "required"})
 
     page.click(f'{FORM}[data-type="BoardPrepared"] .confirm')  # the only next step, asked at once
     wait_position(page, 1)

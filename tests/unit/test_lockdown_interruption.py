@@ -106,6 +106,7 @@ def test_an_interrupted_single_use_item_is_discarded_and_its_cost_paid():
     c = g.state.characters[2]
     assert not any(i.name == "Medkit" for i in c.items) and c.hand == hand - 1 and c.actions == 1
     assert "item-discarded" in types(g)
+    assert g.state.item_decks["green"].discard == ("Medkit",)  # used up: its discard pile (L3591–3593), once
 
 
 def test_an_interrupted_second_action_still_ends_the_turn():

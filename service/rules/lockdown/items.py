@@ -453,8 +453,9 @@ def search_and_carry_offers(state: LockdownState, seat: int, legal: Legal) -> li
                     out.append(Expected("RoomSearched", seat, {"kept": [kept], "colour": [colour],
                                                                "returned": [back]}, note))
             else:
+                # the card not kept: free, typed if the table names it (a guess offered would be preselected)
                 out.append(Expected("RoomSearched", seat, {"kept": SEARCH_ITEMS[colour], "colour": [colour],
-                                                           "returned": SEARCH_ITEMS[colour]}, note))
+                                                           "returned": None}, note))
     if not here:
         for obj in sorted({o.split(":")[0] for o in state.objects.get(place, ())}):
             if c.hands_used < 2:

@@ -654,7 +654,7 @@ def to_discard(state: LockdownState, colour: str | None, name: str | None, cons:
     if colour not in DECK_COLOURS:
         return state
     d = item_deck(state, colour)
-    cons.append(C("item-discarded", f"{name} goes to the {colour} discard pile.", colour=colour, item=name))
+    cons.append(C("item-to-discard-pile", f"{name} goes to the {colour} discard pile.", colour=colour, item=name))
     return with_deck(state, colour, replace(d, discard=d.discard + (name,)))
 
 

@@ -464,9 +464,11 @@ def interrupted(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lo
                       f"has no effect, but its cost ({paid} card{'s' if paid != 1 else ''}) stays paid and it counts "
                       f"as an action.", seat=seat, against=acting.actor, action=acting.type, paid=paid))
         if acting.type == "ItemUsed" and acting.data.get("discarded"):
-            state, _ = M.drop_item(state, acting.actor, acting.data["item"])
+            state, thing = M.drop_item(state, acting.actor, acting.data["item"])
             cons.append(C("item-discarded", f"The interrupted single-use {acting.data['item']} is discarded all "
                           f"the same.", seat=acting.actor, item=acting.data["item"]))
+            if isinstance(thing, Item):  # used up: its discard pile (seed 000 L3591–3593)
+                state = M.to_discard(state, thing.colour, thing.name, cons)
     else:  # a lenient record: nothing to cancel, the card is still played
         cons.append(C("nothing-interrupted", f"{who(state, seat)} plays {d['card']}, but no action of "
                       f"{who(state, d['against'])} can be cancelled now.", seat=seat))
