@@ -268,9 +268,10 @@ def _gained_item(rng, state, e, options, data):
 
 
 def _returned(rng, state, e, options, data):
-    """The card not kept on Search: another of the offered names than the one kept, without a draw of the random
-    stream (so the games stay those generated before the item decks, decision 0037)."""
-    options = options or SEARCH_ITEMS[data["colour"]]  # a free field: the example names of that colour
+    """The card not kept on Search when the offer names the deck's known next cards: the other one, without a draw
+    of the random stream (so the games stay those generated before the item decks, decision 0037)."""
+    if not options:  # a free field: the table did not see it (as most tables would not say), so it is left out
+        return _OMIT
     return next((o for o in options if o != data.get("kept")), options[0])
 
 
