@@ -18,7 +18,7 @@ from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
 from service.rules.kit.replace import replace
 from service.rules.lockdown import combat, mechanics as M, sections as S
-from service.rules.lockdown.catalog import item_ammo
+from service.rules.lockdown.catalog import item_ammo, items as catalogued_items
 from service.rules.lockdown.components import CHARACTERS, ROOMS
 from service.rules.lockdown.offers import offer
 from service.rules.lockdown.state import (
@@ -514,8 +514,7 @@ def starting_item_offers(state: LockdownState, seat: int) -> list[Expected]:
 
 def _heavy(name: str) -> bool:
     """Is a starting item heavy (held in a hand)? Only items marked ``heavy: false`` are not (data/items.json)."""
-    from service.rules.lockdown import catalog
-    return next((bool(i.get("heavy", True)) for i in catalog.items().values() if i.get("en") == name), True)
+    return next((bool(i.get("heavy", True)) for i in catalogued_items().values() if i.get("en") == name), True)
 
 
 def free_use_offers(state: LockdownState, seat: int, note: str) -> list[Expected]:
