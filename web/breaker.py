@@ -27,6 +27,7 @@ class Breaker:
         self._lock = threading.Lock()
         self._open_until: float | None = None  # None: closed
         self._trial = False
+        self.refused = 0  # requests answered without asking the database (tests and /admin/status read it)
 
     @property
     def is_open(self) -> bool:
@@ -38,6 +39,7 @@ class Breaker:
             if self._open_until is None:
                 return True
             if self._trial or time.monotonic() < self._open_until:
+                self.refused += 1
                 return False
             self._trial = g.breaker_trial = True
             return True

@@ -286,13 +286,16 @@ def test_a_lost_database_is_a_prompt_503_and_the_app_recovers(private_server):
             "replay page": lambda: client.get(f"/games/{gid}/step/1"),
             "games page": lambda: client.get("/"),
         }
+        breaker = client.application.extensions["db_breaker"]
         for n, (where, call) in enumerate(requests_.items()):
+            refused = breaker.refused
             r, seconds = timed(call)
             print(f"database down: {where} answered {r.status_code} in {seconds:.2f} s")
             assert r.status_code == 503, f"{where}: {r.status_code}"
             assert seconds < 5, f"{where} took {seconds:.1f} s"
             if n:  # the first failure opened the circuit: the next ones are not sent to the database
-                assert seconds < 0.5, f"{where} took {seconds:.1f} s with the circuit open"
+                # (counted, not timed: a first render of the error page on a loaded machine can take 0.5 s)
+                assert breaker.refused == refused + 1, f"{where} was sent to the database with the circuit open"
             assert r.headers["Retry-After"] == "5"
             assert_secure(r.headers, where)
             if where.endswith("(API)"):
