@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import faulthandler
 import signal
 import sys
 import threading
@@ -14,6 +15,7 @@ from service.errors import ArchiveError
 from service.replay_cache import DEFAULT_GAMES, DEFAULT_SNAPSHOT_EVERY, DEFAULT_STEPS
 
 DEMO_DIR = Path(__file__).resolve().parents[1] / "service" / "demo"
+STOP_GRACE = 30  # seconds `serve` may take to stop (requests, worker, database) before it ends regardless
 
 
 def _fail(message: str) -> None:
@@ -158,6 +160,10 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | N
         except KeyboardInterrupt:
             pass
         finally:
+            # a stop never hangs: should stopping (here and in _Open's exit) take longer than STOP_GRACE, every
+            # thread's stack is written to stderr, to say where it hung, and the process ends (rc 1); serve is
+            # the process's last act, so the timer is never cancelled
+            faulthandler.dump_traceback_later(STOP_GRACE, exit=True)
             server.close()
             if w:  # stop the worker before the embedded server goes away under it
                 w.stop()
