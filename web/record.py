@@ -391,6 +391,8 @@ def _field(name: str, legal: Any, spec: Any, label=None, default: Any = NO_DEFAU
         causes = label.causes()  # the kind first, then the card: typing filters that kind's names (decision 0045)
         if causes:
             field["causes"], field["picks"], field["searchable"] = causes, causes["picks"], True
+            field["doc"] = _("the card or room that caused this fact: choose its kind, then type to find it; anything "
+                             "else (an action card, a token): “other”, typed")
             field["seen"] = []  # a cause named before in this game is in the picker already
     elif field["input"] == "free" and hasattr(label, "suggestions"):
         picks = label.suggestions(field["kind"], actor)

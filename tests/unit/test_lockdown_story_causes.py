@@ -24,7 +24,7 @@ def tell(state, type_, data, actor=1):
 @pytest.mark.parametrize("by, told", [
     ("event:Coolant Leak", "the event card “Coolant Leak”"),
     ("event: coolant leak", "the event card “Coolant Leak”"),  # as the catalogue prints it
-    ("attack:Scratch", "the attack card “Scratch”"),
+    ("attack: cut", "the attack card “Cut”"),
     ("room:Nest", "the room “Nest”"),
     ("item:Analyze Toolset", "the item “Analyze Toolset”"),
     ("Interruption", "“Interruption”"),  # an action card, no prefix: its name

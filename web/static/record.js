@@ -195,6 +195,7 @@
   function refused(entry, body) {
     const violations = (body.violations || []).map((v) => RULES[v.rule] || v.message).filter(Boolean);
     const text = (violations.length ? violations.join(" ") : body.message || t("refused")) ;
+    live.querySelectorAll("form.fact-form[data-sent]").forEach((f) => { delete f.dataset.sent; });
     if ((body.violations || []).some((v) => v.rule === "unwarranted")
         && askCause(entry, t("Not recorded — {n}", TITLES[entry.fact.type] || entry.fact.type) + ": " + text)) {
       message.hidden = true;
@@ -572,6 +573,8 @@
       err.textContent = text + " " + t("Choose what caused it under “{n}”, then record it again.", fs.dataset.label || "by");
       err.hidden = false;
       fs.classList.add("needed");
+      const need = fs.querySelector(".cause-need");
+      if (need) need.hidden = false;
       fs.scrollIntoView({ block: "center" });
       const select = fs.querySelector("select.cause-kind") || fs.querySelector("input");
       if (select) select.focus();
