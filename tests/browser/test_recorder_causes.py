@@ -29,9 +29,8 @@ def _api(base: str, path: str, body: dict | None = None) -> dict:
         return json.load(r)
 
 
-@pytest.mark.parametrize("width, height", [(390, 844)])
-def test_an_unwarranted_death_leads_to_the_cause_picker_and_is_stored_and_told_with_its_card(served, browser, width,
-                                                                                             height):
+def test_an_unwarranted_death_leads_to_the_cause_picker_and_is_stored_and_told_with_its_card(served, browser):
+    width, height = 390, 844  # a phone beside the board
     base, _ = served
     game_id = create_game(base, {"ruleset": "lockdown", "mode": "solo", "strict": True, "title": "Named causes",
                                  "players": [{"seat": 1, "name": "Zofia"}]})
@@ -42,8 +41,20 @@ def test_an_unwarranted_death_leads_to_the_cause_picker_and_is_stored_and_told_w
     d = Driver(page)
     d.idle()
 
-    # a death of "an event" while no event card is being resolved: the strict game refuses it, naming the field
+    # a one-tap effect refused as unwarranted opens its form at the picker: the self-destruct, started by a room
     page.click("details.effects > summary")
+    page.click('details.effects button.offer[data-type="SelfDestructStarted"]')
+    started = page.locator('form.fact-form:not([hidden])[data-type="SelfDestructStarted"]')
+    started.locator("fieldset[data-field=by].needed .cause-need").wait_for(state="visible")
+    started.locator("select.cause-kind").select_option("room")
+    started.locator("input[name=by]").fill("cooling")
+    started.locator("button.pick:visible").click()
+    started.locator("button.confirm").click()
+    d.wait_position(6)
+
+    # a death of "an event" while no event card is being resolved: the strict game refuses it, naming the field
+    if page.locator("details.effects").get_attribute("open") is None:  # it stays open across facts
+        page.click("details.effects > summary")
     page.click('details.effects button.offer[data-type="CharacterDied"][data-actor="1"]')
     form = page.locator('form.fact-form:not([hidden])[data-type="CharacterDied"]')
     form.locator('fieldset[data-field=cause] button.value[data-value=\'"event"\']').click()  # its last value: sent
@@ -69,12 +80,13 @@ def test_an_unwarranted_death_leads_to_the_cause_picker_and_is_stored_and_told_w
     box.press("Enter")  # the first match is taken
     assert cause.locator("button.pick.chosen").inner_text().endswith("Coolant Leak") and box.input_value() == ""
     form.locator("button.confirm").click()
-    d.wait_position(6)
+    d.wait_position(7)
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # the picker fits a phone
 
-    died = _api(base, f"/api/games/{game_id}/facts")["facts"][-1]
-    assert (died["type"], died["data"]) == ("CharacterDied", {"cause": "event", "by": "event:Coolant Leak"})
-    page.goto(f"{base}/games/{game_id}/step/6")
+    stored = _api(base, f"/api/games/{game_id}/facts")["facts"][-2:]
+    assert [(f["type"], f["data"]) for f in stored] == [("SelfDestructStarted", {"by": "room:Cooling System"}),
+                                                        ("CharacterDied", {"cause": "event", "by": "event:Coolant Leak"})]
+    page.goto(f"{base}/games/{game_id}/step/7")
     told = page.locator("#facts li.current").inner_text()
     assert "Zofia (Janitor) dies: an event (caused by the event card “Coolant Leak”)." in told, told
     context.close()
