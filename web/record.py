@@ -213,6 +213,7 @@ class Labels:
             self.components = None
         self.ruleset = RULESETS.get(ruleset_name)
         self.state, self.names = state, names
+        self._causes: dict[str, Any] | None = None
 
     def _room_name(self, tile: Any) -> str:
         return self.ruleset.display_name("room", tile.id, i18n.current()) or tile.en
@@ -271,6 +272,8 @@ class Labels:
         ``by`` stores (``"event:Coolant Leak"``); ``kind``: the kind shown first."""
         if self.ruleset is None or not self.ruleset.causes():
             return None
+        if self._causes is not None:  # one list per page, however many forms ask (a fix draws all)
+            return self._causes
         kinds, picks = [], []
         for prefix, kind, names in self.ruleset.causes():
             kind = "tile" if kind == "room" else kind  # a room's card by its printed name, not as a space of the board
@@ -278,7 +281,8 @@ class Labels:
             picks += sorted(({"json": json.dumps(f"{prefix}:{n}", ensure_ascii=False), "label": self(kind, n),
                               "aliases": self.aliases(kind, n), "kind": prefix} for n in names),
                             key=lambda p: p["label"].casefold())  # by name as shown: a long list is scanned
-        return {"kinds": kinds, "kind": kinds[0]["prefix"], "picks": picks}
+        self._causes = {"kinds": kinds, "kind": kinds[0]["prefix"], "picks": picks}
+        return self._causes
 
     def deck_picks(self, decks: list[Any]) -> list[dict[str, str]]:
         """The cards known in the decks named (a Search's colour): the card put back is picked among them."""
