@@ -190,6 +190,11 @@ TEXT_KINDS = {"text": "item", "colour": "item_deck"}
 # free fields whose catalogue is offered as a list to pick from (decision 0023): the field stays free text, because
 # the sources name only some of the cards
 SUGGESTED = {"action_card": "ACTION_CARDS"}
+# the kinds of named cause a fact's ``by`` picks from (decision 0045), as the picker names them
+CAUSE_KIND = "effect"  # the field kind of ``by`` (kit.facts.CAUSE_FIELD)
+CAUSE_TITLES = {"event": N_("event card"), "attack": N_("attack card"), "room": N_("room"), "item": N_("item")}
+# free fields naming a card of the deck another field of the same fact names: Search's card put back (decision 0037)
+DECK_FIELDS = {("RoomSearched", "returned"): "colour"}
 
 
 class Labels:
@@ -208,6 +213,7 @@ class Labels:
             self.components = None
         self.ruleset = RULESETS.get(ruleset_name)
         self.state, self.names = state, names
+        self._causes: dict[str, Any] | None = None
 
     def _room_name(self, tile: Any) -> str:
         return self.ruleset.display_name("room", tile.id, i18n.current()) or tile.en
@@ -259,6 +265,32 @@ class Labels:
         cards = sorted(catalogue, key=lambda c: 0 if character in c.owners else 1 if not c.owners else 2)
         return [{"json": json.dumps(c.en, ensure_ascii=False), "label": self(kind, c.en), "aliases": self.aliases(kind, c.en)}
                 for c in cards]
+
+    def causes(self) -> dict[str, Any] | None:
+        """The picker of a fact's named cause (``by``, decision 0045): its kinds (event card, attack card, room,
+        item) from the ruleset's catalogues, each with its known names as pick buttons whose value is the string
+        ``by`` stores (``"event:Coolant Leak"``); ``kind``: the kind shown first."""
+        if self.ruleset is None or not self.ruleset.causes():
+            return None
+        if self._causes is not None:  # one list per page, however many forms ask (a fix draws all)
+            return self._causes
+        kinds, picks = [], []
+        for prefix, kind, names in self.ruleset.causes():
+            kind = "tile" if kind == "room" else kind  # a room's card by its printed name, not as a space of the board
+            kinds.append({"prefix": prefix, "title": _(CAUSE_TITLES.get(prefix, prefix))})
+            picks += sorted(({"json": json.dumps(f"{prefix}:{n}", ensure_ascii=False), "label": self(kind, n),
+                              "aliases": self.aliases(kind, n), "kind": prefix} for n in names),
+                            key=lambda p: p["label"].casefold())  # by name as shown: a long list is scanned
+        self._causes = {"kinds": kinds, "kind": kinds[0]["prefix"], "picks": picks}
+        return self._causes
+
+    def deck_picks(self, decks: list[Any]) -> list[dict[str, str]]:
+        """The cards known in the decks named (a Search's colour): the card put back is picked among them."""
+        if self.ruleset is None:
+            return []
+        names = dict.fromkeys(n for d in decks if isinstance(d, str) for n in self.ruleset.deck_cards(d))
+        return [{"json": json.dumps(n, ensure_ascii=False), "label": self("item", n), "aliases": self.aliases("item", n)}
+                for n in names]
 
     def fact(self, type_: str) -> str:
         """A fact type as the recorder's buttons name it (``Move``, ``Ruch``); the id where the ruleset has none."""
@@ -359,11 +391,32 @@ def _field(name: str, legal: Any, spec: Any, label=None, default: Any = NO_DEFAU
     field["label"] = label.field(name) if hasattr(label, "field") else name.replace("_", " ")
     if hasattr(label, "field_doc"):
         field["doc"] = label.field_doc(name, field.get("doc") or "")
-    if field["input"] == "free" and hasattr(label, "suggestions"):
+    if field["input"] == "free" and field["kind"] == CAUSE_KIND and hasattr(label, "causes"):
+        causes = label.causes()  # the kind first, then the card: typing filters that kind's names (decision 0045)
+        if causes:
+            field["causes"], field["picks"], field["searchable"] = causes, causes["picks"], True
+            field["doc"] = _("the card or room that caused this fact: choose its kind, then type to find it; anything "
+                             "else (an action card, a token): “other”, typed")
+            field["seen"] = []  # a cause named before in this game is in the picker already
+    elif field["input"] == "free" and hasattr(label, "suggestions"):
         picks = label.suggestions(field["kind"], actor)
         if picks:  # a list of the real cards to pick from; typing a name the list lacks still works
             field["picks"] = picks
             field["searchable"] = len(picks) > LONG_LIST
+    return field
+
+
+def _deck_picks(field: dict[str, Any], type_: str, options: dict[str, Any], label) -> dict[str, Any]:
+    """A free field naming a card of the deck the offer's other field names (Search's card put back): the cards
+    the catalogue knows in that deck to pick from; typing one the list lacks still works (the decks' contents are
+    only partly known)."""
+    deck_field = DECK_FIELDS.get((type_, field["name"]))
+    decks = options.get(deck_field) if deck_field else None
+    if field["input"] != "free" or field.get("picks") or not isinstance(decks, list) or not hasattr(label, "deck_picks"):
+        return field
+    picks = label.deck_picks(decks)
+    if picks:
+        field = {**field, "picks": picks, "searchable": len(picks) > LONG_LIST, "seen": []}
     return field
 
 
@@ -444,6 +497,8 @@ def _offers(ruleset_name: str, expected, label=None, habits: Habits | None = Non
                   _field(name, legal, specs.get(name), label, defaults.get(name, NO_DEFAULT),
                          habits.ranked(e.type, e.actor, name) if habits else None, e.type, unknowns, e.actor, light)
                   for name, legal in e.options.items()]
+        if not light:
+            fields = [_deck_picks(f, e.type, e.options, label) for f in fields]
         # one button is the whole fact when nothing is left to choose or type
         direct = all(f["input"] == "fixed" or (f["input"] in ("free", "tiles") and not f["required"]) for f in fields)
         # ...or when every choice left has a value already chosen (the button records those; ✎ changes them)
@@ -710,6 +765,13 @@ def _comment_offer(names: dict[int, str]) -> dict[str, Any]:
 def _prefill(field: dict[str, Any], value: Any) -> dict[str, Any]:
     """``field`` showing ``value`` (a recorded fact's), so the fix form starts from what was recorded."""
     field = dict(field)
+    if field["input"] == "free" and field.get("picks") and value is not None:
+        if field.get("causes"):  # the picker opens on the kind the recorded cause names
+            field["causes"] = {**field["causes"], "kind": _cause_kind(field["causes"], value)}
+        wanted = json.dumps(value, ensure_ascii=False)
+        if any(p["json"] == wanted for p in field["picks"]):  # a listed card: chosen, as a tap would have
+            field["picks"] = [{**p, "chosen": p["json"] == wanted} for p in field["picks"]]
+            return field
     if field["input"] == "free":
         if value is None:
             return field
@@ -735,6 +797,12 @@ def _prefill(field: dict[str, Any], value: Any) -> dict[str, Any]:
     field["chosen"] = [i for i, c in enumerate(choices) if c["json"] in wanted_json]
     field["preselect"] = None
     return field
+
+
+def _cause_kind(causes: dict[str, Any], value: Any) -> str:
+    """The picker's kind for a recorded ``by``: its prefix when it names a listed card, else "" (other, typed)."""
+    listed = {p["json"]: p["kind"] for p in causes["picks"]}
+    return listed.get(json.dumps(value, ensure_ascii=False), "")
 
 
 def _merged(expected, fact) -> list:

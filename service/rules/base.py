@@ -446,6 +446,17 @@ class Ruleset(ABC):
         outcomes of a short choice; each group legal at ``state`` in order (``[]`` if none)."""
         return []
 
+    def causes(self) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+        """The named causes a fact's optional ``by`` may take (decision 0039), for a recorder's picker (decision
+        0045): ``(prefix, kind, names)``, ``by`` being stored as ``"prefix:name"``; ``kind`` is the component kind
+        :meth:`display_name` names them by; ``names`` as facts record them. Empty when the ruleset names none."""
+        return ()
+
+    def deck_cards(self, deck: str) -> tuple[str, ...]:
+        """The cards known to be in deck ``deck`` (for Lockdown an item deck's colour: what a Search there may put
+        back), the likeliest first, as facts record them; empty when none is known (decision 0045)."""
+        return ()
+
     # --- names in the reader's language (decision 0019) -------------------------------------------
 
     def display_name(self, kind: str, value: Any, locale: str = "en") -> str | None:

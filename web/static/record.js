@@ -195,6 +195,12 @@
   function refused(entry, body) {
     const violations = (body.violations || []).map((v) => RULES[v.rule] || v.message).filter(Boolean);
     const text = (violations.length ? violations.join(" ") : body.message || t("refused")) ;
+    live.querySelectorAll("form.fact-form[data-sent]").forEach((f) => { delete f.dataset.sent; });
+    if ((body.violations || []).some((v) => v.rule === "unwarranted")
+        && askCause(entry, t("Not recorded — {n}", TITLES[entry.fact.type] || entry.fact.type) + ": " + text)) {
+      message.hidden = true;
+      return;
+    }
     const form = live.querySelector("form.fact-form:not([hidden])");
     live.querySelectorAll("form.fact-form[data-sent]").forEach((f) => { delete f.dataset.sent; });
     message.classList.remove("auto");
@@ -369,6 +375,8 @@
       } else {
         const input = fs.querySelector("input, textarea");
         try { value = parseFree(input, fs.dataset.parse); } catch (e) { throw new Error(name + ": not valid JSON"); }
+        const kindOf = causeKind(fs);  // a card typed under a kind of cause is named with it ("room:Nest")
+        if (kindOf && typeof value === "string" && !value.includes(":")) value = kindOf + ":" + value;
         const seen = fs.querySelector(".seen-value.chosen");  // a value this game recorded before, tapped
         if (value === undefined && seen) value = JSON.parse(seen.dataset.value);
       }
@@ -531,10 +539,56 @@
   function filter(input) {
     const term = input.value.trim().toLowerCase();
     const scope = input.parentElement;
+    const kind = causeKind(scope);  // a cause's picker lists the kind chosen (event card, room …) only
     scope.querySelectorAll("button.value, button.offer, button.offer-group").forEach((b) => {
-      b.hidden = term !== "" && !(b.textContent + " " + (b.dataset.aliases || "")).toLowerCase().includes(term);
+      b.hidden = (term !== "" && !(b.textContent + " " + (b.dataset.aliases || "")).toLowerCase().includes(term))
+        || (kind !== null && b.dataset.kind !== undefined && b.dataset.kind !== kind);
     });
     labelKeys(openForms());
+  }
+
+  // -- a fact's named cause (``by``, decision 0045): the kind of cause, then its card; "event:Coolant Leak" is stored
+  function causeKind(scope) {
+    const select = scope && scope.matches("fieldset.field") && scope.querySelector("select.cause-kind");
+    return select ? select.value : null;
+  }
+
+  function pickKind(select) {
+    // another kind: a card chosen of the one before no longer stands; the list shows the new kind's cards
+    const fs = select.closest("fieldset.field");
+    fs.querySelectorAll(".picks .value.chosen").forEach((b) => {
+      if (b.dataset.kind !== select.value) { b.classList.remove("chosen"); b.setAttribute("aria-pressed", "false"); }
+    });
+    filter(fs.querySelector("input:not(.filter)"));
+  }
+
+  function askCause(entry, text) {
+    // refused as unwarranted: open the fact's form (a one-tap one too) at its cause's picker, saying why
+    const type = entry.fact.type;
+    const actor = entry.fact.actor == null ? "" : String(entry.fact.actor);
+    const mark = (form) => {
+      const fs = form.querySelector('fieldset[data-field="by"]');
+      if (!fs) return false;
+      const err = form.querySelector(".form-error");
+      err.textContent = text + " " + t("Choose what caused it under “{n}”, then record it again.", fs.dataset.label || "by");
+      err.hidden = false;
+      fs.classList.add("needed");
+      const need = fs.querySelector(".cause-need");
+      if (need) need.hidden = false;
+      fs.scrollIntoView({ block: "center" });
+      const select = fs.querySelector("select.cause-kind") || fs.querySelector("input");
+      if (select) select.focus();
+      return true;
+    };
+    const open = openForms();
+    if (open && open.dataset.type === type && open.dataset.actor === actor) return mark(open);
+    const btn = live.querySelector('button.offer[data-type="' + type + '"][data-actor="' + actor + '"]');
+    if (!btn) return false;
+    const show = (form) => { openOffer(form.dataset.offer, true); mark(form); };
+    const form = live.querySelector('form.fact-form[data-offer="' + btn.dataset.offer + '"]');
+    if (form) { show(form); return true; }
+    loadForm(btn).then((f) => { if (f) show(f); });
+    return true;
   }
 
   let effectsOpen = false;  // the recorder opened the table effects: they stay open across facts
@@ -672,6 +726,7 @@
   live.addEventListener("input", (e) => {
     if (e.target.classList.contains("filter") || isPickBox(e.target)) filter(e.target);
   });
+  live.addEventListener("change", (e) => { if (e.target.matches("select.cause-kind")) pickKind(e.target); });
   // a free field with a list to pick from (the action cards): what is typed searches the list, by either language
   function isPickBox(el) {
     const fs = el.closest("fieldset.field");

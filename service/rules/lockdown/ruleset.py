@@ -167,6 +167,22 @@ class LockdownRuleset(Ruleset):
         from service.rules.lockdown.inputs_play import effect_groups
         return effect_groups(state)
 
+    def causes(self) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+        return warrants.known_causes()
+
+    def deck_cards(self, deck: str) -> tuple[str, ...]:
+        """The items of deck ``deck`` the catalogue colours so, then the sources' Search examples for it, then the
+        items whose colour no source gives (the 30-card decks' contents are unknown: gaps_filled.md §9)."""
+        from service.rules.lockdown.catalog import items
+        from service.rules.lockdown.items import SEARCH_ITEMS
+
+        if deck not in SEARCH_ITEMS:
+            return ()
+        named = [i for i in items().values() if i["kind"] == "named"]
+        known = [i["en"] for i in named if i.get("colour") == deck]
+        unknown = [i["en"] for i in named if not i.get("colour")]
+        return tuple(dict.fromkeys(known + SEARCH_ITEMS[deck] + unknown))
+
     def display_name(self, kind: str, value: Any, locale: str = "en") -> str | None:
         return _names.display_name(kind, value, locale)
 

@@ -406,7 +406,12 @@ def _interrupted(b, f, a, who):
 
 
 def _searched(b, f, a, who):
-    return _("%(who)s searches the room and keeps the %(item)s (%(colour)s).") % {"who": who, "item": f.data.get("kept"), "colour": _(f.data.get("colour")) if f.data.get("colour") else f.data.get("colour")}
+    colour = _(f.data.get("colour")) if f.data.get("colour") else f.data.get("colour")
+    if f.data.get("returned"):  # the card not kept, named (decision 0037): where it went
+        return _("%(who)s searches the room, keeps the %(item)s and puts the %(returned)s at the bottom of the "
+                 "%(colour)s deck.") % {"who": who, "item": f.data.get("kept"), "returned": f.data["returned"],
+                                        "colour": colour}
+    return _("%(who)s searches the room and keeps the %(item)s (%(colour)s).") % {"who": who, "item": f.data.get("kept"), "colour": colour}
 
 
 def _gained(b, f, a, who):
@@ -643,7 +648,41 @@ def narrate(before: LockdownState, fact: Fact, after: LockdownState) -> str:
         text = _not_recorded(before, fact, after, who, unknown) if unknown else narrator(before, fact, after, who)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):  # a fact too odd to tell (lenient games)
         return generic(fact)
+    if isinstance(fact.data.get("by"), str) and fact.data["by"].strip():
+        text = caused_by(text, fact.data["by"])
     return text[0].upper() + text[1:]
+
+
+# the named cause of a fact (``by``, decision 0039) as the story tells it, by the prefix that names its catalogue
+CAUSE_WORDS = {"event": N_("the event card “%(name)s”"), "attack": N_("the attack card “%(name)s”"),
+               "room": N_("the room “%(name)s”"), "item": N_("the item “%(name)s”"), "": N_("“%(name)s”")}
+
+
+def cause_words(by: str) -> str:
+    """``event:Coolant Leak`` as the story names it: ``the event card “Coolant Leak”`` (decision 0045).
+
+    >>> cause_words("event: coolant leak"), cause_words("Analyze Toolset")
+    ('the event card “Coolant Leak”', '“Analyze Toolset”')
+    """
+    prefix, sep, name = by.partition(":")
+    prefix = prefix.strip().casefold()
+    if not sep or not prefix or prefix not in CAUSE_WORDS:
+        prefix, name = "", by
+    name = name.strip()
+    if prefix in ("", "event", "attack", "room"):
+        catalogues = {"event": (EVENT_CARDS,), "attack": (ATTACK_CARDS,), "room": (ROOMS,)}.get(
+            prefix, (EVENT_CARDS, ATTACK_CARDS, ACTION_CARDS, ROOMS))
+        found = next((c for cat in catalogues if (c := cat.resolve(name)) is not None), None)
+        name = local(found) if found is not None else shown("item", name, name)
+    else:
+        name = shown("item", name, name)
+    return _(CAUSE_WORDS[prefix]) % {"name": name}
+
+
+def caused_by(text: str, by: str) -> str:
+    """``text`` with the clause naming its cause, before its full stop: ``… dies (caused by …).``"""
+    clause = _(" (caused by %(cause)s)") % {"cause": cause_words(by)}
+    return text[:-1] + clause + "." if text.endswith(".") else text + clause
 
 
 _SEAT = re.compile(r"\bseat (\d+) \(([^,()]+)(?:, ([^()]+))?\)")

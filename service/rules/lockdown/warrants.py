@@ -71,6 +71,29 @@ _WHAT = {"event": "event card", "attack": "attack card", "room": "room", "item":
 # ActionCardPlayed.card; so do Mars surface cards, contingency tokens, objectives and whatever the catalogue lacks
 
 
+#: the named causes in the order a recorder offers them: (prefix, the component kind their names are shown by)
+CAUSE_KINDS = (("event", "event_card"), ("attack", "attack_card"), ("room", "room"), ("item", "item"))
+
+
+@lru_cache(maxsize=None)
+def known_causes() -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """Each prefix with the names its catalogue knows, in English as ``by`` records them (decision 0045).
+
+    >>> [(prefix, len(names) > 5) for prefix, _kind, names in known_causes()]
+    [('event', True), ('attack', True), ('room', True), ('item', True)]
+    """
+    catalogues = {"event": EVENT_CARDS, "attack": ATTACK_CARDS, "room": ROOMS}
+    out = []
+    for prefix, kind in CAUSE_KINDS:
+        if prefix in catalogues:
+            names = [c.en for c in catalogues[prefix]]
+        else:  # item cards; a heavy object (an egg, a carcass) is no card
+            from service.rules.lockdown.catalog import items
+            names = [it.get("en") or it["id"] for it in items().values() if it["kind"] != "heavy_objects"]
+        out.append((prefix, kind, tuple(dict.fromkeys(names))))  # two copies of a card: one name
+    return tuple(out)
+
+
 def by_problem(state: Any, value: Any) -> str | None:
     """The shape check of ``by``: text naming a card or effect; ``kind: name`` must name one the catalogue knows."""
     if not isinstance(value, str) or not value.strip():
