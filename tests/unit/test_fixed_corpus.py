@@ -13,6 +13,7 @@ Write the expectations again only when a rule is meant to change, and say so in 
 """
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from pathlib import Path
@@ -83,9 +84,16 @@ def demo_record(path: Path) -> tuple[dict, list[str]]:
                                                                                       .steps[-1].state))
 
 
-def generated_record(seed: int) -> dict:
+@functools.lru_cache(maxsize=None)
+def generated_game(seed: int):
+    """Generated game ``seed`` (setup, generated facts), made once per test session: the 1,000-game checks here
+    and in test_lockdown_generated.py play the same games, and generating is half of their time."""
     players, mode, rounds, board = generated_spec(seed)
-    setup, generated = generate_game(seed, players=players, mode=mode, max_rounds=rounds, board=board)
+    return generate_game(seed, players=players, mode=mode, max_rounds=rounds, board=board)
+
+
+def generated_record(seed: int) -> dict:
+    setup, generated = generated_game(seed)
     return _fold_record(get_ruleset("lockdown"), setup, facts_of(generated))
 
 
