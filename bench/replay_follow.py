@@ -324,12 +324,12 @@ def main(argv=None) -> None:
     print(table(["facts in the game", "request ms, cache on", "request CPU ms, cache on", "on / one SELECT",
                  "request CPU ms, cache off", "fold work µs, cache on (extend)", "fold work ms, cache off (whole game)",
                  "request off / on"], follow_rows))
-    print(f"\nThe curve's slope (least squares over every fact of every run): the n-th new fact's request costs "
-          f"{slopes['on'] * 1000:+.1f} µs more per 100 facts already in the game with the cache (CPU; "
-          f"{slopes['won'] * 1000:+.2f} µs for its fold work) and {slopes['off']:+.2f} ms more per 100 facts without "
-          f"it ({slopes['woff']:+.2f} ms of fold). From the first {BUCKET} facts to the last, the fold work per new "
-          f"fact grows {growth_on:.2f}× with the cache (O(1): one fact applied) and {growth_off:.1f}× without it (O(n): "
-          f"the whole game refolded); the request with the cache grows {growth_req_on:.2f}×.\n")
+    print(f"\nThe curve's slope (least squares over every fact of every run), per 100 facts already in the game: "
+          f"with the cache the n-th new fact's request changes by {slopes['on'] * 1000:+.1f} µs (CPU) and its fold "
+          f"work by {slopes['won'] * 1000:+.2f} µs; without it by {slopes['off']:+.2f} ms and {slopes['woff']:+.2f} ms. "
+          f"From the first {BUCKET} facts to the last, the fold work per new fact grows {growth_on:.2f}× with the "
+          f"cache (O(1): one fact applied) and {growth_off:.1f}× without it (O(n): the whole game refolded); the "
+          f"request with the cache grows {growth_req_on:.2f}×.\n")
     print(f"Memory: one cached replay of the whole game holds {size / 1024 / 1024:.1f} MiB ({per_step / 1024:.1f} KiB a "
           f"step, states sharing what did not change); the default bound of "
           f"{ReplaySettings().steps:,} steps is about {ReplaySettings().steps * per_step / 1024 / 1024:.0f} MiB.\n")
