@@ -193,7 +193,7 @@ def main(argv=None) -> None:
         f".venv/bin/python bench/rebuild.py --facts 100000{url}",
         ".venv/bin/python bench/fold.py --seeds 60",
         f".venv/bin/python bench/replay_render.py --seeds 30{url}",
-        f".venv/bin/python bench/replay_follow.py --seeds 30 --every 50{url}",
+        f".venv/bin/python bench/replay_follow.py --seeds 30{url}",
         f".venv/bin/python bench/replay_browser.py --presses 100{url}",
         f".venv/bin/python bench/recorder_inputs.py{url}",
         f".venv/bin/python bench/league.py --games 10000{url}",

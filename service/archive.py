@@ -109,11 +109,26 @@ class SnapshotRow:
     rules: str
 
 
+@dataclass(frozen=True)
+class ColdRead:
+    """What :meth:`Games.cold_read` read of a game for a step nobody has in memory.
+
+    ``facts`` are the game's facts after the row's fact up to the step asked for, every one of them, then
+    only the corrections and remarks recorded after it: the facts left out are table facts, each one step
+    (in either view, unless a correction among ``facts`` voids it), never applied to the step asked for.
+    ``last`` is the game's number of facts: the facts left out are the seqs up to it not in ``facts``.
+    """
+
+    header: "GameHeader"
+    row: "SnapshotRow | None"
+    facts: list
+    last: int
+
+
 HEADERS_KEPT = 4096  # game headers kept per process (they never change)
 # A fact whose stored JSON holds none of these strings is a table fact (no correction, no remark): after the
-# step a cold read asks for, it only counts as a step, so it is not decoded (Games.cold_read).
+# step a cold read asks for, it only counts as a step, so it is neither sent nor decoded (Games.cold_read).
 _GENERIC_MARKS = tuple(f'"{t}"'.encode() for t in GENERIC_TYPES)
-LATER_FACT = "(a later table fact, not read)"
 
 
 class Games(Application[UUID]):
@@ -316,16 +331,26 @@ class Games(Application[UUID]):
             self._headers.clear()
 
     def cold_read(self, game_id: UUID, rules: list[str], corrected: bool, perspective: str, before_seq: int
-                  ) -> tuple[GameHeader, SnapshotRow | None, list[Fact]] | None:
-        """A game's header, its latest replay snapshot row (of one of the ``rules`` fingerprints) of a step before fact ``before_seq``, and its facts
-        after that row's fact (all of them when there is no row), in **one query** (decision 0041).
+                  ) -> "ColdRead | None":
+        """A game's header, its latest replay snapshot row (of one of the ``rules`` fingerprints) of a step
+        before fact ``before_seq``, the facts after that row's fact up to ``before_seq``, the corrections and
+        remarks recorded after ``before_seq``, and how many facts the game has, in **one query** (decisions
+        0041, 0043).
 
-        The facts are decoded from the rows (JSON, as the library stores them) without building the
-        aggregate or its events; a table fact after ``before_seq`` (never applied: it only counts as a step)
-        is not decoded at all and stands as a ``LATER_FACT`` with its seq. None if a stored event is not what a game's fact is (a topic of another
-        class, a gap): the caller then loads the game as always. Raises GameNotFound.
+        Facts are decoded from the rows (JSON, as the library stores them) without building the aggregate or
+        its events. A table fact after ``before_seq`` is never applied to the step asked for: it only counts
+        as a step, so it is not sent at all when the stored states are plain JSON (the server keeps only the
+        rows holding a correction's or a remark's type name, ``_GENERIC_MARKS``; a false match is only decoded
+        for nothing), and not decoded when they are enciphered or compressed (every row is then sent and
+        looked at here). The header's row is not read when the header is kept (the rights gate read it).
+        None if a stored event is not what a game's fact is (a topic of another class, a gap): the caller
+        then loads the game as always. Raises GameNotFound.
         """
         events = sql.Identifier(self.recorder.datastore.schema, self.recorder.events_table_name)
+        mapper = self.mapper
+        plain = not mapper.cipher and not mapper.compressor
+        marks = sql.SQL(" OR ").join(sql.SQL("position({} IN state) > 0").format(sql.Placeholder(f"m{i}"))
+                                     for i in range(len(_GENERIC_MARKS))) if plain else sql.SQL("TRUE")
         query = sql.SQL(
             "WITH snap AS (SELECT step_index, seq, position, state, rules FROM public.replay_snapshots"
             " WHERE game_id = %(g)s AND rules = ANY(%(r)s) AND corrected = %(c)s AND perspective = %(p)s AND seq < %(s)s"
@@ -333,21 +358,31 @@ class Games(Application[UUID]):
             " SELECT 0 AS kind, step_index AS n, seq, position, rules AS topic, state FROM snap"
             " UNION ALL"
             " SELECT 1, originator_version, NULL, NULL, topic, state FROM {events} WHERE originator_id = %(g)s"
-            " AND (originator_version = 1 OR originator_version > COALESCE((SELECT seq FROM snap), 0) + 1)"
+            " AND (originator_version = %(h)s OR (originator_version > COALESCE((SELECT seq FROM snap), 0) + 1"
+            " AND (originator_version <= %(s)s + 1 OR {marks})))"
+            " UNION ALL"
+            " SELECT 2, max(originator_version), NULL, NULL, NULL, NULL FROM {events} WHERE originator_id = %(g)s"
             " ORDER BY kind, n"
-        ).format(events=events)
-        with self.recorder.datastore.transaction(commit=False) as curs:
-            curs.execute(query, {"g": game_id, "r": rules, "c": corrected, "p": perspective, "s": before_seq},
-                         prepare=True)
-            rows = curs.fetchall()
-        snap, header, facts = None, None, []
+        ).format(events=events, marks=marks)
+        kept = self._header_kept(game_id)
+        params = {"g": game_id, "r": rules, "c": corrected, "p": perspective, "s": before_seq,
+                  "h": 0 if kept is not None else 1}
+        if plain:
+            params.update((f"m{i}", m) for i, m in enumerate(_GENERIC_MARKS))
+        # one statement on an autocommit connection: one snapshot of the database, one round trip (no BEGIN
+        # and ROLLBACK around it), prepared once per connection
+        with self.recorder.datastore.get_connection() as conn:
+            rows = conn.execute(query, params, prepare=True).fetchall()
+        snap, header, facts, last = None, kept, [], 0
         fact_class = Game.FactRecorded
         for row in rows:
-            if row["kind"] == 0:
-                snap = SnapshotRow(row["n"], row["seq"], row["position"], bytes(row["state"]), row["topic"])
-            elif row["n"] == 1:
-                header = self._header_kept(game_id) or self._header_of_row(
-                    game_id, StoredEvent(game_id, 1, row["topic"], bytes(row["state"])))
+            kind, n = row["kind"], row["n"]
+            if kind == 0:
+                snap = SnapshotRow(n, row["seq"], row["position"], bytes(row["state"]), row["topic"])
+            elif kind == 2:
+                last = (n or 1) - 1
+            elif n == 1:
+                header = self._header_of_row(game_id, StoredEvent(game_id, 1, row["topic"], bytes(row["state"])))
             else:
                 try:
                     if resolve_topic(row["topic"]) is not fact_class:
@@ -355,19 +390,19 @@ class Games(Application[UUID]):
                 except Exception:  # noqa: BLE001 - not a fact of ours: the library's load says what it is
                     return None
                 state = self._plain(bytes(row["state"]))
-                if row["n"] - 1 > before_seq and not any(m in state for m in _GENERIC_MARKS):
-                    # a table fact after the step asked for is never applied: only its place counts (a step)
-                    facts.append(Fact(seq=row["n"] - 1, type=LATER_FACT, data={}, actor=None, visibility="public"))
-                    continue
-                data = self.mapper.transcoder.decode(state)
+                if n - 1 > before_seq and not any(m in state for m in _GENERIC_MARKS):
+                    continue  # a table fact after the step asked for: only its place counts (a step), see ColdRead
+                data = mapper.transcoder.decode(state)
                 facts.append(Fact(seq=data["seq"], type=data["type"], data=dict(data["data"]), actor=data["actor"],
                                   visibility=data["visibility"]))
         if header is None:
             raise GameNotFound(f"no game {game_id}", field="game_id")
         first = snap.seq + 1 if snap is not None else 1
-        if any(f.seq != first + i for i, f in enumerate(facts)):
+        near = [f for f in facts if f.seq <= before_seq]
+        if any(f.seq != first + i for i, f in enumerate(near)) or len(near) < min(before_seq, last) - first + 1 \
+                or any(f.seq > last for f in facts):
             return None  # not the facts after the row, one after another
-        return header, snap, facts
+        return ColdRead(header, snap, facts, max(last, first - 1))
 
     def _plain(self, state: bytes) -> bytes:
         """An event's stored state as JSON bytes, as the library's mapper reads it (cipher, then compressor)."""

@@ -23,13 +23,14 @@ from typing import Any, Iterator, Sequence
 from uuid import UUID
 
 from service.rules.base import Fact
-from service.rules.replay import Checkpoint, Folding, Step, earliest_touched, effective_facts, step_seqs
+from service.rules.replay import (Checkpoint, Folding, Step, correction_targets, earliest_touched, effective_facts,
+                                  step_seqs)
 
 log = logging.getLogger(__name__)
 
 DEFAULT_GAMES = 64
 DEFAULT_STEPS = 100_000
-DEFAULT_SNAPSHOT_EVERY = 50
+DEFAULT_SNAPSHOT_EVERY = 25  # decision 0043: at 50 the costliest cold steps (49 facts applied) passed 8 ms
 
 
 def _setting(name: str, default: int, low: int, high: int, what: str) -> int:
@@ -96,6 +97,22 @@ class Counters:
     resumed: int = 0  # a single step folded from a snapshot (or the setup), the replay not in memory
     applied_from_snapshot: int = 0
     snapshots_written: int = 0
+
+
+def _unread_steps(facts: Sequence[Fact], seq: int, last: int, corrected: bool) -> int:
+    """The steps among the facts after ``seq`` that a cold read left out (``Games.cold_read``): table facts,
+    each one step in the played view and in the corrected view unless the latest correction of it among
+    ``facts`` (which holds every correction) voids it, as ``effective_facts`` would fold them."""
+    read = {f.seq for f in facts if f.seq > seq}
+    unread = max(last - seq, 0) - len(read)
+    if not corrected or not unread:
+        return unread
+    latest: dict[int, str] = {}
+    for f in facts:
+        for target in correction_targets(f):
+            latest[target] = f.type
+    return unread - sum(1 for target, kind in latest.items()
+                        if kind == "FactVoided" and isinstance(target, int) and seq < target <= last and target not in read)
 
 
 class ReplayCache:
@@ -202,8 +219,9 @@ class ReplayCache:
         """Step ``seq`` of a replay nobody has in memory, without loading the game (decision 0041).
 
         One query (``Games.cold_read``) gives the game's header, the nearest snapshot row of a step before
-        ``seq`` and the game's facts after that row's fact, decoded from their rows; the facts up to the
-        step are applied to the row's state. Returns (step, its index, the replay's number of steps, the
+        ``seq``, the game's facts after that row's fact up to ``seq`` and the corrections and remarks after it,
+        decoded from their rows; the facts up to the step are applied to the row's state. The table facts after
+        ``seq`` are neither read nor decoded: each is one step of the replay's length (decision 0043). Returns (step, its index, the replay's number of steps, the
         header), or None when this path does not apply and the caller loads the game (:meth:`step`): the
         replay is in memory, snapshots are off, no row is usable (none written yet past the first K steps,
         or a correction recorded since the row touches its step or one before it), or the step asked for
@@ -222,26 +240,27 @@ class ReplayCache:
         found = games.cold_read(game_id, [rules_fingerprint(name) for name in sorted(RULESETS)], corrected, as_, seq)
         if found is None:
             return None
-        header, row, suffix = found
+        header, row, facts = found.header, found.row, found.facts
         ruleset = get_ruleset(header.ruleset_name)
         if row is not None and row.rules != rules_fingerprint(ruleset.name):
             return None
         after = row.seq if row is not None else 0
-        position = after + len(suffix)  # the game's facts now
         if row is not None:
-            if row.position > position:
+            if row.position > found.last:
                 return None
             if corrected:
-                touched = earliest_touched(suffix, row.position - after)
+                since = bisect_right([f.seq for f in facts], row.position)  # the facts recorded after the row's fold
+                touched = earliest_touched(facts, since)
                 if touched is not None and touched <= after:  # a correction since the row changed its step or one before
                     return None
-        later = [f.seq for f, _, _ in effective_facts(suffix, corrected) if not corrected or f.type != "FactAnnotated"]
+        later = [f.seq for f, _, _ in effective_facts(facts, corrected) if not corrected or f.type != "FactAnnotated"]
         first = row.index if row is not None else 0
         index = first + bisect_right(later, seq)
         if row is not None and index == first:
             return None  # the row's own step: its fact and consequences are not in the row
         if row is None and index > k:
             return None  # no row yet: the game is folded once, which writes them (step())
+        steps = first + 1 + len(later) + _unread_steps(facts, seq, found.last, corrected)
         setup = header.setup
         at = None
         if row is not None:
@@ -253,8 +272,8 @@ class ReplayCache:
             at = Checkpoint(row.index, row.seq, state, truth)
         self.counters.resumed += 1
         self.counters.applied_from_snapshot += index - first
-        step = Folding.resumed(ruleset, setup, suffix, at, index, corrected, as_)
-        return step, index, first + 1 + len(later), header
+        step = Folding.resumed(ruleset, setup, facts, at, index, corrected, as_)
+        return step, index, steps, header
 
     # -- the LRU ------------------------------------------------------------------------------
 
