@@ -50,9 +50,14 @@ def load(conn, game_ids: list) -> dict:
                         (game_ids, fingerprint())).fetchall()
     out = {}
     for (data,) in rows:
-        s = Summary.from_json(data if isinstance(data, dict) else json.loads(data))
+        s = summary_of(data)
         out[s.id] = s
     return out
+
+
+def summary_of(data) -> Summary:
+    """The Summary a snapshot row's ``summary`` holds (as psycopg gives it: parsed, or the JSON text)."""
+    return Summary.from_json(data if isinstance(data, dict) else json.loads(data))
 
 
 def write(conn, games: list) -> int:
