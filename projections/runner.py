@@ -6,6 +6,7 @@ import os
 import socket
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Callable
@@ -339,12 +340,12 @@ WITH ev AS MATERIALIZED (
 b AS (
   SELECT ev.*, coalesce(ev.topic = ANY(%(topics)s) AND ev.originator_version <= s.version, false) AS covered
   FROM ev LEFT JOIN public.fold_snapshots s ON s.game_id = ev.originator_id AND s.fingerprint = %(fingerprint)s)
-SELECT g.last, g.originator_id, g.version, NULL::text, NULL::bytea, g.events, s.summary
+SELECT g.last, g.originator_id, g.version, NULL::text, NULL::bytea, g.events, s.summary::text
 FROM (SELECT max(notification_id) AS last, originator_id, max(originator_version) AS version, count(*) AS events
       FROM b WHERE covered GROUP BY originator_id) g
 JOIN public.fold_snapshots s ON s.game_id = g.originator_id
 UNION ALL
-SELECT e.notification_id, e.originator_id, e.originator_version, e.topic, e.state, 1, NULL
+SELECT e.notification_id, e.originator_id, e.originator_version, e.topic, e.state, 1, NULL::text
 FROM b JOIN {events} e ON e.notification_id = b.notification_id WHERE NOT b.covered
 ORDER BY 1
 """
@@ -472,7 +473,7 @@ def rebuild(db: Database, view: str, **kwargs) -> RebuildReport:
 def rebuild_views(
     db: Database,
     views: list[str],
-    batch: int = 5000,
+    batch: int = 50000,
     progress: Callable[[int, int], None] | None = None,
     pause: float = 0.0,
     snapshots: bool = True,
@@ -505,7 +506,8 @@ def rebuild_views(
     counted = {v: 0 for v in views}
     timings = Timings()
     try:
-        with db.connect(autocommit=True) as snap_conn:
+        with db.connect(autocommit=True) as snap_conn, db.connect(autocommit=True) as read_conn, \
+                ThreadPoolExecutor(max_workers=len(views) + 1, thread_name_prefix="rebuild") as pool:
             begun = {v: targets[v].max_tracking_id(games.name) or 0 for v in views}
             start = min(begun.values())
             with db.connect() as conn:
@@ -513,34 +515,48 @@ def rebuild_views(
             done = 0
             if progress:
                 progress(0, total)
+
+            def read(after: int):
+                t = time.perf_counter()
+                got = _read_batch(read_conn, games, after, batch, snapshots)
+                return got, time.perf_counter() - t
+
+            def write(v: str, fresh: list[Folded], tracking: Tracking) -> float:
+                t = time.perf_counter()
+                _apply_page(games, targets[v], fresh, tracking)
+                return time.perf_counter() - t
+
+            reading = pool.submit(read, start)
             while True:
                 t = time.perf_counter()
-                entries, events, last = _read_batch(snap_conn, games, start, batch, snapshots)
-                timings.read += time.perf_counter() - t
+                (entries, events, last), seconds = reading.result()
+                timings.read += time.perf_counter() - t  # what the rebuild waited for, not what the read took
                 if not entries:
                     break
+                reading = pool.submit(read, last)  # the next batch is read while this one is folded and written
                 folded = _fold_page(games, folder, entries, timings)
                 t = time.perf_counter()
                 latest = {f.game_id: f.game for f in folded if f.game is not None and isinstance(f.game, Game)}
                 for game in latest.values():
-                    summary(game).compute()
+                    summary(game).compute()  # every value a view reads, before the views' threads read them
                 written = time.perf_counter()
                 timings.summarise += written - t
-                t = written
                 tracking = Tracking(games.name, last)
-                for v, target in targets.items():
+                # Each view writes the batch on its own connection, in its own thread: one waits on the server while
+                # another builds its rows. Each view still commits the batch in order, rows and tracking together.
+                writing = {}
+                for v in targets:
                     fresh = [f for f in folded if f.notification_id > begun[v]]
                     if fresh:
-                        _apply_page(games, target, fresh, tracking)
+                        writing[v] = pool.submit(write, v, fresh, tracking)
                         counted[v] += sum(f.events for f in fresh)
-                    t2 = time.perf_counter()
-                    timings.per_view[v] = timings.per_view.get(v, 0.0) + t2 - t
-                    t = t2
+                for v, future in writing.items():
+                    timings.per_view[v] = timings.per_view.get(v, 0.0) + future.result()
+                t2 = time.perf_counter()
                 timings.write += t2 - written
                 if not any(f.error for f in folded):
                     snapshot_store.write(snap_conn, list(latest.values()))
                     timings.snapshots += time.perf_counter() - t2
-                start = last
                 done += events
                 if progress:
                     progress(done, max(total, done))
