@@ -314,11 +314,11 @@ class Folded:
 class Timings:
     """Where a rebuild's time went (seconds): reading pages, decoding events, folding them, writing the views."""
 
-    read: float = 0.0
+    read: float = 0.0  # waiting for a batch to be read (the next is read while one is written, decision 0044)
     decode: float = 0.0
     fold: float = 0.0
     summarise: float = 0.0  # the rules' position, score and description of each page's last state per game
-    write: float = 0.0
+    write: float = 0.0  # wall time of the views' writes (in parallel); per_view: each view's own
     snapshots: float = 0.0  # reading and writing fold snapshots
     from_snapshots: int = 0  # events whose game came from a snapshot, not folded
     per_view: dict = field(default_factory=dict)  # view → seconds of ``write``
@@ -329,17 +329,23 @@ class Timings:
                 "snapshots": self.snapshots, "from_snapshots": self.from_snapshots, "per_view": dict(self.per_view)}
 
 
-# A batch of a rebuild from the fold snapshots (decision 0044), in one statement: the next ``limit`` events after
-# ``start``; those a usable snapshot covers (a game's event of a version up to the snapshot's) come back as one row
+COVERED_PER_BATCH = 10  # a batch from the snapshots holds at most ``batch`` events to fold, and 10 × ``batch`` in all
+
+# A batch of a rebuild from the fold snapshots (decision 0044), in one statement: the events after ``start``, at
+# most ``limit`` of them and at most ``fold`` that no snapshot covers (those are decoded and folded); those a usable
+# snapshot covers (a game's event of a version up to the snapshot's) come back as one row
 # per game — its last such event of the batch, how many there were, and the snapshot — without their stored state;
 # every other event comes back as it is stored. One statement: the rows and the snapshots are of one moment.
 BATCH_FROM_SNAPSHOTS = """
 WITH ev AS MATERIALIZED (
   SELECT notification_id, originator_id, originator_version, topic FROM {events}
   WHERE notification_id > %(start)s ORDER BY notification_id LIMIT %(limit)s),
-b AS (
+c AS (
   SELECT ev.*, coalesce(ev.topic = ANY(%(topics)s) AND ev.originator_version <= s.version, false) AS covered
-  FROM ev LEFT JOIN public.fold_snapshots s ON s.game_id = ev.originator_id AND s.fingerprint = %(fingerprint)s)
+  FROM ev LEFT JOIN public.fold_snapshots s ON s.game_id = ev.originator_id AND s.fingerprint = %(fingerprint)s),
+b AS (
+  SELECT * FROM (SELECT c.*, count(*) FILTER (WHERE NOT covered) OVER (ORDER BY notification_id) AS to_fold FROM c) x
+  WHERE to_fold <= %(fold)s)
 SELECT g.last, g.originator_id, g.version, NULL::text, NULL::bytea, g.events, s.summary::text
 FROM (SELECT max(notification_id) AS last, originator_id, max(originator_version) AS version, count(*) AS events
       FROM b WHERE covered GROUP BY originator_id) g
@@ -352,7 +358,8 @@ ORDER BY 1
 
 
 def _read_batch(conn, games: Games, start: int, limit: int, snapshots: bool) -> tuple[list, int, int]:
-    """The next batch of events after ``start``: ``(entries, events, last position)``.
+    """The next batch of events after ``start``: ``(entries, events, last position)``; at most ``limit`` events to
+    decode and fold (from the snapshots: and at most ``COVERED_PER_BATCH × limit`` events in all).
 
     An entry is a stored event (a Notification) to decode and fold, or, from the snapshots, a
     ``(position, game id, version, events, Summary)`` standing for every event of that game the
@@ -366,7 +373,7 @@ def _read_batch(conn, games: Games, start: int, limit: int, snapshots: bool) -> 
     recorder = games.recorder
     statement = sql.SQL(BATCH_FROM_SNAPSHOTS).format(
         events=sql.Identifier(recorder.datastore.schema or "public", recorder.events_table_name))
-    rows = conn.execute(statement, {"start": start, "limit": limit, "topics": list(TOPICS),
+    rows = conn.execute(statement, {"start": start, "limit": limit * COVERED_PER_BATCH, "fold": limit, "topics": list(TOPICS),
                                     "fingerprint": snapshot_store.fingerprint()}).fetchall()
     out, events = [], 0
     for position, gid, version, topic, state, count, data in rows:
@@ -473,7 +480,7 @@ def rebuild(db: Database, view: str, **kwargs) -> RebuildReport:
 def rebuild_views(
     db: Database,
     views: list[str],
-    batch: int = 50000,
+    batch: int = 5000,
     progress: Callable[[int, int], None] | None = None,
     pause: float = 0.0,
     snapshots: bool = True,
@@ -481,13 +488,17 @@ def rebuild_views(
     """Fill the next generation of each view from the event store, then switch readers to it.
 
     The events are read and folded once for all ``views`` (one fold per event feeds every
-    view, projections/folding.py). Pages of ``batch`` events go through each view's own
-    handlers in one transaction per view, with the page's last position as tracking, so a
-    killed rebuild resumes where each view stopped. ``progress(done, total)`` is called after
-    each page.
+    view, projections/folding.py). Batches of ``batch`` events (from the snapshots: ``batch`` events
+    to fold and up to ten times as many in all) go through each view's own
+    handlers in one transaction per view, with the batch's last position as tracking, so a
+    killed rebuild resumes where each view stopped; each view writes a batch in its own thread,
+    and the next batch is read meanwhile (decision 0044). After the last batch each view's
+    ``finish_rebuild`` runs (the league's placing, kept counts and ratings, once), then the
+    switch. ``progress(done, total)`` is called after each batch.
 
     ``snapshots``: a game whose fold snapshot covers an event gives the view its rows from the
-    snapshot, unfolded (decision 0032); the snapshots of the games folded are written either way.
+    snapshot, unfolded (decision 0032), and those events are read as one row per game and batch,
+    without their state (decision 0044); the snapshots of the games folded are written either way.
     """
     from projections import snapshots as snapshot_store
 

@@ -4,7 +4,8 @@ with its version, so a rebuild need not fold again a game that did not change.
 A snapshot holds a game's :class:`projections.folding.Summary` as JSON and the fingerprint of
 the code that made it: the rules, the aggregate, the folder and the statistics tally. A rebuild
 uses a snapshot only for the events it covers (versions up to its own) and only with the same
-fingerprint; a game with newer events is folded from the event store as before. Rebuilds write
+fingerprint — it reads those events as one row per game, without their state (decision 0044,
+``projections/runner.py``); a game with newer events is folded from the event store as before. Rebuilds write
 them (one statement per page); they are a cache: deleting them only costs the next rebuild a fold.
 """
 from __future__ import annotations
@@ -36,12 +37,6 @@ def fingerprint() -> str:
         for f in files:
             h.update(str(f.relative_to(_ROOT)).encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()[:32]
-
-
-def covered(conn) -> dict:
-    """``{game id: version}`` of every snapshot the running code may use."""
-    return dict(conn.execute("SELECT game_id, version FROM public.fold_snapshots WHERE fingerprint = %s",
-                             (fingerprint(),)).fetchall())
 
 
 def load(conn, game_ids: list) -> dict:
