@@ -205,7 +205,7 @@ def main(argv=None) -> None:
         return [label, f"{seconds:.1f}", f"{rate:,.0f}", f"**{rate / dec_rate:.2f}×**", f"{rate / raw_rate:.3f}×"]
 
     print(f"{events:,} events ({games} generated games of 5 seats played to the end of the time track), "
-          f"views: {', '.join(args.views)}; batches of 5,000 events per transaction (the CLI default, decision 0041). Medians of {args.runs} runs; "
+          f"views: {', '.join(args.views)}; batches of 5,000 events to fold per transaction, up to 50,000 from the snapshots (the CLI default, decision 0044). Medians of {args.runs} runs; "
           "the ratio is the rebuild's events per second over the baseline's, so 1× would be as fast as "
           "reading the events.\n")
     print(table(["", "seconds", "events per second", "ratio to decoded read", "ratio to plain SELECT"], [

@@ -121,6 +121,31 @@ def game_row(game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return row, seats
 
 
+UPSERT_GAME = sql.SQL(
+    "INSERT INTO {} (game_id, ruleset, mode, title, league_key, played_on, created_at, finished, decided,"
+    " ending, players, counted, first_death_round, power_lost_round, blackout_round, signature)"
+    " VALUES (%(game_id)s, %(ruleset)s, %(mode)s, %(title)s,"
+    " %(league_key)s, %(played_on)s, %(created_at)s, %(finished)s, %(decided)s, %(ending)s, %(players)s,"
+    " %(counted)s, %(first_death_round)s, %(power_lost_round)s, %(blackout_round)s, %(signature)s)"
+    " ON CONFLICT (game_id) DO UPDATE SET ruleset = EXCLUDED.ruleset, mode = EXCLUDED.mode,"
+    " title = EXCLUDED.title, league_key = EXCLUDED.league_key, played_on = EXCLUDED.played_on,"
+    " finished = EXCLUDED.finished, decided = EXCLUDED.decided, ending = EXCLUDED.ending,"
+    " players = EXCLUDED.players, counted = EXCLUDED.counted, first_death_round = EXCLUDED.first_death_round,"
+    " power_lost_round = EXCLUDED.power_lost_round, blackout_round = EXCLUDED.blackout_round,"
+    " signature = EXCLUDED.signature"
+)
+SEAT_COLUMNS = ("game_id, seat, name, name_key, outcome, survived, objective, death_cause, mode, players, counted,"
+                " character, objective_type, plan, rounds_survived, died_of, death_round, route")
+
+
+def seat_values(row: dict[str, Any], seats: list[dict[str, Any]]) -> list[tuple]:
+    """The seat rows of a game (``game_row``'s row and seats), in SEAT_COLUMNS order."""
+    return [(row["game_id"], s["seat"], s["name"], s["name_key"], s["outcome"], s["survived"], s["objective"],
+             s["death_cause"], row["mode"], row["players"], "character" in s, s.get("character"),
+             s.get("objective_type"), s.get("plan"), s.get("rounds_survived"), s.get("died_of"),
+             s.get("death_round"), s.get("route")) for s in seats]
+
+
 class _Dirty:
     """Seasons to re-rate, each from the earliest game touched, as its rating order key
     (played_on, created_at, game_id) — None: from the season's first game."""
@@ -153,8 +178,47 @@ class LeagueView(GameView):
             dirty = _Dirty()
             for ev in others:
                 self.apply_fact(curs, ev, dirty)
+            if self.rebuilding:  # a generation nobody reads yet: placed, counted and rated once, in finish_rebuild
+                self._write_games(curs, list(latest.values()))
+                return
             for game in latest.values():
                 self._write_game(curs, game, dirty)
+            self.settle(curs, dirty)
+
+    # -- a rebuild: rows per batch, placing, kept counts and ratings once at the end (decision 0044) --
+
+    def _write_games(self, curs, games: list) -> None:
+        """A batch's games and seats, as ``_write_game`` writes them, with no placing, counting or rating:
+        one SELECT of their signatures, one ``executemany`` upsert, one DELETE and one COPY of their seats."""
+        if not games:
+            return
+        made = [game_row(g) for g in games]
+        curs.execute(sql.SQL("SELECT game_id, signature FROM {} WHERE game_id = ANY(%s)").format(self.table("games")),
+                     ([row["game_id"] for row, _ in made],))
+        old = {r["game_id"]: r["signature"] for r in curs.fetchall()}
+        made = [(row, seats) for row, seats in made if old.get(row["game_id"]) != row["signature"]]
+        if not made:
+            return
+        curs.executemany(UPSERT_GAME.format(self.table("games")), [row for row, _ in made])
+        curs.execute(sql.SQL("DELETE FROM {} WHERE game_id = ANY(%s)").format(self.table("seats")),
+                     ([row["game_id"] for row, _ in made],))
+        with curs.copy(sql.SQL("COPY {} (" + SEAT_COLUMNS + ") FROM STDIN").format(self.table("seats"))) as copy:
+            for row, seats in made:
+                for values in seat_values(row, seats):
+                    copy.write_row(values)
+
+    def finish_rebuild(self) -> None:
+        """After a rebuild's last batch, before the switch: place every game, count the kept tallies from the rows
+        and rate every season from its first game — what the per-batch settling would have left, done once.
+        It reads only the generation's own rows, so running it again (a rebuild resumed after it) gives the same."""
+        with self.datastore.transaction(commit=True) as curs:
+            if self.relaxed_commit:
+                curs.execute("SET LOCAL synchronous_commit = off")
+            dirty = _Dirty()
+            self._place(curs, None, dirty, tallies=False)
+            tally(curs, self.table, None, +1)
+            dirty.seasons.clear()
+            dirty.everything = True
             self.settle(curs, dirty)
 
     # -- games --
@@ -175,32 +239,10 @@ class LeagueView(GameView):
         if old is not None and game.id not in dirty.untallied:
             tally(curs, self.table, [game.id], -1)  # its rows change: their share leaves the tallies first
         dirty.untallied.add(game.id)
-        curs.execute(
-            sql.SQL(
-                "INSERT INTO {} (game_id, ruleset, mode, title, league_key, played_on, created_at, finished, decided,"
-                " ending, players, counted, first_death_round, power_lost_round, blackout_round, signature)"
-                " VALUES (%(game_id)s, %(ruleset)s, %(mode)s, %(title)s,"
-                " %(league_key)s, %(played_on)s, %(created_at)s, %(finished)s, %(decided)s, %(ending)s, %(players)s,"
-                " %(counted)s, %(first_death_round)s, %(power_lost_round)s, %(blackout_round)s, %(signature)s)"
-                " ON CONFLICT (game_id) DO UPDATE SET ruleset = EXCLUDED.ruleset, mode = EXCLUDED.mode,"
-                " title = EXCLUDED.title, league_key = EXCLUDED.league_key, played_on = EXCLUDED.played_on,"
-                " finished = EXCLUDED.finished, decided = EXCLUDED.decided, ending = EXCLUDED.ending,"
-                " players = EXCLUDED.players, counted = EXCLUDED.counted, first_death_round = EXCLUDED.first_death_round,"
-                " power_lost_round = EXCLUDED.power_lost_round, blackout_round = EXCLUDED.blackout_round,"
-                " signature = EXCLUDED.signature"
-            ).format(self.table("games")),
-            row, prepare=True,
-        )
+        curs.execute(UPSERT_GAME.format(self.table("games")), row, prepare=True)
         curs.execute(sql.SQL("DELETE FROM {} WHERE game_id = %s").format(self.table("seats")), (game.id,), prepare=True)
-        curs.executemany(
-            sql.SQL("INSERT INTO {} (game_id, seat, name, name_key, outcome, survived, objective, death_cause, mode,"
-                    " players, counted, character, objective_type, plan, rounds_survived, died_of, death_round, route)"
-                    " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)").format(self.table("seats")),
-            [(game.id, s["seat"], s["name"], s["name_key"], s["outcome"], s["survived"], s["objective"],
-              s["death_cause"], row["mode"], row["players"], "character" in s, s.get("character"),
-              s.get("objective_type"), s.get("plan"), s.get("rounds_survived"), s.get("died_of"),
-              s.get("death_round"), s.get("route")) for s in seats],
-        )
+        curs.executemany(sql.SQL("INSERT INTO {} (" + SEAT_COLUMNS + ") VALUES (" + ", ".join(["%s"] * 18) + ")").format(
+            self.table("seats")), seat_values(row, seats))
         dirty.replace.add(game.id)
         if old is not None and (old["decided"] or row["decided"]):
             # created_at is kept by the upsert, so the game's rating key is the old one's or a new date's
@@ -303,17 +345,23 @@ class LeagueView(GameView):
             for season, since in dirty.seasons.items():
                 self.rate_season(curs, season, since, resolver)
 
-    def _place(self, curs, game_ids: list[UUID] | None, dirty: _Dirty) -> None:
-        """Each game's season: its latest placement fact, else its header's league by name and date."""
+    def _place(self, curs, game_ids: list[UUID] | None, dirty: _Dirty, tallies: bool = True) -> None:
+        """Each game's season: its latest placement fact, else its header's league by name and date.
+
+        ``tallies`` False (a rebuild's ``finish_rebuild``, which counts every tally afresh afterwards, and
+        ``game_ids`` None): the kept counts are left alone and every seat is stamped from its game."""
         t = self.table
+        assert tallies or game_ids is None
         # the games whose season or hidden flag is about to change leave the tallies first (and come back below)
-        curs.execute(sql.SQL(
-            "SELECT g.game_id FROM {games} g LEFT JOIN {placements} p ON p.game_id = g.game_id {where}").format(
-            games=t("games"), placements=t("placements"),
-            where=sql.SQL("WHERE (g.season_id IS DISTINCT FROM " + NEW_SEASON + " OR g.hidden <> coalesce(p.hidden, false))"
-                          + ("" if game_ids is None else " AND g.game_id = ANY(%s)")).format(
-                leagues=t("leagues"), seasons=t("seasons"))), () if game_ids is None else (game_ids,))
-        moving = [r["game_id"] for r in curs.fetchall() if r["game_id"] not in dirty.untallied]
+        moving = []
+        if tallies:
+            curs.execute(sql.SQL(
+                "SELECT g.game_id FROM {games} g LEFT JOIN {placements} p ON p.game_id = g.game_id {where}").format(
+                games=t("games"), placements=t("placements"),
+                where=sql.SQL("WHERE (g.season_id IS DISTINCT FROM " + NEW_SEASON + " OR g.hidden <> coalesce(p.hidden, false))"
+                              + ("" if game_ids is None else " AND g.game_id = ANY(%s)")).format(
+                    leagues=t("leagues"), seasons=t("seasons"))), () if game_ids is None else (game_ids,))
+            moving = [r["game_id"] for r in curs.fetchall() if r["game_id"] not in dirty.untallied]
         if moving:
             tally(curs, t, moving, -1)
         curs.execute(
@@ -335,15 +383,16 @@ class LeagueView(GameView):
         )
         changed = curs.fetchall()
         # each seat carries its game's season, date and state, so standings count seats alone
-        stamp = list({r["game_id"] for r in changed} | dirty.replace)
-        if stamp:
+        stamp = None if not tallies else list({r["game_id"] for r in changed} | dirty.replace)  # None: every seat
+        if stamp is None or stamp:
             curs.execute(sql.SQL(
                 "UPDATE {seats} x SET season_id = g.season_id, hidden = g.hidden, finished = g.finished,"
-                " played_on = g.played_on FROM {games} g WHERE g.game_id = x.game_id AND x.game_id = ANY(%s)"
+                " played_on = g.played_on FROM {games} g WHERE g.game_id = x.game_id"
+                + ("" if stamp is None else " AND x.game_id = ANY(%s)") +
                 " AND (x.season_id IS DISTINCT FROM g.season_id OR x.hidden IS DISTINCT FROM g.hidden"
                 " OR x.finished IS DISTINCT FROM g.finished OR x.played_on IS DISTINCT FROM g.played_on)").format(
-                seats=t("seats"), games=t("games")), (stamp,))
-        back = list(set(moving) | dirty.untallied)
+                seats=t("seats"), games=t("games")), () if stamp is None else (stamp,))
+        back = list(set(moving) | dirty.untallied) if tallies else []
         if back:
             tally(curs, t, back, +1)
         dirty.untallied.clear()

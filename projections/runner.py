@@ -6,13 +6,15 @@ import os
 import socket
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Callable
 
-from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Mapper, Tracking
+from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Mapper, Notification, Tracking
 from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.utils import Environment, get_topic
+from psycopg import sql
 
 from projections.folding import GameFolder, summary
 from projections.generations import generations, prefix, start_building, switch
@@ -305,17 +307,18 @@ class Folded:
     game: object
     error: str | None
     other: object = None
+    events: int = 1  # the events it stands for: a snapshot's entry stands for each of its game's covered events
 
 
 @dataclass
 class Timings:
     """Where a rebuild's time went (seconds): reading pages, decoding events, folding them, writing the views."""
 
-    read: float = 0.0
+    read: float = 0.0  # waiting for a batch to be read (the next is read while one is written, decision 0044)
     decode: float = 0.0
     fold: float = 0.0
     summarise: float = 0.0  # the rules' position, score and description of each page's last state per game
-    write: float = 0.0
+    write: float = 0.0  # wall time of the views' writes (in parallel); per_view: each view's own
     snapshots: float = 0.0  # reading and writing fold snapshots
     from_snapshots: int = 0  # events whose game came from a snapshot, not folded
     per_view: dict = field(default_factory=dict)  # view → seconds of ``write``
@@ -326,54 +329,73 @@ class Timings:
                 "snapshots": self.snapshots, "from_snapshots": self.from_snapshots, "per_view": dict(self.per_view)}
 
 
-class _Snapshots:
-    """The fold snapshots a rebuild may use (decision 0032), loaded a page at a time."""
+COVERED_PER_BATCH = 10  # a batch from the snapshots holds at most ``batch`` events to fold, and 10 × ``batch`` in all
 
-    def __init__(self, conn, use: bool) -> None:
-        from projections import snapshots
-
-        self.conn = conn
-        self.covered = snapshots.covered(conn) if use else {}
-        self.loaded: dict = {}
-
-    def page(self, notes, folder: GameFolder) -> None:
-        from projections import snapshots
-
-        want = {n.originator_id for n in notes if self.usable(n, folder) and n.originator_id not in self.loaded}
-        if want:
-            found = snapshots.load(self.conn, list(want))
-            for gid in want - found.keys():
-                self.covered.pop(gid, None)  # gone or stale since the rebuild began: fold it
-            self.loaded.update(found)
-
-    def usable(self, n, folder: GameFolder) -> bool:
-        return n.topic in TOPICS and self.covered.get(n.originator_id, 0) >= n.originator_version \
-            and not folder.holds(n.originator_id)
-
-    def take(self, n):
-        """The snapshot covering notification ``n`` (dropped once its last covered event has passed)."""
-        found = self.loaded.get(n.originator_id)
-        if found is not None and n.originator_version >= found.version:
-            self.loaded.pop(n.originator_id, None)
-        return found
+# A batch of a rebuild from the fold snapshots (decision 0044), in one statement: the events after ``start``, at
+# most ``limit`` of them and at most ``fold`` that no snapshot covers (those are decoded and folded); those a usable
+# snapshot covers (a game's event of a version up to the snapshot's) come back as one row
+# per game — its last such event of the batch, how many there were, and the snapshot — without their stored state;
+# every other event comes back as it is stored. One statement: the rows and the snapshots are of one moment.
+BATCH_FROM_SNAPSHOTS = """
+WITH ev AS MATERIALIZED (
+  SELECT notification_id, originator_id, originator_version, topic FROM {events}
+  WHERE notification_id > %(start)s ORDER BY notification_id LIMIT %(limit)s),
+c AS (
+  SELECT ev.*, coalesce(ev.topic = ANY(%(topics)s) AND ev.originator_version <= s.version, false) AS covered
+  FROM ev LEFT JOIN public.fold_snapshots s ON s.game_id = ev.originator_id AND s.fingerprint = %(fingerprint)s),
+b AS (
+  SELECT * FROM (SELECT c.*, count(*) FILTER (WHERE NOT covered) OVER (ORDER BY notification_id) AS to_fold FROM c) x
+  WHERE to_fold <= %(fold)s)
+SELECT g.last, g.originator_id, g.version, NULL::text, NULL::bytea, g.events, s.summary::text
+FROM (SELECT max(notification_id) AS last, originator_id, max(originator_version) AS version, count(*) AS events
+      FROM b WHERE covered GROUP BY originator_id) g
+JOIN public.fold_snapshots s ON s.game_id = g.originator_id
+UNION ALL
+SELECT e.notification_id, e.originator_id, e.originator_version, e.topic, e.state, 1, NULL::text
+FROM b JOIN {events} e ON e.notification_id = b.notification_id WHERE NOT b.covered
+ORDER BY 1
+"""
 
 
-def _fold_page(games: Games, folder: GameFolder, notes, timings: Timings | None = None,
-               snaps: _Snapshots | None = None) -> list[Folded]:
+def _read_batch(conn, games: Games, start: int, limit: int, snapshots: bool) -> tuple[list, int, int]:
+    """The next batch of events after ``start``: ``(entries, events, last position)``; at most ``limit`` events to
+    decode and fold (from the snapshots: and at most ``COVERED_PER_BATCH × limit`` events in all).
+
+    An entry is a stored event (a Notification) to decode and fold, or, from the snapshots, a
+    ``(position, game id, version, events, Summary)`` standing for every event of that game the
+    batch holds up to ``position``, all of them covered by the game's snapshot.
+    """
+    from projections import snapshots as snapshot_store
+
+    if not snapshots:
+        notes = games.recorder.select_notifications(start=start, limit=limit, topics=ALL_TOPICS, inclusive_of_start=False)
+        return notes, len(notes), notes[-1].id if notes else start
+    recorder = games.recorder
+    statement = sql.SQL(BATCH_FROM_SNAPSHOTS).format(
+        events=sql.Identifier(recorder.datastore.schema or "public", recorder.events_table_name))
+    rows = conn.execute(statement, {"start": start, "limit": limit * COVERED_PER_BATCH, "fold": limit, "topics": list(TOPICS),
+                                    "fingerprint": snapshot_store.fingerprint()}).fetchall()
+    out, events = [], 0
+    for position, gid, version, topic, state, count, data in rows:
+        events += count
+        if data is None:
+            out.append(Notification(id=position, originator_id=gid, originator_version=version, topic=topic,
+                                    state=bytes(state)))
+        else:
+            out.append((position, gid, version, count, snapshot_store.summary_of(data)))
+    return out, events, rows[-1][0] if rows else start
+
+
+def _fold_page(games: Games, folder: GameFolder, entries, timings: Timings | None = None) -> list[Folded]:
+    """Decode and fold a batch's stored events; a snapshot's entry gives its game's rows unfolded."""
     timings = timings or Timings()
     out = []
-    if snaps is not None and snaps.covered:
-        t = time.perf_counter()
-        snaps.page(notes, folder)
-        timings.snapshots += time.perf_counter() - t
-    use = snaps is not None and bool(snaps.covered)
-    for n in notes:
-        if use and snaps.usable(n, folder):
-            found = snaps.take(n)
-            if found is not None:  # the game's rows come from its snapshot: no decoding, no fold
-                out.append(Folded(n.id, n.originator_id, n.originator_version, found, None))
-                timings.from_snapshots += 1
-                continue
+    for n in entries:
+        if type(n) is tuple:  # the game's rows come from its snapshot: no decoding, no fold
+            position, gid, version, count, found = n
+            out.append(Folded(position, gid, version, found, None, None, count))
+            timings.from_snapshots += count
+            continue
         other = None
         t = time.perf_counter()
         try:
@@ -466,13 +488,17 @@ def rebuild_views(
     """Fill the next generation of each view from the event store, then switch readers to it.
 
     The events are read and folded once for all ``views`` (one fold per event feeds every
-    view, projections/folding.py). Pages of ``batch`` events go through each view's own
-    handlers in one transaction per view, with the page's last position as tracking, so a
-    killed rebuild resumes where each view stopped. ``progress(done, total)`` is called after
-    each page.
+    view, projections/folding.py). Batches of ``batch`` events (from the snapshots: ``batch`` events
+    to fold and up to ten times as many in all) go through each view's own
+    handlers in one transaction per view, with the batch's last position as tracking, so a
+    killed rebuild resumes where each view stopped; each view writes a batch in its own thread,
+    and the next batch is read meanwhile (decision 0044). After the last batch each view's
+    ``finish_rebuild`` runs (the league's placing, kept counts and ratings, once), then the
+    switch. ``progress(done, total)`` is called after each batch.
 
     ``snapshots``: a game whose fold snapshot covers an event gives the view its rows from the
-    snapshot, unfolded (decision 0032); the snapshots of the games folded are written either way.
+    snapshot, unfolded (decision 0032), and those events are read as one row per game and batch,
+    without their state (decision 0044); the snapshots of the games folded are written either way.
     """
     from projections import snapshots as snapshot_store
 
@@ -485,13 +511,14 @@ def rebuild_views(
     targets = {v: open_view(db, v, generation[v]) for v in views}
     for target in targets.values():
         target.relaxed_commit = True  # the switch (below) commits durably, after every page
+        target.rebuilding = True
     folder = GameFolder(lambda: games, digests=any(VIEWS[v].steps for v in views))
     started = time.perf_counter()
     counted = {v: 0 for v in views}
     timings = Timings()
     try:
-        with db.connect(autocommit=True) as snap_conn:
-            snaps = _Snapshots(snap_conn, snapshots)
+        with db.connect(autocommit=True) as snap_conn, db.connect(autocommit=True) as read_conn, \
+                ThreadPoolExecutor(max_workers=len(views) + 1, thread_name_prefix="rebuild") as pool:
             begun = {v: targets[v].max_tracking_id(games.name) or 0 for v in views}
             start = min(begun.values())
             with db.connect() as conn:
@@ -499,40 +526,60 @@ def rebuild_views(
             done = 0
             if progress:
                 progress(0, total)
+
+            def read(after: int):
+                t = time.perf_counter()
+                got = _read_batch(read_conn, games, after, batch, snapshots)
+                return got, time.perf_counter() - t
+
+            def write(v: str, fresh: list[Folded], tracking: Tracking) -> float:
+                t = time.perf_counter()
+                _apply_page(games, targets[v], fresh, tracking)
+                return time.perf_counter() - t
+
+            reading = pool.submit(read, start)
             while True:
                 t = time.perf_counter()
-                notes = games.recorder.select_notifications(start=start, limit=batch, topics=ALL_TOPICS,
-                                                            inclusive_of_start=False)
-                timings.read += time.perf_counter() - t
-                if not notes:
+                (entries, events, last), seconds = reading.result()
+                timings.read += time.perf_counter() - t  # what the rebuild waited for, not what the read took
+                if not entries:
                     break
-                folded = _fold_page(games, folder, notes, timings, snaps)
+                reading = pool.submit(read, last)  # the next batch is read while this one is folded and written
+                folded = _fold_page(games, folder, entries, timings)
                 t = time.perf_counter()
                 latest = {f.game_id: f.game for f in folded if f.game is not None and isinstance(f.game, Game)}
                 for game in latest.values():
-                    summary(game).compute()
+                    summary(game).compute()  # every value a view reads, before the views' threads read them
                 written = time.perf_counter()
                 timings.summarise += written - t
-                t = written
-                tracking = Tracking(games.name, notes[-1].id)
-                for v, target in targets.items():
+                tracking = Tracking(games.name, last)
+                # Each view writes the batch on its own connection, in its own thread: one waits on the server while
+                # another builds its rows. Each view still commits the batch in order, rows and tracking together.
+                writing = {}
+                for v in targets:
                     fresh = [f for f in folded if f.notification_id > begun[v]]
                     if fresh:
-                        _apply_page(games, target, fresh, tracking)
-                        counted[v] += len(fresh)
-                    t2 = time.perf_counter()
-                    timings.per_view[v] = timings.per_view.get(v, 0.0) + t2 - t
-                    t = t2
+                        writing[v] = pool.submit(write, v, fresh, tracking)
+                        counted[v] += sum(f.events for f in fresh)
+                for v, future in writing.items():
+                    timings.per_view[v] = timings.per_view.get(v, 0.0) + future.result()
+                t2 = time.perf_counter()
                 timings.write += t2 - written
                 if not any(f.error for f in folded):
                     snapshot_store.write(snap_conn, list(latest.values()))
                     timings.snapshots += time.perf_counter() - t2
-                start = notes[-1].id
-                done += len(notes)
+                done += events
                 if progress:
                     progress(done, max(total, done))
                 if pause:
                     time.sleep(pause)
+        t = time.perf_counter()
+        for v, target in targets.items():
+            target.finish_rebuild()
+            t2 = time.perf_counter()
+            timings.per_view[v] = timings.per_view.get(v, 0.0) + t2 - t
+            timings.write += t2 - t
+            t = t2
         with db.connect() as conn:
             for v in views:
                 switch(conn, v, generation[v])

@@ -4,7 +4,8 @@ with its version, so a rebuild need not fold again a game that did not change.
 A snapshot holds a game's :class:`projections.folding.Summary` as JSON and the fingerprint of
 the code that made it: the rules, the aggregate, the folder and the statistics tally. A rebuild
 uses a snapshot only for the events it covers (versions up to its own) and only with the same
-fingerprint; a game with newer events is folded from the event store as before. Rebuilds write
+fingerprint — it reads those events as one row per game, without their state (decision 0044,
+``projections/runner.py``); a game with newer events is folded from the event store as before. Rebuilds write
 them (one statement per page); they are a cache: deleting them only costs the next rebuild a fold.
 """
 from __future__ import annotations
@@ -38,21 +39,20 @@ def fingerprint() -> str:
     return h.hexdigest()[:32]
 
 
-def covered(conn) -> dict:
-    """``{game id: version}`` of every snapshot the running code may use."""
-    return dict(conn.execute("SELECT game_id, version FROM public.fold_snapshots WHERE fingerprint = %s",
-                             (fingerprint(),)).fetchall())
-
-
 def load(conn, game_ids: list) -> dict:
     """``{game id: Summary}`` of those games' usable snapshots."""
     rows = conn.execute("SELECT summary FROM public.fold_snapshots WHERE game_id = ANY(%s) AND fingerprint = %s",
                         (game_ids, fingerprint())).fetchall()
     out = {}
     for (data,) in rows:
-        s = Summary.from_json(data if isinstance(data, dict) else json.loads(data))
+        s = summary_of(data)
         out[s.id] = s
     return out
+
+
+def summary_of(data) -> Summary:
+    """The Summary a snapshot row's ``summary`` holds (as psycopg gives it: parsed, or the JSON text)."""
+    return Summary.from_json(data if isinstance(data, dict) else json.loads(data))
 
 
 def write(conn, games: list) -> int:

@@ -24,6 +24,8 @@ class GameView(PostgresTrackingRecorder):
         # A rebuild fills a generation nobody reads until it switches: its pages need not wait for the disk.
         # A crash loses at most the last pages, rows and tracking together, and the rebuild resumes before them.
         self.relaxed_commit = False
+        # Filled by a rebuild (decision 0044): a view may leave work over the whole generation to finish_rebuild.
+        self.rebuilding = False
 
     def _begin(self, curs, tracking: Tracking) -> None:
         """First statements of a transaction that writes rows: the tracking position (exactly once)."""
@@ -48,6 +50,11 @@ class GameView(PostgresTrackingRecorder):
             self._begin(curs, tracking)
             if latest:
                 self.write_many(curs, list(latest.values()))
+
+    def finish_rebuild(self) -> None:
+        """Called by a rebuild after its last batch, before the switch (and again by a resumed rebuild): work
+        a view does once over the whole generation rather than per batch. It must give the same rows however
+        often it runs."""
 
     def park(self, parked: Parked, tracking: Tracking) -> None:
         """Set an event aside and advance tracking past it, atomically (exactly once)."""

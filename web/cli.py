@@ -333,7 +333,7 @@ def export(ctx: click.Context, game_id: UUID, output: Path | None) -> None:
 
 @main.command()
 @click.argument("view", required=False)
-@click.option("--batch", default=5000, show_default=True, help="Events per transaction (each view writes a batch's games once).")
+@click.option("--batch", default=5000, show_default=True, help="Events to fold per transaction (each view writes a batch's games once; events a fold snapshot covers: up to ten times as many).")
 @click.option("--pause", default=0.0, hidden=True, help="Seconds to sleep between pages (tests).")
 @click.option("--no-snapshots", is_flag=True, help="Fold every game from its events, not from its fold snapshot "
               "(decision 0032); the snapshots are written again either way.")

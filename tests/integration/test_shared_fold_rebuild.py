@@ -83,3 +83,53 @@ def test_one_fold_for_every_view_and_snapshots_give_the_rows_of_each_view_folded
     changed = every_row(db, "stats")
     report = rebuild(db, "stats", snapshots=False)
     assert every_row(db, "stats") == changed
+
+
+def test_a_rebuild_gives_every_row_the_live_worker_built(fresh_archive):
+    """Decision 0044: a rebuild reads a snapshot's games as one entry per batch, writes each view in its own
+    thread, and places, counts and rates the league once at its end; every table of every view must still hold
+    exactly the rows the live worker built event by event (league facts after some games, late games that
+    re-rate a season, a correction, a remark), folded and from the snapshots, in small batches and in one."""
+    from projections import queries
+    from projections.runner import Worker
+    from service.demo.league import MEMBERS
+    from tests.helpers import wait_for
+
+    archive = fresh_archive
+    db = archive.db
+    load_demo_league(archive.games, archive.leagues, count=3)  # games first, then the club, league and season
+    for i, seed in enumerate((71, 72, 73)):  # then games of the season, each dated before the one before it
+        header, facts = generated(seed=seed, players=3, max_rounds=2)
+        header["players"] = [{"seat": p["seat"], "name": MEMBERS[(i + p["seat"]) % len(MEMBERS)]}
+                             for p in header["players"]]
+        header["league"], header["played_on"] = "Demo league", f"2026-10-{20 - 5 * i:02d}"
+        game = archive.games.create_game(header)
+        archive.games.record(game.id, facts[:15])
+        if seed == 72:
+            archive.games.record(game.id, [{"type": "FactVoided", "data": {"seqs": [15], "reason": "not so"}},
+                                           {"type": "Commented", "data": {"text": "a pause"}}])
+            archive.games.record(game.id, facts[14:])
+        else:
+            archive.games.record(game.id, facts[15:])
+    worker = Worker(db, poll=0.1)
+    thread = worker.start_thread()
+    try:
+        head = archive.games.recorder.max_notification_id()
+        wait_for(lambda: all(p >= head for p in queries.tracking_positions(db).values()), timeout=120)
+    finally:
+        worker.stop()
+        thread.join(timeout=10)
+    live = {view: every_row(db, view) for view in VIEWS}
+    assert live["league"]["ratings"] and live["league"]["characters"] and live["corridors"]["observations"]
+
+    with db.connect() as conn:
+        conn.execute("DELETE FROM fold_snapshots")
+    reports = rebuild_views(db, list(VIEWS), batch=41, snapshots=False)
+    assert reports[0].timings.from_snapshots == 0
+    assert {view: every_row(db, view) for view in VIEWS} == live
+    reports = rebuild_views(db, list(VIEWS), batch=41)  # from the snapshots, a few games per batch
+    assert reports[0].timings.from_snapshots > 0
+    assert {view: every_row(db, view) for view in VIEWS} == live
+    reports = rebuild_views(db, list(VIEWS))  # from the snapshots, every event in one batch
+    assert {r.events for r in reports} == {head}
+    assert {view: every_row(db, view) for view in VIEWS} == live
