@@ -33,11 +33,20 @@ def replace(obj: T, /, **changes: Any) -> T:
     cls = type(obj)
     names = _FIELDS.get(cls) or _field_names(cls)
     if not names.issuperset(changes):  # a subset test makes no set when every name is a field (the usual case)
-        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(changes.keys() - names))}")
+        return _flat(replace, obj, changes, names)
     d = obj.__dict__
-    if obj is _drafting.__dict__.get("draft"):  # this thread's private draft (see ``draft``): changed in place
-        d.update(changes)
-        return obj
+    drafts = _drafting.__dict__.get("drafts")
+    if drafts is not None:
+        if drafts.get(id(obj)) is obj:  # this thread's private draft (see ``draft``): changed in place
+            d.update(changes)
+            return obj
+        new = object.__new__(cls)
+        nd = new.__dict__
+        nd.update(d)
+        nd.update(changes)
+        if cls in _IN_PLACE:  # a sub-state made while drafting is a draft too: changed in place from now on
+            drafts[id(new)] = new
+        return new
     new = object.__new__(cls)
     nd = new.__dict__
     nd.update(d)
@@ -45,12 +54,31 @@ def replace(obj: T, /, **changes: Any) -> T:
     return new
 
 
+def _flat(make: Any, obj: Any, changes: dict[str, Any], names: frozenset[str]) -> Any:
+    """``replace`` with a state's old flat field names (its class's ``__replace_flat__``: name → sub-state field):
+    the compatibility form of a state regrouped into sub-states (decision 0042)."""
+    cls = type(obj)
+    flat = getattr(cls, "__replace_flat__", None) or {}
+    unknown = changes.keys() - names - flat.keys()
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(unknown))}")
+    own = {k: v for k, v in changes.items() if k in names}
+    groups: dict[str, dict[str, Any]] = {}
+    for k, v in changes.items():
+        if k not in names:
+            groups.setdefault(flat[k], {})[k] = v
+    for sub, group in groups.items():
+        base = own[sub] if sub in own else getattr(obj, sub)
+        own[sub] = make(base, **group)
+    return make(obj, **own)
+
+
 def copied(obj: T, /, **changes: Any) -> T:
     """``replace`` that always makes a new object, a draft too (for a draft's owner that must not change it)."""
     cls = type(obj)
     names = _FIELDS.get(cls) or _field_names(cls)
     if not names.issuperset(changes):
-        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(changes.keys() - names))}")
+        return _flat(copied, obj, changes, names)
     new = object.__new__(cls)
     nd = new.__dict__
     nd.update(obj.__dict__)
@@ -60,7 +88,15 @@ def copied(obj: T, /, **changes: Any) -> T:
 
 # --- drafts: private mutation inside one call, frozen results ---------------------------------------------
 
-_drafting = threading.local()  # .draft: the object this thread's ``replace`` changes in place (one at a time)
+_drafting = threading.local()  # .drafts: id → object, what this thread's ``replace`` changes in place
+_IN_PLACE: set[type] = set()  # sub-state classes (see ``in_place``)
+
+
+def in_place(cls: type) -> type:
+    """Mark a state's sub-state class: while a draft is open, a copy of one that ``replace`` makes is a draft too
+    (changed in place by the next ``replace``), so a fact that changes a sub-state many times copies it once."""
+    _IN_PLACE.add(cls)
+    return cls
 
 
 def draft(obj: T) -> tuple[T, Any]:
@@ -68,8 +104,10 @@ def draft(obj: T) -> tuple[T, Any]:
 
     For a function that makes many successive versions of one object of which only the last is seen (the
     rules' ``apply``: a fact's effect replaces the state five to ten times): one copy instead of one per change.
-    The caller promises that no version but the last is kept or looked at, and that the copy leaves it only
-    after ``release`` (from then on it is as frozen as any other). Returns the copy and what ``release`` takes::
+    The sub-states of ``obj`` (classes marked ``in_place``) are copied at their first change and changed in place
+    after it. The caller promises that no version but the last is kept or looked at, and that the copy leaves it
+    only after ``release`` (from then on it is as frozen as any other). Returns the copy and what ``release``
+    takes::
 
         state, token = draft(state)
         try:
@@ -78,11 +116,11 @@ def draft(obj: T) -> tuple[T, Any]:
             release(token)
     """
     new = copied(obj)
-    token = _drafting.__dict__.get("draft")
-    _drafting.draft = new
+    token = _drafting.__dict__.get("drafts")
+    _drafting.drafts = {id(new): new}  # holds what it names, so no id is reused while the draft is open
     return new, token
 
 
 def release(token: Any) -> None:
     """End the draft ``draft`` began (the one before it, if drafts nest, is this thread's draft again)."""
-    _drafting.draft = token
+    _drafting.drafts = token

@@ -11,9 +11,11 @@ long game copies only small mappings.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import copied, in_place, replace
+from service.rules.kit.snapshot import SubState
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
@@ -190,13 +192,18 @@ class Pending:
     intruder: str | None = None  # attack / injury_check / retreat: the intruder concerned
 
 
+# --- the state in named sub-states (decision 0042) ----------------------------------------------------------
+# Each group of fields belongs mostly to one concept module; a change replaces the sub-state and the state
+# (``replace(state, clock=replace(state.clock, round=2))``: inside ``apply`` both are private drafts, changed in
+# place). The snapshot (kit/snapshot.py) merges a sub-state's fields into the state's, so the fixed corpus's
+# digests do not see the grouping.
+
+
 @dataclass(frozen=True)
-class LockdownState:
-    setup: Setup
-    board: Board
-    seats: tuple[int, ...]
-    rooms: Mapping[str, RoomState]
-    characters: Mapping[int, CharacterState]
+class Clock(SubState):
+    """Whose turn it is and where the round stands (turns.py; the time track: event_phase.py; the sub-steps
+    still to record: movement.py and combat.py)."""
+
     phase: str = SETUP
     step: str = BOARD
     round: int = 0
@@ -204,62 +211,151 @@ class LockdownState:
     turn: int | None = None
     last_turn: int | None = None  # whose turn ended last, and whether with 2 actions (for "third action")
     time: int = 0  # index into board.time_spaces (0 = "15")
-    isolation_open: bool = False
+    pending: tuple[Pending, ...] = ()
+    last_actor: int | None = None  # who recorded the last action (for reactions)
+    # the action just recorded, which an Interruption may still cancel (turns.Undo: the fact and the state before
+    # it); None after any other fact (decision 0038)
+    interruptible: Any = None
+    # seats that may still make their one free craft after another character's Repository craft action
+    # (faq_lockdown.md 15); cleared by the next action
+    free_crafts: tuple[int, ...] = ()
+    facts: int = 0  # facts folded so far
+
+
+@dataclass(frozen=True)
+class Ship(SubState):
+    """The base as a place: rooms (with their fire and malfunction markers), noise, doors, power, what lies on
+    the floor (movement.py, systems.py)."""
+
+    rooms: Mapping[str, RoomState]
     noise: frozenset[str] = frozenset()
     doors: frozenset[str] = frozenset()  # corridors with a closed door
+    destroyed_doors: frozenset[str] = frozenset()
+    objects: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))  # heavy objects on the floor
+    power: Mapping[str, tuple[int, bool]] = field(default_factory=lambda: MappingProxyType({}))  # location → (token, on)
+    emergency_power: bool = False  # time token side: blue (active) / red (inactive)
+    elevator: str | None = None  # sector the elevator token is next to (None: next to the board)
+    isolation_open: bool = False
+    ventilation: str | None = None
+
+
+@dataclass(frozen=True)
+class Crew(SubState):
+    """The characters (condition.py, and every concept that changes one)."""
+
+    characters: Mapping[int, CharacterState]
+    first_death: bool = False
+
+
+@dataclass(frozen=True)
+class Colony(SubState):
+    """The night stalkers: figures on the board, the colony bag and the tokens beside it, the nest (combat.py,
+    event_phase.py)."""
+
     intruders: tuple[Intruder, ...] = ()
     intruder_serial: int = 0
     bag: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # colony bag contents
     supply: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # stalker tokens next to the board, not yet in the bag
     eggs: int = 0
     first_encounter: bool = False  # milestone: a night stalker figure has appeared
-    removed_events: frozenset[str] = frozenset()
-    pending: tuple[Pending, ...] = ()
-    last_event_card: str | None = None
-    ended: bool = False
-    ending: str | None = None
-    ending_note: str = ""
-    facts: int = 0  # facts folded so far
-    destroyed_doors: frozenset[str] = frozenset()
-    objects: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))  # heavy objects on the floor
-    power: Mapping[str, tuple[int, bool]] = field(default_factory=lambda: MappingProxyType({}))  # location → (token, on)
-    emergency_power: bool = False  # time token side: blue (active) / red (inactive)
+    carcasses: int = 0  # carcass tokens on the board or carried
+    queen_killed: bool = False
+    nest_destroyed: bool = False
+
+
+@dataclass(frozen=True)
+class Systems(SubState):
+    """The base's systems: self-destruct, alarm, escape pods and CSS tokens, the gate, the rover (systems.py,
+    rooms.py, event_phase.py)."""
+
     self_destruct: tuple[str, int] | None = None  # ("yellow"|"red", time index)
     alarm: int | None = None  # time index of the alarm procedure token
+    pods: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # pod letter → seat
+    css_at: frozenset[Any] = frozenset()  # time spaces with a CSS token under them
+    css_known: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))  # time index → peeked face
+    launches: tuple[str, ...] = ()  # CSS tokens revealed, in order
     gate_open: bool = False
     gate_reason: str | None = None
     rover: str = "exit"  # exit, bunker or away
-    elevator: str | None = None  # sector the elevator token is next to (None: next to the board)
-    pods: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # pod letter → seat
-    css_known: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))  # time index → peeked face
+
+
+@dataclass(frozen=True)
+class Research(SubState):
+    """What the crew learnt: the intruders' weaknesses and the computer's card (rooms.py)."""
+
     weaknesses: tuple[bool, bool, bool] = (True, False, False)  # revealed per slot (knowledge 3 / 5 / 8)
     weakness_names: tuple[str | None, str | None, str | None] = (None, None, None)
     researched: tuple[str, ...] = ()  # object types that revealed a weakness
     computer_card: str | None = None
-    ventilation: str | None = None
+
+
+@dataclass(frozen=True)
+class Decks(SubState):
+    """The decks the table draws from: events and the red, yellow and green items (event_phase.py, items.py)."""
+
+    removed_events: frozenset[str] = frozenset()
+    last_event_card: str | None = None
+    # the red, yellow and green item decks and their discard piles (ItemDeck); a colour not listed is untouched
+    item_decks: Mapping[str, ItemDeck] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class Secrets(SubState):
+    """The neutral contingency tokens (hidden_information.py; objectives are the characters')."""
+
     active_contingency: str = "unknown"
     pool: tuple[str, ...] = ()  # the neutral pool of contingency tokens ("unknown" until revealed)
     revealed_pool: tuple[str, ...] = ()  # co-op: neutral tokens revealed to all
-    first_death: bool = False
-    queen_killed: bool = False
-    nest_destroyed: bool = False
-    carcasses: int = 0  # carcass tokens on the board or carried
-    last_actor: int | None = None  # who recorded the last action (for reactions)
-    # the action just recorded, which an Interruption may still cancel (turns.Undo: the fact and the state before
-    # it); None after any other fact (decision 0038)
-    interruptible: Any = None
+
+
+@dataclass(frozen=True)
+class End(SubState):
+    """How the game ended (endgame.py)."""
+
+    ended: bool = False
+    ending: str | None = None
+    ending_note: str = ""
     end_effects: str | None = None  # the end-of-game effects applied (time_out, alarm_procedure, base_destroyed)
-    launches: tuple[str, ...] = ()  # CSS tokens revealed, in order
-    # seats that may still make their one free craft after another character's Repository craft action
-    # (faq_lockdown.md 15); cleared by the next action
-    free_crafts: tuple[int, ...] = ()
-    # the red, yellow and green item decks and their discard piles (ItemDeck); a colour not listed is untouched
-    item_decks: Mapping[str, ItemDeck] = field(default_factory=lambda: MappingProxyType({}))
-    css_at: frozenset[Any] = frozenset()  # time spaces with a CSS token under them
-    # not recorded (docs/decisions/0018): table values recorded as "unknown" ("round 2: NoiseRolled.result (seat 1)")
-    # and gaps of a coarse record (round the gap began, round recorded next, time label given or None)
+
+
+@dataclass(frozen=True)
+class Record(SubState):
+    """What was not recorded (docs/decisions/0018; unknowns.py, coarse_record.py): table values recorded as
+    "unknown" ("round 2: NoiseRolled.result (seat 1)") and gaps of a coarse record (round the gap began, round
+    recorded next, time label given or None)."""
+
     unknowns: tuple[str, ...] = ()
     gaps: tuple[tuple[int, int, str | None], ...] = ()
+
+
+SUB_STATES = {"clock": Clock, "ship": Ship, "crew": Crew, "colony": Colony, "systems": Systems,
+              "research": Research, "decks": Decks, "secrets": Secrets, "end": End, "record": Record}
+for _cls in SUB_STATES.values():
+    in_place(_cls)  # copied once per fact inside apply's draft, then changed in place (kit/replace.py)
+
+
+@dataclass(frozen=True)
+class LockdownState:
+    """The whole state: what set-up fixed (setup, board, seats) and the named sub-states.
+
+    *Compatibility form* (decision 0042): every field of a sub-state can still be read under its old flat name
+    (``state.round`` is ``state.clock.round``, ``state.characters`` is ``state.crew.characters``), and
+    ``kit.replace(state, round=2)`` still replaces it (routed to its sub-state). Rules code reads and writes
+    through the sub-states."""
+
+    setup: Setup
+    board: Board
+    seats: tuple[int, ...]
+    ship: Ship
+    crew: Crew
+    clock: Clock = Clock()
+    colony: Colony = Colony()
+    systems: Systems = Systems()
+    research: Research = Research()
+    decks: Decks = Decks()
+    secrets: Secrets = Secrets()
+    end: End = End()
+    record: Record = Record()
 
     # --- reading helpers -----------------------------------------------------------
 
@@ -391,6 +487,30 @@ class LockdownState:
             return next((s for s in self.seats if self.characters[s].character is None), None)
         return None
 
+# the compatibility form: each sub-state field readable under its old flat name, and kit.replace's routing of it
+FLAT_NAMES: Mapping[str, str] = MappingProxyType({f.name: sub for sub, cls in SUB_STATES.items()
+                                                  for f in fields(cls)})
+LockdownState.__replace_flat__ = FLAT_NAMES  # type: ignore[attr-defined]
+for _name, _sub in FLAT_NAMES.items():
+    setattr(LockdownState, _name, property(attrgetter(f"{_sub}.{_name}"),
+                                           doc=f"The compatibility form of ``{_sub}.{_name}`` (decision 0042)."))
+del _name, _sub
+_dataclass_init = LockdownState.__init__
+
+
+def _init(self: LockdownState, *args: Any, **changes: Any) -> None:
+    """The dataclass's ``__init__``, which also takes the old flat names (the compatibility form, so that
+    ``LockdownState(..., rooms=…, characters=…)`` and ``dataclasses.replace(state, round=2)`` still work)."""
+    groups: dict[str, dict[str, Any]] = {}
+    for name in [k for k in changes if k in FLAT_NAMES]:
+        groups.setdefault(FLAT_NAMES[name], {})[name] = changes.pop(name)
+    for sub, group in groups.items():
+        changes[sub] = copied(changes[sub], **group) if sub in changes else SUB_STATES[sub](**group)
+    _dataclass_init(self, *args, **changes)
+
+
+LockdownState.__init__ = _init  # type: ignore[method-assign]
+
 
 def initial_state(setup: Setup) -> LockdownState:
     """The state before the first fact: seats taken, board side known, nothing placed."""
@@ -426,18 +546,16 @@ def initial_state(setup: Setup) -> LockdownState:
         setup=setup,
         board=b,
         seats=seats,
-        rooms=frozen(rooms),
-        characters=frozen({s: CharacterState(seat=s) for s in seats}),
-        first_player=seats[0],
-        bag=frozen(bag),
-        supply=frozen({t: n - bag.get(t, 0) for t, n in COLONY["tokens_in_box"].items()}),
-        eggs=COLONY["eggs_in_nest_at_start"],
-        css_at=frozenset(b.css_spaces),
-        power=frozen({loc: (n, n <= 2) for n, loc in enumerate(POWER_LOCATIONS, start=1)}),
+        ship=Ship(rooms=frozen(rooms),
+                  power=frozen({loc: (n, n <= 2) for n, loc in enumerate(POWER_LOCATIONS, start=1)})),
+        crew=Crew(characters=frozen({s: CharacterState(seat=s) for s in seats})),
+        clock=Clock(first_player=seats[0]),
+        colony=Colony(bag=frozen(bag), supply=frozen({t: n - bag.get(t, 0) for t, n in COLONY["tokens_in_box"].items()}),
+                      eggs=COLONY["eggs_in_nest_at_start"]),
+        systems=Systems(css_at=frozenset(b.css_spaces)),
         # Nemesis intruders: "3 losowe zakryte karty słabości" — the first one is face down too (seed 000 L4777, L4794–4795)
-        weaknesses=(False, False, False) if opts.get("intruders") == "nemesis" else (True, False, False),
+        research=Research(weaknesses=(False, False, False) if opts.get("intruders") == "nemesis" else (True, False, False)),
     )
-
 
 def who(state: LockdownState, seat: int | None) -> str:
     """A seat as messages name it: ``seat 2 (Ann, Scientist)``; None is the table."""
