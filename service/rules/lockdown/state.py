@@ -361,15 +361,15 @@ class LockdownState:
 
     @property
     def time_label(self) -> str:
-        return self.board.time_label(self.time)
+        return self.board.time_label(self.clock.time)
 
     @property
     def time_space(self) -> Any:
-        return self.board.time_spaces[min(self.time, len(self.board.time_spaces) - 1)]
+        return self.board.time_spaces[min(self.clock.time, len(self.board.time_spaces) - 1)]
 
     def player_order(self) -> tuple[int, ...]:
         """Seats in player order: the first player, then clockwise (lockdown.md §4 step 2)."""
-        i = self.seats.index(self.first_player) if self.first_player in self.seats else 0
+        i = self.seats.index(self.clock.first_player) if self.clock.first_player in self.seats else 0
         return self.seats[i:] + self.seats[:i]
 
     def left_of(self, seat: int) -> int:
@@ -383,36 +383,36 @@ class LockdownState:
         game (seed 000 L1682-1686), so the token skips them (docs/rules-gaps.md); with nobody left in the base
         it goes to the plain left neighbour.
         """
-        i = self.seats.index(self.first_player) if self.first_player in self.seats else 0
+        i = self.seats.index(self.clock.first_player) if self.clock.first_player in self.seats else 0
         for k in range(1, len(self.seats) + 1):
             s = self.seats[(i + k) % len(self.seats)]
-            if self.characters[s].status == "base":
+            if self.crew.characters[s].status == "base":
                 return s
-        return self.left_of(self.first_player)
+        return self.left_of(self.clock.first_player)
 
     def room_of_tile(self, room_id: str) -> str | None:
-        for place, r in self.rooms.items():
+        for place, r in self.ship.rooms.items():
             if r.tile == room_id:
                 return place
         return None
 
     def characters_in(self, place: str) -> tuple[int, ...]:
-        return tuple(c.seat for c in self.characters.values() if c.room == place and c.status == IN_BASE)
+        return tuple(c.seat for c in self.crew.characters.values() if c.room == place and c.status == IN_BASE)
 
     def in_base(self) -> tuple[int, ...]:
         """Seats whose character is still in the base (rooms or unlaunched pods)."""
-        return tuple(s for s in self.seats if self.characters[s].character and
-                     self.characters[s].status in (IN_BASE, IN_POD))
+        return tuple(s for s in self.seats if self.crew.characters[s].character and
+                     self.crew.characters[s].status in (IN_BASE, IN_POD))
 
     def fires(self) -> int:
-        return sum(1 for r in self.rooms.values() if r.fire)
+        return sum(1 for r in self.ship.rooms.values() if r.fire)
 
     def malfunctions(self) -> int:
-        return sum(1 for r in self.rooms.values() if r.malfunction)
+        return sum(1 for r in self.ship.rooms.values() if r.malfunction)
 
     def sector_of(self, place: str | None) -> str | None:
         """The sector of a room space: the board file's, or the one the table recorded (BoardPrepared.sectors)."""
-        r = self.rooms.get(place) if place else None
+        r = self.ship.rooms.get(place) if place else None
         if r is not None and r.sector:
             return r.sector
         p = self.board.places.get(place) if place else None
@@ -420,27 +420,27 @@ class LockdownState:
 
     def powered(self, location: str | None) -> bool | None:
         """Is the sector (or "elevator") powered? None when the sector is unknown."""
-        if location is None or location not in self.power:
+        if location is None or location not in self.ship.power:
             return None
-        return self.power[location][1]
+        return self.ship.power[location][1]
 
     def dark(self, place: str | None) -> bool:
         """In darkness: an unpowered sector or an emergency staircase (lockdown.md §9.3, §2.4)."""
         if place is None:
             return False
-        r = self.rooms.get(place)
+        r = self.ship.rooms.get(place)
         if r is not None and r.tile and ROOMS[r.tile].extra.get("always_dark"):
             return True
         return self.powered(self.sector_of(place)) is False
 
     def hands_of(self, seat: int) -> int:
-        return self.characters[seat].hands_used
+        return self.crew.characters[seat].hands_used
 
     def intruders_in(self, place: str) -> tuple[Intruder, ...]:
-        return tuple(i for i in self.intruders if i.room == place)
+        return tuple(i for i in self.colony.intruders if i.room == place)
 
     def in_combat(self, seat: int) -> bool:
-        c = self.characters.get(seat)
+        c = self.crew.characters.get(seat)
         return bool(c and c.room and self.intruders_in(c.room))
 
     def room_label(self, place: str | None, name: Callable[[Any], str] | None = None) -> str:
@@ -451,7 +451,7 @@ class LockdownState:
         name = name or _english
         if place is None:
             return words("nowhere")
-        r = self.rooms.get(place)
+        r = self.ship.rooms.get(place)
         if r is None:
             return place
         if r.tile and (r.explored or r.kind == "special"):
@@ -475,16 +475,16 @@ class LockdownState:
         return (self.setup.options or {}).get("intruders") == "nemesis"
 
     def acting(self) -> int | None:
-        if self.ended:
+        if self.end.ended:
             return None
-        if self.pending:
-            return self.pending[0].seat if self.pending[0].kind not in TABLE_PENDING else None
-        if self.phase == PLAYER and self.step == FIRST_PLAYER:
-            return self.first_player
-        if self.phase == PLAYER:
-            return self.turn
-        if self.phase == SETUP and self.step == CHARACTERS:
-            return next((s for s in self.seats if self.characters[s].character is None), None)
+        if self.clock.pending:
+            return self.clock.pending[0].seat if self.clock.pending[0].kind not in TABLE_PENDING else None
+        if self.clock.phase == PLAYER and self.clock.step == FIRST_PLAYER:
+            return self.clock.first_player
+        if self.clock.phase == PLAYER:
+            return self.clock.turn
+        if self.clock.phase == SETUP and self.clock.step == CHARACTERS:
+            return next((s for s in self.seats if self.crew.characters[s].character is None), None)
         return None
 
 # the compatibility form: each sub-state field readable under its old flat name, and kit.replace's routing of it
@@ -561,7 +561,7 @@ def who(state: LockdownState, seat: int | None) -> str:
     """A seat as messages name it: ``seat 2 (Ann, Scientist)``; None is the table."""
     if seat is None:
         return "the table"
-    c = state.characters.get(seat)
+    c = state.crew.characters.get(seat)
     names, labels = _seat_names(state.setup)
     key = (seat, c.character if c is not None else None)
     try:
@@ -603,23 +603,23 @@ def find_object(objects: tuple[str, ...], kind: Any) -> str | None:
 
 
 def intruder(state: LockdownState, iid: str | None) -> Intruder | None:
-    return next((i for i in state.intruders if i.id == iid), None)
+    return next((i for i in state.colony.intruders if i.id == iid), None)
 
 
 def with_room(state: LockdownState, place: str, **changes: Any) -> LockdownState:
-    rooms = dict(state.rooms)
+    rooms = dict(state.ship.rooms)
     rooms[place] = replace(rooms[place], **changes)
-    return replace(state, rooms=MappingProxyType(rooms))
+    return replace(state, ship=replace(state.ship, rooms=MappingProxyType(rooms)))
 
 
 def with_character(state: LockdownState, seat: int, **changes: Any) -> LockdownState:
-    chars = dict(state.characters)
+    chars = dict(state.crew.characters)
     chars[seat] = replace(chars[seat], **changes)
-    return replace(state, characters=MappingProxyType(chars))
+    return replace(state, crew=replace(state.crew, characters=MappingProxyType(chars)))
 
 
 def with_characters(state: LockdownState, changes: Mapping[int, Mapping[str, Any]]) -> LockdownState:
-    chars = dict(state.characters)
+    chars = dict(state.crew.characters)
     for seat, ch in changes.items():
         chars[seat] = replace(chars[seat], **ch)
-    return replace(state, characters=MappingProxyType(chars))
+    return replace(state, crew=replace(state.crew, characters=MappingProxyType(chars)))
