@@ -54,6 +54,48 @@ def replace(obj: T, /, **changes: Any) -> T:
     return new
 
 
+def replace_in(obj: T, part: str, /, **changes: Any) -> T:
+    """``replace(obj, part=replace(obj.part, **changes))`` in one call: fields of the sub-state ``part`` of ``obj``
+    changed. Inside a draft the sub-state is copied at its first change and changed in place after it, and the
+    state is then returned as it is (it holds the changed sub-state): the cost of a flat state's ``replace``.
+
+        >>> from dataclasses import dataclass
+        >>> @dataclass(frozen=True)
+        ... class Clock:
+        ...     round: int = 0
+        >>> @dataclass(frozen=True)
+        ... class State:
+        ...     clock: Clock = Clock()
+        >>> s = State()
+        >>> replace_in(s, "clock", round=2), s
+        (State(clock=Clock(round=2)), State(clock=Clock(round=0)))
+    """
+    sub = obj.__dict__[part]
+    cls = type(sub)
+    names = _FIELDS.get(cls) or _field_names(cls)
+    if not names.issuperset(changes):
+        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(changes.keys() - names))}")
+    drafts = _drafting.__dict__.get("drafts")
+    if drafts is not None and drafts.get(id(sub)) is sub:  # a draft sub-state: whichever state holds it sees this
+        sub.__dict__.update(changes)
+        return obj
+    new = object.__new__(cls)
+    nd = new.__dict__
+    nd.update(sub.__dict__)
+    nd.update(changes)
+    if drafts is not None:
+        if cls in _IN_PLACE:
+            drafts[id(new)] = new
+        if drafts.get(id(obj)) is obj:
+            obj.__dict__[part] = new
+            return obj
+    out = object.__new__(type(obj))
+    od = out.__dict__
+    od.update(obj.__dict__)
+    od[part] = new
+    return out
+
+
 def _flat(make: Any, obj: Any, changes: dict[str, Any], names: frozenset[str]) -> Any:
     """``replace`` with a state's old flat field names (its class's ``__replace_flat__``: name → sub-state field):
     the compatibility form of a state regrouped into sub-states (decision 0042)."""

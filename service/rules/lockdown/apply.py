@@ -11,7 +11,7 @@ those): it does what the table recorded as far as it can. It never mutates its i
 """
 from __future__ import annotations
 
-from service.rules.kit.replace import copied, draft, release, replace
+from service.rules.kit.replace import copied, draft, release, replace, replace_in
 from types import MappingProxyType
 from typing import Callable
 
@@ -39,8 +39,8 @@ Result = tuple[LockdownState, list[Consequence]]
 def apply(state: LockdownState, fact: Fact) -> Result:
     shape = shape_violations(state, fact)
     if shape:  # cannot be applied at all; stores refuse such facts in every game
-        return replace(state, clock=replace(state.clock, facts=state.clock.facts + 1)), [C("fact-ignored",
-                                                                                           f"{fact.type} was not applied: {shape[0].message}")]
+        ignored = C("fact-ignored", f"{fact.type} was not applied: {shape[0].message}")
+        return replace_in(state, "clock", facts=state.clock.facts + 1), [ignored]
     return apply_shaped(state, fact, None)
 
 
@@ -61,8 +61,8 @@ def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) ->
     state, token = draft(state)
     try:
         if state.clock.free_crafts and fact.type in ACTIONS and not (fact.type == "ItemCrafted" and fact.data.get("free")):
-            state = replace(state, clock=replace(state.clock,
-                                                 free_crafts=()))  # the Repository's shared craft ends with the next action
+            state = replace_in(state, "clock",
+                               free_crafts=())  # the Repository's shared craft ends with the next action
         if unknown is None:
             unknown = unknown_fields(fact)
         if unknown:  # docs/decisions/0018: apply what does not depend on the unknown value
@@ -73,7 +73,7 @@ def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) ->
             state = handler(state, fact, cons)
         if not state.end.ended:
             state = _settle(state, cons)
-        return replace(state, clock=replace(state.clock, facts=state.clock.facts + 1, interruptible=undo)), cons
+        return replace_in(state, "clock", facts=state.clock.facts + 1, interruptible=undo), cons
     finally:
         release(token)
 
@@ -127,7 +127,7 @@ def _vent_out(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     place = state.ship.ventilation
     if place is None:
         return state
-    state = replace(state, ship=replace(state.ship, ventilation=None))
+    state = replace_in(state, "ship", ventilation=None)
     for it in state.intruders_in(place):
         state = M.remove_intruder(state, it.id, cons, why="killed by the vent-out", killed=True)
     for seat in state.characters_in(place):
@@ -142,12 +142,12 @@ def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     """Advance turns, phases and rounds once no sub-step is pending."""
     while state.clock.pending and state.clock.pending[0].kind == "finish" and not state.end.ended:
         p = state.clock.pending[0]
-        state = replace(state, clock=replace(state.clock, pending=state.clock.pending[1:]))
+        state = replace_in(state, "clock", pending=state.clock.pending[1:])
         state = _finish(state, p, cons)
     if state.clock.pending or state.end.ended:
         return state
     if state.clock.phase == EVENT and state.clock.step == ATTACKS:
-        state = replace(state, clock=replace(state.clock, step=EVENT_CARD))
+        state = replace_in(state, "clock", step=EVENT_CARD)
         state = event_phase.fire_step(state, cons)
         return state
     if state.clock.phase == PLAYER and state.clock.step == TURNS:
@@ -173,14 +173,14 @@ def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
                 return state
             step = CSS if state.time_space in state.systems.css_at else TIME
             cons.append(C("event-phase", "Everyone has passed: the event phase begins.", round=state.clock.round))
-            return replace(state, clock=replace(state.clock, phase=EVENT, step=step, turn=None, last_turn=None))
+            return replace_in(state, "clock", phase=EVENT, step=step, turn=None, last_turn=None)
         two = c is not None and not c.passed and c.actions >= 2
         cons.append(C("turn", f"The turn passes to {who(state, nxt)}.", seat=nxt))
-        return replace(state, clock=replace(state.clock, turn=nxt, last_turn=t if two else None))
+        return replace_in(state, "clock", turn=nxt, last_turn=t if two else None)
     if state.clock.phase == EVENT and state.clock.step == ROUND_END:
         cons.append(C("round-ended", f"Round {state.clock.round} ends.", round=state.clock.round))
-        state = replace(state, clock=replace(state.clock, phase=PLAYER, step=FIRST_PLAYER, round=state.clock.round + 1,
-                                             turn=None, last_turn=None))
+        state = replace_in(state, "clock", phase=PLAYER, step=FIRST_PLAYER, round=state.clock.round + 1, turn=None,
+                           last_turn=None)
         cons.append(C("round-started", f"Round {state.clock.round} begins.", round=state.clock.round))
         return M.refill_hands(state, cons)
     return state

@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.mechanics import C
 from service.rules.lockdown.state import (
@@ -82,14 +82,16 @@ def apply_gap(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lock
                for s in state.seats if state.crew.characters[s].status == IN_BASE}
     state = with_characters(state, changes) if changes else state
     if not state.ship.isolation_open and b.isolation_opens_at in b.time_spaces[:time + 1]:
-        state = replace(state, ship=replace(state.ship,
-                                            isolation_open=True))  # the time token passed the first white space: it stays open
+        state = replace_in(state, "ship",
+                           isolation_open=True)  # the time token passed the first white space: it stays open
         cons.append(C("milestone-isolation", "The time token is past the first white space: the Isolation Room is "
                       "open.", milestone="isolation_open"))
     gap = (state.clock.round, to, b.time_label(time) if given is not None else None)
-    state = replace(state, record=replace(state.record, gaps=state.record.gaps + (gap,)), clock=replace(state.clock,
-                                                                                                        round=to, time=time, phase=PLAYER, step=TURNS, pending=(), turn=state.clock.first_player, last_turn=None), systems=replace(state.systems, css_at=frozenset(
-                        s for s in state.systems.css_at if s in b.time_spaces and b.time_spaces.index(s) > time)))
+    state = replace_in(state, "record", gaps=state.record.gaps + (gap,))
+    state = replace_in(state, "clock", round=to, time=time, phase=PLAYER, step=TURNS, pending=(),
+                       turn=state.clock.first_player, last_turn=None)
+    state = replace_in(state, "systems", css_at=frozenset(
+        s for s in state.systems.css_at if s in b.time_spaces and b.time_spaces.index(s) > time))
     return state
 
 
@@ -103,7 +105,7 @@ def apply_escape(state: LockdownState, fact: Fact, cons: list[Consequence]) -> L
     for letter, s in list(pods.items()):
         if s == seat:
             del pods[letter]
-    state = replace(state, systems=replace(state.systems, pods=MappingProxyType(pods)))
+    state = replace_in(state, "systems", pods=MappingProxyType(pods))
     if route == "pod":
         letter = fact.data.get("pod")
         letter = letter if letter in POD_LETTERS else None

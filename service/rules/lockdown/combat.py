@@ -18,7 +18,7 @@ from typing import Any
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, EVENT_CARDS
@@ -208,14 +208,14 @@ def combat(state: LockdownState, fact: Fact, cons: list[Consequence], melee: boo
                 state = M.take_object(state, place, "egg")
             cons.append(C("egg-destroyed", f"{n} egg(s) destroyed in {state.room_label(place)}.", room=place))
         elif n and state.ship.rooms[place].tile == "nest" and state.colony.eggs:
-            state = replace(state, colony=replace(state.colony, eggs=max(0, state.colony.eggs - n)))
+            state = replace_in(state, "colony", eggs=max(0, state.colony.eggs - n))
             cons.append(C("egg-destroyed", f"{n} egg(s) destroyed in the Nest ({state.colony.eggs} left).", room=place))
             state = M.nest_check(state, cons)
         else:
             cons.append(C("missed", "The eggs are missed."))
         cons.append(C("noise-roll-due", "After every attempt on the eggs: a noise roll.", seat=seat))
-        return replace(state, clock=replace(state.clock, pending=(Pending("noise", seat, place,
-                                                                          reason="egg attack"),) + state.clock.pending))
+        return replace_in(state, "clock",
+                          pending=(Pending("noise", seat, place, reason="egg attack"),) + state.clock.pending)
     it = M.intruder(state, d["target"])
     if melee:
         state = M.contaminate(state, seat, cons)
@@ -280,9 +280,8 @@ def injury_check(state, fact, cons):
     if retreat:
         cons.append(C("retreat", f"Retreat symbol: the {it.kind} ({it.id}) flees (draw an event card: "
                       f"IntruderRetreated).", intruder=it.id))
-        return replace(state, clock=replace(state.clock, pending=(Pending("retreat", p.seat, it.room,
-                                                                          reason="injury check",
-                                               intruder=it.id),) + state.clock.pending))
+        return replace_in(state, "clock", pending=(Pending("retreat", p.seat, it.room, reason="injury check",
+                                               intruder=it.id),) + state.clock.pending)
     cons.append(C("survives", f"Blood {total} > {it.injuries} injuries: the {it.kind} ({it.id}) lives on.",
                   intruder=it.id))
     return state
@@ -302,14 +301,14 @@ def move_through(state: LockdownState, iid: str, corridors: tuple[int, ...], con
         if key in state.ship.doors:
             cons.append(C("door-destroyed", f"The {it.kind} ({iid}) destroys the closed door instead of moving.",
                           intruder=iid, corridor=key))
-            return replace(state, ship=replace(state.ship, doors=state.ship.doors - {key},
-                                               destroyed_doors=state.ship.destroyed_doors | {key}))
+            return replace_in(state, "ship", doors=state.ship.doors - {key},
+                              destroyed_doors=state.ship.destroyed_doors | {key})
         room = b.other_end(key, room) or room
         break  # a retreat uses the first number only (assumption: rules-gaps.md)
     cons.append(C("intruder-moved", f"The {it.kind} ({iid}) retreats to {state.room_label(room)}.", intruder=iid,
                   to_room=room))
-    return replace(state, colony=replace(state.colony, intruders=tuple(replace(i,
-                                                                               room=room) if i.id == iid else i for i in state.colony.intruders)))
+    return replace_in(state, "colony",
+                      intruders=tuple(replace(i, room=room) if i.id == iid else i for i in state.colony.intruders))
 
 
 def retreated(state, fact, cons):
@@ -322,8 +321,8 @@ def retreated(state, fact, cons):
         dest = resolve_place(state, fact.data["to_room"])
         cons.append(C("intruder-moved", f"Intruder {iid} retreats to {state.room_label(dest)}.", intruder=iid,
                       to_room=dest))
-        return replace(state, colony=replace(state.colony, intruders=tuple(replace(i,
-                                                                                   room=dest) if i.id == iid else i for i in state.colony.intruders)))
+        return replace_in(state, "colony",
+                          intruders=tuple(replace(i, room=dest) if i.id == iid else i for i in state.colony.intruders))
     if not state.board.has_graph:
         cons.append(C("table-resolves", f"{card.en} shows corridor {card.corridors[0]}; this board's corridors are "
                       f"unknown, so give to_room.", intruder=iid))

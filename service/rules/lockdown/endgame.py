@@ -18,7 +18,7 @@ from __future__ import annotations
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.coarse_record import INCOMPLETE, uncertain
 from service.rules.lockdown.components import CHARACTERS
@@ -135,11 +135,11 @@ def game_ended(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Loc
     ending = fact.data["ending"]
     if ending not in ("abandoned", INCOMPLETE) and state.clock.phase in (PLAYER, EVENT):
         state = M.end_game(state, ending, cons)
-        return replace(state, end=replace(state.end, ending_note=fact.data.get("note") or ""))
+        return replace_in(state, "end", ending_note=fact.data.get("note") or "")
     cons.append(C("game-ended", f"The game ends ({ending.replace('_', ' ')})."
                   + (f" {fact.data['note']}" if fact.data.get("note") else ""), ending=ending))
-    return replace(state, end=replace(state.end, ended=True, ending=ending, ending_note=fact.data.get("note") or ""),
-                   clock=replace(state.clock, phase=ENDED, pending=(), turn=None))
+    return replace_in(replace_in(state, "end", ended=True, ending=ending, ending_note=fact.data.get("note") or ""),
+                      "clock", phase=ENDED, pending=(), turn=None)
 
 
 def final_scan(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:

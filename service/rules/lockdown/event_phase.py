@@ -18,7 +18,7 @@ from types import MappingProxyType
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import EVENT_CARDS, ROOMS
@@ -110,12 +110,12 @@ def check_intruder_moved(state: LockdownState, fact: Fact) -> list[Violation]:
 def css(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     """Pod launch (lockdown.md §11.6): a letter launches that pod, ALL every pod, NONE nobody."""
     token = fact.data["token"]
-    state = replace(state, systems=replace(state.systems, launches=state.systems.launches + (token,),
-                                           css_at=state.systems.css_at - {state.time_space}))
+    state = replace_in(state, "systems", launches=state.systems.launches + (token,),
+                       css_at=state.systems.css_at - {state.time_space})
     if not state.systems.pods:
         cons.append(C("css-launch", f"CSS token {token} revealed; nobody is in a pod.", token=token))
     occupied = sorted(state.systems.pods.items())
-    state = replace(state, systems=replace(state.systems, pods=MappingProxyType({})))
+    state = replace_in(state, "systems", pods=MappingProxyType({}))
     for letter, seat in occupied:
         if token == "ALL" or token == letter:
             cons.append(C("pod-launched", f"Pod {letter} launches: {who(state, seat)} is evacuated.", seat=seat,
@@ -132,15 +132,14 @@ def css(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownSt
     state = M.check_base_empty(state, cons)
     if state.end.ended:
         return state
-    return replace(state, clock=replace(state.clock, step=TIME)) if state.clock.phase == EVENT else state
+    return replace_in(state, "clock", step=TIME) if state.clock.phase == EVENT else state
 
 
 def time_advanced(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     b = state.board
     before = state.clock.time
     t = min(state.clock.time + 1, len(b.time_spaces) - 1)
-    state = replace(state, clock=replace(state.clock, time=t,
-                                         step=NOISE_CLEANUP if state.clock.phase == EVENT else state.clock.step))
+    state = replace_in(state, "clock", time=t, step=NOISE_CLEANUP if state.clock.phase == EVENT else state.clock.step)
     space = b.time_spaces[t]
     cons.append(C("time", f"The time token moves to {state.time_label}.", space=state.time_label))
     last = len(b.time_spaces) - 1
@@ -148,7 +147,7 @@ def time_advanced(state: LockdownState, fact: Fact, cons: list[Consequence]) -> 
         colour, at = state.systems.self_destruct
         if colour == "yellow" and t >= at:
             red = min(at + 3, last)
-            state = replace(state, systems=replace(state.systems, self_destruct=("red", red)))
+            state = replace_in(state, "systems", self_destruct=("red", red))
             cons.append(C("self-destruct-red", f"The time token reaches the yellow self-destruct token: it moves to "
                           f"{b.time_label(red)} and turns red — self-destruct can no longer be stopped.",
                           milestone="self_destruct_red", space=b.time_label(red)))
@@ -165,7 +164,7 @@ def time_advanced(state: LockdownState, fact: Fact, cons: list[Consequence]) -> 
                       "arrives.", space=b.time_label(before)))
         return M.end_game(state, "alarm_procedure", cons)
     if space == b.isolation_opens_at and not state.ship.isolation_open:
-        state = replace(state, ship=replace(state.ship, isolation_open=True))
+        state = replace_in(state, "ship", isolation_open=True)
         cons.append(C("milestone-isolation", "First white space: the Isolation Room opens (characters may lock "
                       "themselves in).", milestone="isolation_open"))
     thresholds = b.power_thresholds
@@ -195,7 +194,7 @@ def _power_drop(state: LockdownState, colour: str, cons: list[Consequence]) -> L
     power[loc] = (n, False)
     cons.append(C("power-drop", f"{colour.capitalize()} power threshold: power token {n} ({loc}) turns off.",
                   threshold=colour, location=loc, token=n))
-    return replace(state, ship=replace(state.ship, power=MappingProxyType(power)))
+    return replace_in(state, "ship", power=MappingProxyType(power))
 
 
 def cleared(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -207,7 +206,7 @@ def cleared(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
             removed.add(key)
     cons.append(C("noise-cleared", f"{len(removed)} noise marker{'s' if len(removed) != 1 else ''} removed.",
                   removed=sorted(removed)))
-    state = replace(state, ship=replace(state.ship, noise=state.ship.noise - removed))
+    state = replace_in(state, "ship", noise=state.ship.noise - removed)
     if state.clock.phase != EVENT:
         return state
     attacks = []
@@ -217,7 +216,7 @@ def cleared(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
     if attacks:
         cons.append(C("stalker-attacks", f"Night stalker attacks: {len(attacks)} stalker(s) in combat attack "
                       f"(record IntruderAttacked for each).", intruders=[p.intruder for p in attacks]))
-    return replace(state, clock=replace(state.clock, step=ATTACKS, pending=state.clock.pending + tuple(attacks)))
+    return replace_in(state, "clock", step=ATTACKS, pending=state.clock.pending + tuple(attacks))
 
 
 def fire_step(state: LockdownState, cons: list[Consequence]) -> LockdownState:
@@ -232,7 +231,7 @@ def fire_step(state: LockdownState, cons: list[Consequence]) -> LockdownState:
             cons.append(C("egg-burned", f"An egg burns in {state.room_label(place)}.", room=place))
     nest = state.room_of_tile("nest")
     if nest and state.ship.rooms[nest].fire and state.ship.rooms[nest].explored and state.colony.eggs:
-        state = replace(state, colony=replace(state.colony, eggs=state.colony.eggs - 1))
+        state = replace_in(state, "colony", eggs=state.colony.eggs - 1)
         cons.append(C("egg-burned", f"An egg in the burning Nest is destroyed ({state.colony.eggs} left).", room=nest))
         state = M.nest_check(state, cons)
     return state
@@ -275,8 +274,8 @@ def _move_intruders(state: LockdownState, card, cons: list[Consequence]) -> Lock
                 break
         if intruders[idx] is not None:
             intruders[idx] = replace(intruder, room=room)
-    return replace(state, colony=replace(state.colony, intruders=tuple(i for i in intruders if i is not None)),
-                   ship=replace(state.ship, doors=frozenset(doors)))
+    return replace_in(replace_in(state, "colony", intruders=tuple(i for i in intruders if i is not None)), "ship",
+                      doors=frozenset(doors))
 
 
 def _coolant_leak(state: LockdownState, cons: list[Consequence]) -> LockdownState:
@@ -319,8 +318,7 @@ def _tile_places(state: LockdownState, card, tiles, what: str, cons: list[Conseq
 def _kickstopper(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
     """Kickstopper: the elevator's power token turns inactive; a malfunction in every Elevator Room."""
     n, _on = state.ship.power.get("elevator", (4, False))
-    state = replace(state, ship=replace(state.ship, power=MappingProxyType({**state.ship.power, "elevator": (n,
-                                                                                                             False)})))
+    state = replace_in(state, "ship", power=MappingProxyType({**state.ship.power, "elevator": (n, False)}))
     cons.append(C("event-effect", f"{card.en}: the elevator's power token turns inactive; a malfunction marker goes "
                   f"into every Elevator Room.", card=card.id))
     for place in _tile_places(state, card, ("elevator_room_s01", "elevator_room_s02", "elevator_room_s03"),
@@ -375,7 +373,7 @@ def _power_surge(state: LockdownState, card, cons: list[Consequence]) -> Lockdow
     """Power Surge (Przepięcie): the time token turns to its inactive side (emergency power off)."""
     cons.append(C("event-effect", f"{card.en}: the time token turns to its inactive side (emergency power off).",
                   card=card.id))
-    return replace(state, ship=replace(state.ship, emergency_power=False))
+    return replace_in(state, "ship", emergency_power=False)
 
 
 def _bulkheads_open(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
@@ -383,7 +381,7 @@ def _bulkheads_open(state: LockdownState, card, cons: list[Consequence]) -> Lock
     cons.append(C("event-effect", f"{card.en}: every closed door opens ({len(state.ship.doors)})."
                   + ("" if state.board.has_graph else " Darkness box: the table places the noise markers in the "
                      "empty corridors touching a dark room with a character."), card=card.id))
-    return replace(state, ship=replace(state.ship, doors=frozenset()))
+    return replace_in(state, "ship", doors=frozenset())
 
 
 # That's Hot is written (_thats_hot) but not derived yet: the demo game "club three players" drew it and recorded
@@ -410,9 +408,9 @@ def event_card(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Loc
                       f"modelled yet).", card=card.id))
     if card.removed:
         cons.append(C("event-removed", f"{card.label} is removed from the game.", card=card.id))
-        state = replace(state, decks=replace(state.decks, removed_events=state.decks.removed_events | {card.id}))
-    state = replace(state, decks=replace(state.decks, last_event_card=card.id))
-    return replace(state, clock=replace(state.clock, step=COLONY_STEP)) if state.clock.phase == EVENT else state
+        state = replace_in(state, "decks", removed_events=state.decks.removed_events | {card.id})
+    state = replace_in(state, "decks", last_event_card=card.id)
+    return replace_in(state, "clock", step=COLONY_STEP) if state.clock.phase == EVENT else state
 
 
 def colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -428,15 +426,15 @@ def colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
         cons.append(C("colony-noise", "The token returns to the bag; every player not in combat makes a noise roll, "
                       "in player order: " + (", ".join(f"seat {s}" for s in rollers) or "nobody") + ".",
                       seats=rollers))
-        state = replace(state, clock=replace(state.clock, pending=state.clock.pending + tuple(
-            Pending("noise", s, state.crew.characters[s].room, reason=f"colony: {token} drawn") for s in rollers)))
+        state = replace_in(state, "clock", pending=state.clock.pending + tuple(
+            Pending("noise", s, state.crew.characters[s].room, reason=f"colony: {token} drawn") for s in rollers))
     elif token == "queen":
         nest = state.room_of_tile("nest")
         inside = state.characters_in(nest) if nest and state.ship.rooms[nest].explored else ()
         if inside:
             state = M.set_aside(state, "queen")  # the drawn token places the queen (seed 000 L1843–1846)
             cleared = [k for k in state.board.local_keys(nest) if k in state.ship.noise]
-            state = replace(state, ship=replace(state.ship, noise=state.ship.noise - set(cleared)))
+            state = replace_in(state, "ship", noise=state.ship.noise - set(cleared))
             state, iid = M.place_intruder(state, "queen", nest, cons)
             cons.append(C("queen-encounter", f"The queen appears in the Nest: encounter with "
                           f"{', '.join(who(state, s) for s in inside)}. The surprise-attack target is unclear in the "
@@ -446,12 +444,12 @@ def colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
             if iid and target is not None and state.crew.characters[target].hand < 4:
                 state = M.push_front(state, Pending("attack", target, nest, reason="surprise attack", intruder=iid))
         else:
-            state = replace(state, colony=replace(state.colony, eggs=state.colony.eggs + 1))
+            state = replace_in(state, "colony", eggs=state.colony.eggs + 1)
             cons.append(C("egg-added", f"Nobody is in the Nest: the token returns and 1 egg is added (now "
                           f"{state.colony.eggs}).", eggs=state.colony.eggs))
     elif token == "blank":
         state = M.supply_to_bag(state, "adult", cons)
-    return replace(state, clock=replace(state.clock, step=ROUND_END)) if state.clock.phase == EVENT else state
+    return replace_in(state, "clock", step=ROUND_END) if state.clock.phase == EVENT else state
 
 
 def intruder_moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -463,7 +461,7 @@ def intruder_moved(state: LockdownState, fact: Fact, cons: list[Consequence]) ->
     if origin and origin != dest and not state.board.has_graph:
         cons.append(corridor_unverified(state, origin, dest, fact.data.get("corridor"),
                                         f"intruder {fact.data['intruder']}:"))
-    return replace(state, colony=replace(state.colony, intruders=intruders))
+    return replace_in(state, "colony", intruders=intruders)
 
 
 # --- offers (what next_inputs proposes; inputs/inputs_play compose them in the seeded generator's order) -------

@@ -17,7 +17,7 @@ from typing import Any
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import catalog, sections as S
 from service.rules.lockdown.offers import offer
 from service.rules.lockdown.scoring import not_solo_coop_card
@@ -168,7 +168,7 @@ def gather(state: LockdownState, seat: int, place: str | None, d: Any, cons: lis
     cons.append(C("contingency-taken", f"{who(state, seat)} takes a contingency token from the neutral pool.",
                   seat=seat))
     state = with_character(state, seat, contingency=c.contingency + (token,))
-    return replace(state, secrets=replace(state.secrets, pool=tuple(pool)))
+    return replace_in(state, "secrets", pool=tuple(pool))
 
 
 def taken(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -188,13 +188,13 @@ def token_revealed(state: LockdownState, fact: Fact, cons: list[Consequence]) ->
     owner, token = fact.data["owner"], fact.data["token"]
     cons.append(C("contingency-revealed", f"Contingency token revealed ({owner}): {token}.", owner=owner, token=token))
     if owner == "active":
-        return replace(state, secrets=replace(state.secrets, active_contingency=token))
+        return replace_in(state, "secrets", active_contingency=token)
     if owner == "pool":
         pool = list(state.secrets.pool)
         if "unknown" in pool:
             pool.remove("unknown")
-        return replace(state, secrets=replace(state.secrets, pool=tuple(pool) + (token,),
-                                              revealed_pool=state.secrets.revealed_pool + (token,)))
+        return replace_in(state, "secrets", pool=tuple(pool) + (token,),
+                          revealed_pool=state.secrets.revealed_pool + (token,))
     held = list(state.crew.characters[owner].contingency)
     if token not in held:
         if "unknown" in held:

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import combat, mechanics as M, sections as S
 from service.rules.lockdown.catalog import item_ammo, items as catalogued_items
 from service.rules.lockdown.components import CHARACTERS, ROOMS
@@ -303,8 +303,7 @@ def crafted(state, fact, cons):
     seat = fact.actor
     place = state.crew.characters[seat].room
     if d.get("free"):  # the Repository's shared craft (faq_lockdown.md 15): no action, no card
-        state = replace(state, clock=replace(state.clock,
-                                             free_crafts=tuple(s for s in state.clock.free_crafts if s != seat)))
+        state = replace_in(state, "clock", free_crafts=tuple(s for s in state.clock.free_crafts if s != seat))
     else:
         state = M.act(state, fact, action_cost(fact))
     for name in d["ingredients"]:  # components are discarded, not used: to the bottom of their decks (L3593–3595)
@@ -316,7 +315,7 @@ def crafted(state, fact, cons):
     state = M.add_item(state, seat, d["item"], "blue", d.get("where"), d.get("ammo"), cons)
     if not d.get("free") and place is not None and state.ship.rooms[place].tile == "repository":
         others = tuple(s for s in state.characters_in(place) if s != seat)
-        state = replace(state, clock=replace(state.clock, free_crafts=others))
+        state = replace_in(state, "clock", free_crafts=others)
         if others:
             cons.append(C("repository-craft", "Everyone else in the Repository may now craft once for free, with 1 "
                           "component (record ItemCrafted with free: true) before the next action: "
@@ -346,14 +345,13 @@ def used(state, fact, cons):
         # "after every single attempt to destroy an egg you must make a noise roll" (seed 000 L472–473), by an
         # item as by a shot or a blow (faq_lockdown.md 10); the roll is the user's, in the room it stands in
         cons.append(C("noise-roll-due", "After every attempt on the eggs: a noise roll.", seat=seat))
-        state = replace(state, clock=replace(state.clock, pending=(Pending("noise", seat,
-                                                                           state.crew.characters[seat].room,
-                                                reason="egg attack (item)"),) + state.clock.pending))
+        state = replace_in(state, "clock", pending=(Pending("noise", seat, state.crew.characters[seat].room,
+                                                reason="egg attack (item)"),) + state.clock.pending)
     if d.get("gained"):  # faq_lockdown.md 18: e.g. the Probe Arm's carcass comes from the supply
         obj = d["gained"]
         state = with_character(state, seat, objects=state.crew.characters[seat].objects + (obj,))
         if obj == "carcass":
-            state = replace(state, colony=replace(state.colony, carcasses=state.colony.carcasses + 1))
+            state = replace_in(state, "colony", carcasses=state.colony.carcasses + 1)
         cons.append(C("object-gained", f"{who(state, seat)} takes a {obj} from the supply into a free hand.",
                       seat=seat, object=obj))
     return state
@@ -368,7 +366,7 @@ def destroy_eggs(state: LockdownState, place: str | None, n: int, cons: list[Con
             state = M.take_object(state, place, "egg")
             cons.append(C("egg-destroyed", f"An egg is destroyed in {state.room_label(place)}.", room=place))
         elif state.ship.rooms[place].tile == "nest" and state.ship.rooms[place].explored and state.colony.eggs:
-            state = replace(state, colony=replace(state.colony, eggs=state.colony.eggs - 1))
+            state = replace_in(state, "colony", eggs=state.colony.eggs - 1)
             cons.append(C("egg-destroyed", f"An egg in the Nest is destroyed ({state.colony.eggs} left).", room=place))
             state = M.nest_check(state, cons)
     return state

@@ -14,7 +14,7 @@ table recorded as far as the rules allow and never raise.
 """
 from __future__ import annotations
 
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from types import MappingProxyType
 from typing import Any
 
@@ -69,20 +69,20 @@ def entered(state: LockdownState, seat: int, dest: str, via: str | None, was_occ
     """What entering a room demands next (lockdown.md §5.2, §5.7): exploring it, or a noise roll when it was
     empty and the move not careful; ``attacks`` (escape attacks) are queued first."""
     if not state.ship.rooms[dest].explored:
-        return replace(state, clock=replace(state.clock, pending=state.clock.pending + attacks + (
+        return replace_in(state, "clock", pending=state.clock.pending + attacks + (
             Pending("explore", seat, dest, reason="entered an unexplored room", empty=not was_occupied,
-                    careful=careful, via=via),)))
+                    careful=careful, via=via),))
     if not careful and not was_occupied:
         cons.append(C("noise-roll-due", f"{who(state, seat)} entered an empty room: a noise roll is due.", seat=seat))
-        return replace(state, clock=replace(state.clock, pending=state.clock.pending + attacks + (
-            Pending("noise", seat, dest, reason="entered an empty room"),)))
-    return replace(state, clock=replace(state.clock, pending=state.clock.pending + attacks)) if attacks else state
+        return replace_in(state, "clock", pending=state.clock.pending + attacks + (
+            Pending("noise", seat, dest, reason="entered an empty room"),))
+    return replace_in(state, "clock", pending=state.clock.pending + attacks) if attacks else state
 
 
 def bag_add(state: LockdownState, token: str, n: int = 1) -> LockdownState:
     bag = dict(state.colony.bag)
     bag[token] = max(0, bag.get(token, 0) + n)
-    return replace(state, colony=replace(state.colony, bag=MappingProxyType(bag)))
+    return replace_in(state, "colony", bag=MappingProxyType(bag))
 
 
 def supply_to_bag(state: LockdownState, token: str, cons: list[Consequence]) -> LockdownState:
@@ -92,13 +92,13 @@ def supply_to_bag(state: LockdownState, token: str, cons: list[Consequence]) -> 
         return state
     supply = dict(state.colony.supply)
     supply[token] -= 1
-    state = replace(state, colony=replace(state.colony, supply=MappingProxyType(supply)))
+    state = replace_in(state, "colony", supply=MappingProxyType(supply))
     cons.append(C("colony-token-added", f"1 {token} token is added to the colony bag.", token=token))
     return bag_add(state, token)
 
 
 def push_front(state: LockdownState, *items: Pending) -> LockdownState:
-    return replace(state, clock=replace(state.clock, pending=tuple(items) + state.clock.pending))
+    return replace_in(state, "clock", pending=tuple(items) + state.clock.pending)
 
 
 def pop_pending(state: LockdownState, kind: str, seat: int | None = None,
@@ -106,8 +106,7 @@ def pop_pending(state: LockdownState, kind: str, seat: int | None = None,
     """Take the first pending sub-step of ``kind`` (for that seat / intruder, when given) off the queue."""
     for i, p in enumerate(state.clock.pending):
         if p.kind == kind and (seat is None or p.seat == seat) and (intruder is None or p.intruder == intruder):
-            return replace(state, clock=replace(state.clock,
-                                                pending=state.clock.pending[:i] + state.clock.pending[i + 1:])), p
+            return replace_in(state, "clock", pending=state.clock.pending[:i] + state.clock.pending[i + 1:]), p
     return state, None
 
 
@@ -191,7 +190,7 @@ def die(state: LockdownState, seat: int, cause: str, cons: list[Consequence], ro
     if c.pod:
         pods = dict(state.systems.pods)
         pods.pop(c.pod, None)
-        state = replace(state, systems=replace(state.systems, pods=MappingProxyType(pods)))
+        state = replace_in(state, "systems", pods=MappingProxyType(pods))
     if end_effect:
         return state
     if place is not None and place in state.ship.rooms:
@@ -202,14 +201,13 @@ def die(state: LockdownState, seat: int, cause: str, cons: list[Consequence], ro
     if c.items:
         cons.append(C("items-lost", f"{len(c.items)} item(s) of {who(state, seat)} leave the game.", seat=seat))
     if c.contingency:
-        state = replace(state, secrets=replace(state.secrets, pool=state.secrets.pool + c.contingency))
+        state = replace_in(state, "secrets", pool=state.secrets.pool + c.contingency)
         cons.append(C("contingency-to-pool", f"{len(c.contingency)} contingency token(s) go to the neutral pool.",
                       seat=seat))
-    state = replace(state, clock=replace(state.clock,
-                                         pending=tuple(p for p in state.clock.pending if p.seat != seat or p.kind in
-                                         ("injury_check", "retreat"))))
+    state = replace_in(state, "clock", pending=tuple(p for p in state.clock.pending if p.seat != seat or p.kind in
+                                         ("injury_check", "retreat")))
     if not state.crew.first_death:
-        state = replace(state, crew=replace(state.crew, first_death=True))
+        state = replace_in(state, "crew", first_death=True)
         cons.append(C("milestone-first-death", "First character death: the computer opens the main gate.",
                       milestone="first_death"))
         state = open_gate(state, "first death", cons)
@@ -220,7 +218,7 @@ def open_gate(state: LockdownState, why: str, cons: list[Consequence]) -> Lockdo
     if state.systems.gate_open:
         return state
     cons.append(C("gate-opened", f"The main gate opens ({why}).", reason=why))
-    return replace(state, systems=replace(state.systems, gate_open=True, gate_reason=why))
+    return replace_in(state, "systems", gate_open=True, gate_reason=why)
 
 
 def add_objects(state: LockdownState, place: str, objects: tuple[str, ...]) -> LockdownState:
@@ -228,7 +226,7 @@ def add_objects(state: LockdownState, place: str, objects: tuple[str, ...]) -> L
         return state
     floor = dict(state.ship.objects)
     floor[place] = floor.get(place, ()) + tuple(objects)
-    return replace(state, ship=replace(state.ship, objects=MappingProxyType(floor)))
+    return replace_in(state, "ship", objects=MappingProxyType(floor))
 
 
 def take_object(state: LockdownState, place: str, obj: str) -> LockdownState:
@@ -241,7 +239,7 @@ def take_object(state: LockdownState, place: str, obj: str) -> LockdownState:
     floor[place] = tuple(here)
     if not here:
         del floor[place]
-    return replace(state, ship=replace(state.ship, objects=MappingProxyType(floor)))
+    return replace_in(state, "ship", objects=MappingProxyType(floor))
 
 
 # --- contamination ---------------------------------------------------------------------------------
@@ -321,7 +319,7 @@ def set_aside(state: LockdownState, kind: str) -> LockdownState:
     bag, supply = dict(state.colony.bag), dict(state.colony.supply)
     bag[kind] -= 1
     supply[kind] = supply.get(kind, 0) + 1
-    return replace(state, colony=replace(state.colony, bag=MappingProxyType(bag), supply=MappingProxyType(supply)))
+    return replace_in(state, "colony", bag=MappingProxyType(bag), supply=MappingProxyType(supply))
 
 
 def return_tokens(state: LockdownState, kind: str, n: int, cons: list[Consequence]) -> LockdownState:
@@ -337,7 +335,7 @@ def return_tokens(state: LockdownState, kind: str, n: int, cons: list[Consequenc
     bag, supply = dict(state.colony.bag), dict(state.colony.supply)
     bag[kind] = bag.get(kind, 0) + k
     supply[kind] = have - k
-    return replace(state, colony=replace(state.colony, bag=MappingProxyType(bag), supply=MappingProxyType(supply)))
+    return replace_in(state, "colony", bag=MappingProxyType(bag), supply=MappingProxyType(supply))
 
 
 def place_intruder(state: LockdownState, kind: str, place: str, cons: list[Consequence],
@@ -349,8 +347,7 @@ def place_intruder(state: LockdownState, kind: str, place: str, cons: list[Conse
             leaving = [i for i in state.colony.intruders if i.kind == "adult" and not state.characters_in(i.room)]
             cons.append(C("adult-cap", f"All 8 adult figures are on the board: {len(leaving)} adult(s) not in "
                           f"combat retreat into the colony.", removed=[i.id for i in leaving]))
-            state = replace(state, colony=replace(state.colony,
-                                                  intruders=tuple(i for i in state.colony.intruders if i not in leaving)))
+            state = replace_in(state, "colony", intruders=tuple(i for i in state.colony.intruders if i not in leaving))
             state = return_tokens(state, "adult", len(leaving), cons)
         if figures_on_board(state, kind) >= cap:
             cons.append(C("figure-cap", f"No {kind} figure is left (cap {cap}): nothing is placed.", kind=kind))
@@ -361,12 +358,12 @@ def place_intruder(state: LockdownState, kind: str, place: str, cons: list[Conse
     iid = f"i{serial}"
     cons.append(C("intruder-placed", f"A {kind} ({iid}) appears in {state.room_label(place)}.", intruder=iid,
                   kind=kind, room=place))
-    state = replace(state, colony=replace(state.colony, intruders=state.colony.intruders + (Intruder(iid, kind,
-                                                                                                     place),), intruder_serial=serial))
+    state = replace_in(state, "colony", intruders=state.colony.intruders + (Intruder(iid, kind, place),),
+                       intruder_serial=serial)
     if not state.colony.first_encounter:
         cons.append(C("milestone-first-encounter", "First encounter: every player keeps 1 of their 2 objectives "
                       "and discards the other (record ObjectiveChosen).", milestone="first_encounter"))
-        state = replace(state, colony=replace(state.colony, first_encounter=True))
+        state = replace_in(state, "colony", first_encounter=True)
     return state, iid
 
 
@@ -375,8 +372,8 @@ def remove_intruder(state: LockdownState, iid: str, cons: list[Consequence], to_
     it = intruder(state, iid)
     if it is None:
         return state
-    state = replace(state, colony=replace(state.colony,
-                                          intruders=tuple(i for i in state.colony.intruders if i.id != iid)), clock=replace(state.clock, pending=tuple(p for p in state.clock.pending if p.intruder != iid)))
+    state = replace_in(replace_in(state, "colony", intruders=tuple(i for i in state.colony.intruders if i.id != iid)),
+                       "clock", pending=tuple(p for p in state.clock.pending if p.intruder != iid))
     if to_bag:
         state = return_tokens(state, it.kind, 1, cons)
     cons.append(C("intruder-removed", f"The {it.kind} ({iid}) is {why}" + ("; its token goes back into the bag."
@@ -392,10 +389,10 @@ def kill(state: LockdownState, iid: str, cons: list[Consequence]) -> LockdownSta
     state = remove_intruder(state, iid, cons, why="killed", killed=True)
     if it.kind != "larva":
         state = add_objects(state, it.room, ("carcass",))
-        state = replace(state, colony=replace(state.colony, carcasses=state.colony.carcasses + 1))
+        state = replace_in(state, "colony", carcasses=state.colony.carcasses + 1)
         cons.append(C("carcass", f"A carcass token is placed in {state.room_label(it.room)}.", room=it.room))
     if it.kind == "queen":
-        state = replace(state, colony=replace(state.colony, queen_killed=True))
+        state = replace_in(state, "colony", queen_killed=True)
         cons.append(C("queen-killed", "The queen is dead.", milestone="queen_killed"))
     return state
 
@@ -409,8 +406,8 @@ def injure(state: LockdownState, iid: str, n: int, cons: list[Consequence], seat
         cons.append(C("larva-killed", f"The larva ({iid}) dies from {n} injury.", intruder=iid))
         return kill(state, iid, cons)
     total = it.injuries + n
-    state = replace(state, colony=replace(state.colony, intruders=tuple(replace(i, injuries=total) if i.id == iid else i
-                                           for i in state.colony.intruders)))
+    state = replace_in(state, "colony", intruders=tuple(replace(i, injuries=total) if i.id == iid else i
+                                           for i in state.colony.intruders))
     cards = 2 if it.kind in ("breeder", "queen") else 1
     cons.append(C("injured", f"The {it.kind} ({iid}) has {total} injur{'y' if total == 1 else 'ies'}: draw "
                   f"{cards} attack card{'s' if cards > 1 else ''} for the injury check (InjuryCheckDrawn).",
@@ -418,9 +415,8 @@ def injure(state: LockdownState, iid: str, n: int, cons: list[Consequence], seat
     already = any(p.kind == "injury_check" and p.intruder == iid for p in state.clock.pending)
     if already:
         return state
-    return replace(state, clock=replace(state.clock, pending=(Pending("injury_check", seat, it.room,
-                                                                      reason=f"{it.kind} injured",
-                                           intruder=iid),) + state.clock.pending))
+    return replace_in(state, "clock", pending=(Pending("injury_check", seat, it.room, reason=f"{it.kind} injured",
+                                           intruder=iid),) + state.clock.pending)
 
 
 def attack_effect(state: LockdownState, it: Intruder, seat: int, card_id: str, dark: bool, escape: bool,
@@ -440,9 +436,8 @@ def attack_effect(state: LockdownState, it: Intruder, seat: int, card_id: str, d
         state = slime(state, seat, cons)
         c2 = state.crew.characters[seat]
         if escape and c2.status == IN_BASE and any(not s.dressed for s in c2.serious) and intruder(state, it.id):
-            state = replace(state, colony=replace(state.colony, intruders=tuple(replace(i,
-                                                                                        room=c2.room) if i.id == it.id else i
-                                                   for i in state.colony.intruders)))
+            state = replace_in(state, "colony", intruders=tuple(replace(i, room=c2.room) if i.id == it.id else i
+                                                   for i in state.colony.intruders))
             cons.append(C("intruder-follows", f"The {it.kind} ({it.id}) follows into "
                           f"{state.room_label(c2.room)}.", intruder=it.id, to_room=c2.room))
     elif card.id == "blood_rage":
@@ -460,9 +455,8 @@ def attack_effect(state: LockdownState, it: Intruder, seat: int, card_id: str, d
             state = remove_intruder(state, it.id, cons, why="replaced by a breeder")
             state, new = place_intruder(state, "breeder", room, cons)
             if dark and new:
-                state = replace(state, clock=replace(state.clock, pending=(Pending("attack", seat, room,
-                                                                                   reason="evolve (darkness)",
-                                                        intruder=new),) + state.clock.pending))
+                state = replace_in(state, "clock", pending=(Pending("attack", seat, room, reason="evolve (darkness)",
+                                                        intruder=new),) + state.clock.pending)
         else:
             cons.append(C("no-breeder", "No breeder figure is available: nothing happens."))
     elif card.id == "infecting_the_host":
@@ -571,7 +565,7 @@ def check_base_empty(state: LockdownState, cons: list[Consequence]) -> LockdownS
     cons.append(C("nobody-left", "Nobody is left in the base: the time token jumps to "
                   f"{state.board.time_label(target)} and the game ends ({ending.replace('_', ' ')}).",
                   ending=ending, to=state.board.time_label(target)))
-    state = replace(state, clock=replace(state.clock, time=max(state.clock.time, target)))
+    state = replace_in(state, "clock", time=max(state.clock.time, target))
     return end_game(state, ending, cons, reason="no_characters_left")
 
 
@@ -595,11 +589,11 @@ def end_game(state: LockdownState, ending: str, cons: list[Consequence], reason:
         if state.colony.intruders:
             cons.append(C("stalkers-die", f"All {len(state.colony.intruders)} night stalkers on the board die.",
                           count=len(state.colony.intruders)))
-        state = replace(state, colony=replace(state.colony, intruders=(), queen_killed=True))
+        state = replace_in(state, "colony", intruders=(), queen_killed=True)
     final = reason or ending
     cons.append(C("game-ended", f"The game ends ({final.replace('_', ' ')}).", ending=final, effects=ending))
-    return replace(state, end=replace(state.end, ended=True, ending=final, end_effects=ending),
-                   clock=replace(state.clock, phase=ENDED, pending=(), turn=None))
+    return replace_in(replace_in(state, "end", ended=True, ending=final, end_effects=ending), "clock", phase=ENDED,
+                      pending=(), turn=None)
 
 
 def survivors(state: LockdownState) -> tuple[int, ...]:
@@ -613,14 +607,14 @@ def add_noise(state: LockdownState, key: str, place: str, cons: list[Consequence
     where = ("the technical corridors space" if key == TECHNICAL else f"area {key.rpartition('-')[2]}" if is_area(key)
              else f"corridor {n} of {state.room_label(place)}")
     cons.append(C("noise-placed", f"Noise marker placed in {where}.", corridor=key, room=place, number=n))
-    return replace(state, ship=replace(state.ship, noise=state.ship.noise | {key}))
+    return replace_in(state, "ship", noise=state.ship.noise | {key})
 
 
 def nest_check(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     if state.colony.eggs == 0 and not state.colony.nest_destroyed:
         cons.append(C("nest-destroyed", "No eggs are left in the Nest: the Nest is destroyed.",
                       milestone="nest_destroyed"))
-        return replace(state, colony=replace(state.colony, nest_destroyed=True))
+        return replace_in(state, "colony", nest_destroyed=True)
     return state
 
 
@@ -628,7 +622,7 @@ def start_self_destruct(state: LockdownState, cons: list[Consequence]) -> Lockdo
     at = min(state.clock.time + 3, len(state.board.time_spaces) - 1)
     cons.append(C("self-destruct", f"Self-destruct countdown: the yellow token goes on "
                   f"{state.board.time_label(at)}.", space=state.board.time_label(at)))
-    return replace(state, systems=replace(state.systems, self_destruct=("yellow", at)))
+    return replace_in(state, "systems", self_destruct=("yellow", at))
 
 
 # --- the item decks (decision 0037): shared by items and the action cards paid with an item -------------
@@ -642,8 +636,7 @@ def item_deck(state: LockdownState, colour: str) -> ItemDeck:
 
 
 def with_deck(state: LockdownState, colour: str, deck: ItemDeck) -> LockdownState:
-    return replace(state, decks=replace(state.decks, item_decks=MappingProxyType({**state.decks.item_decks,
-                                                                                  colour: deck})))
+    return replace_in(state, "decks", item_decks=MappingProxyType({**state.decks.item_decks, colour: deck}))
 
 
 def to_bottom(state: LockdownState, colour: str | None, name: str | None, cons: list[Consequence],

@@ -19,7 +19,7 @@ from typing import Any
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.board import PATH, TECHNICAL, is_area
 from service.rules.lockdown.components import NOISE_RESULTS, ROOMS
@@ -232,8 +232,7 @@ def danger(state: LockdownState, seat: int, place: str, cons: list[Consequence])
             cons.append(C("intruder-moved", f"Danger: the {intruder.kind} ({intruder.id}) moves from "
                           f"{state.room_label(other)} into {state.room_label(place)}.", intruder=intruder.id,
                           to_room=place))
-        return replace(state, colony=replace(state.colony, intruders=tuple(intruders)), ship=replace(state.ship,
-                                                                                                     doors=frozenset(doors)))
+        return replace_in(replace_in(state, "colony", intruders=tuple(intruders)), "ship", doors=frozenset(doors))
     cons.append(C("danger", f"Danger in {state.room_label(place)}: no stalker nearby, noise markers go in every "
                   f"corridor without one.", room=place, resolved=True))
     for key in b.corridors_of(place) or ():
@@ -252,8 +251,8 @@ def surface_danger(state: LockdownState, place: str, cons: list[Consequence]) ->
         for i in movers:
             cons.append(C("intruder-moved", f"Danger: the {i.kind} ({i.id}) moves along the paths from "
                           f"{state.room_label(i.room)} to {state.room_label(place)}.", intruder=i.id, to_room=place))
-        return replace(state, colony=replace(state.colony, intruders=tuple(replace(i,
-                                                                                   room=place) if i.id in ids else i for i in state.colony.intruders)))
+        return replace_in(state, "colony",
+                          intruders=tuple(replace(i, room=place) if i.id in ids else i for i in state.colony.intruders))
     cons.append(C("danger", f"Danger on {state.room_label(place)}: no stalker on the surface can come, noise markers "
                   f"go on every area without one.", room=place, resolved=True))
     for key in b.area_keys():
@@ -268,7 +267,7 @@ def encounter_due(state: LockdownState, seat: int, place: str, cons: list[Conseq
     cons.append(C("encounter", f"Encounter in {state.room_label(place)} for {who(state, seat)}: the noise markers "
                   f"of all its corridors are removed and a token is drawn from the colony bag.",
                   room=place, seat=seat, cleared=cleared))
-    state = replace(state, ship=replace(state.ship, noise=state.ship.noise - set(cleared)))
+    state = replace_in(state, "ship", noise=state.ship.noise - set(cleared))
     return M.push_front(state, Pending("encounter", seat, place, reason="noise in a marked corridor"))
 
 
@@ -401,7 +400,7 @@ def room_explored(state: LockdownState, fact: Fact, cons: list[Consequence]) -> 
                       "never hold doors, nothing is placed.", corridor=p.via))
     elif effect == "door":
         if p.via and p.via != TECHNICAL and p.via not in state.ship.destroyed_doors:
-            state = replace(state, ship=replace(state.ship, doors=state.ship.doors | {p.via}))
+            state = replace_in(state, "ship", doors=state.ship.doors | {p.via})
         cons.append(C("door", "A closed door is placed in the corridor the character came through.",
                       corridor=p.via))
     elif effect in ("red_item", "yellow_item", "green_item"):
@@ -495,7 +494,7 @@ def noise_removed(state, fact, cons):
     place = resolve_place(state, fact.data["room"])
     key = state.board.corridor_key(place, fact.data["corridor"])
     cons.append(C("noise-removed", "Noise marker removed.", corridor=key))
-    return replace(state, ship=replace(state.ship, noise=state.ship.noise - {key}))
+    return replace_in(state, "ship", noise=state.ship.noise - {key})
 
 
 # --- offers (what next_inputs proposes; inputs/inputs_play compose them in the seeded generator's order) -------

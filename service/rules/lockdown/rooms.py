@@ -22,7 +22,7 @@ from service.i18n import N_
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import hidden_information, mechanics as M, sections as S, systems
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ROOMS
@@ -131,8 +131,8 @@ def _rc_heal(state, seat, place, d):
 def _rc_research(state, seat, place, d):
     obj = d.get("object")
     c = state.crew.characters[seat]
-    if obj is None or (find_object(c.objects, obj) is None and find_object(state.ship.objects.get(place, ()),
-                                                                           obj) is None):
+    if obj is None or (find_object(c.objects,
+                                   obj) is None and find_object(state.ship.objects.get(place, ()), obj) is None):
         return [V("no-object-to-research", "Research needs a corpse, carcass or egg in the room or carried.",
                   S.WEAKNESS, "object")]
     return []
@@ -421,8 +421,8 @@ def reveal_weakness(state: LockdownState, slot: int, card: str | None, obj: str 
         names[slot] = card
     cons.append(C("weakness", f"Weakness {slot + 1} (knowledge {(3, 5, 8)[slot]}) is revealed"
                   + (f": {card}." if card else "."), slot=slot + 1, card=card))
-    return replace(state, research=replace(state.research, weaknesses=tuple(revealed), weakness_names=tuple(names),
-                                           researched=state.research.researched + ((obj,) if obj else ())))
+    return replace_in(state, "research", weaknesses=tuple(revealed), weakness_names=tuple(names),
+                      researched=state.research.researched + ((obj,) if obj else ()))
 
 
 def _ra_pod(state, seat, place, d, cons):
@@ -440,24 +440,24 @@ def _ra_pod(state, seat, place, d, cons):
         return M.check_base_empty(state, cons)
     pods = dict(state.systems.pods)
     pods[letter] = seat
-    return M.check_base_empty(replace(state, systems=replace(state.systems, pods=MappingProxyType(pods))), cons)
+    return M.check_base_empty(replace_in(state, "systems", pods=MappingProxyType(pods)), cons)
 
 
 def _ra_egg(state, seat, place, d, cons):
     if state.colony.eggs:
-        state = replace(state, colony=replace(state.colony, eggs=state.colony.eggs - 1))
+        state = replace_in(state, "colony", eggs=state.colony.eggs - 1)
         state = with_character(state, seat, objects=state.crew.characters[seat].objects + ("egg",))
         cons.append(C("egg-taken",
                       f"{who(state, seat)} takes an egg ({state.colony.eggs} left in the Nest); a noise roll "
                       f"follows.", seat=seat, eggs=state.colony.eggs))
         state = nest_check(state, cons)
-    return replace(state, clock=replace(state.clock, pending=(Pending("noise", seat, place,
-                                                                      reason="took an egg"),) + state.clock.pending))
+    return replace_in(state, "clock",
+                      pending=(Pending("noise", seat, place, reason="took an egg"),) + state.clock.pending)
 
 
 def _ra_stop_sd(state, seat, place, d, cons):
     cons.append(C("self-destruct-stopped", "The yellow self-destruct token is discarded."))
-    return replace(state, systems=replace(state.systems, self_destruct=None))
+    return replace_in(state, "systems", self_destruct=None)
 
 
 def _ra_toggle_power(state, seat, place, d, cons):
@@ -468,7 +468,7 @@ def _ra_toggle_power(state, seat, place, d, cons):
     power = dict(state.ship.power)
     power[loc] = (n, not on)
     cons.append(C("power", f"Power in {loc} turns {'off' if on else 'on'}.", location=loc, on=not on))
-    return replace(state, ship=replace(state.ship, power=MappingProxyType(power)))
+    return replace_in(state, "ship", power=MappingProxyType(power))
 
 
 def _ra_signal(state, seat, place, d, cons):
@@ -491,7 +491,7 @@ def _ra_schedule(state, seat, place, d, cons):
     dst = state.board.time_spaces[labels.index(dst_label)]
     cons.append(C("css-moved", f"The CSS token under {labels[state.board.time_spaces.index(src)]} moves to "
                   f"{dst_label}.", space=dst_label))
-    return replace(state, systems=replace(state.systems, css_at=(state.systems.css_at - {src}) | {dst}))
+    return replace_in(state, "systems", css_at=(state.systems.css_at - {src}) | {dst})
 
 
 def _ra_threat(state, seat, place, d, cons):
@@ -540,7 +540,7 @@ def _ra_vent(state, seat, place, d, cons):
     if target is None:
         return state
     keys = [k for k in (state.board.corridors_of(target) or ()) if k != TECHNICAL]
-    state = replace(state, ship=replace(state.ship, doors=state.ship.doors | set(keys), ventilation=target))
+    state = replace_in(state, "ship", doors=state.ship.doors | set(keys), ventilation=target)
     if state.ship.rooms[target].fire:
         state = with_room(state, target, fire=False)
     cons.append(C("vent", f"Doors close around {state.room_label(target)}; the ventilation token goes there. "
@@ -555,7 +555,7 @@ def _ra_alarm(state, seat, place, d, cons):
     idx = b.time_spaces.index(half) if half in b.time_spaces else len(b.time_spaces) - 1
     cons.append(C("alarm", f"Alarm procedure: the token goes on {b.time_label(idx)}; the Isolation Room opens.",
                   space=b.time_label(idx)))
-    return replace(state, systems=replace(state.systems, alarm=idx), ship=replace(state.ship, isolation_open=True))
+    return replace_in(replace_in(state, "systems", alarm=idx), "ship", isolation_open=True)
 
 
 def _ra_restore(state, seat, place, d, cons):
@@ -569,13 +569,13 @@ def _ra_restore(state, seat, place, d, cons):
         power = {loc: (n, by_token[n]) for loc, n in arrangement.items()}
     cons.append(C("power-restored", "Power reset and arranged; emergency power is active (time token blue).",
                   power={k: v[1] for k, v in power.items()}))
-    return replace(state, ship=replace(state.ship, power=MappingProxyType(power), emergency_power=True))
+    return replace_in(state, "ship", power=MappingProxyType(power), emergency_power=True)
 
 
 def _ra_call(state, seat, place, d, cons):
     sector = state.sector_of(place)
     cons.append(C("elevator", f"The elevator comes to {sector}.", sector=sector))
-    return replace(state, ship=replace(state.ship, elevator=sector))
+    return replace_in(state, "ship", elevator=sector)
 
 
 def _ra_use(state, seat, place, d, cons):
@@ -588,25 +588,25 @@ def _ra_use(state, seat, place, d, cons):
         state = with_character(state, s, room=dest)
     cons.append(C("elevator", f"{', '.join(who(state, s) for s in riders)} ride the elevator to "
                   f"{state.room_label(dest)} (no noise roll).", to_room=dest, seats=riders))
-    return replace(state, ship=replace(state.ship, elevator=to))
+    return replace_in(state, "ship", elevator=to)
 
 
 def _ra_lock_in(state, seat, place, d, cons):
     cons.append(C("lock-in", f"{who(state, seat)} tries to lock in: a noise roll; if a stalker appears the attempt "
                   f"fails.", seat=seat))
-    return replace(state, clock=replace(state.clock, pending=(Pending("noise", seat, place, reason="lock-in attempt"),
-                                   Pending("finish", seat, place, reason="lock_in")) + state.clock.pending))
+    return replace_in(state, "clock", pending=(Pending("noise", seat, place, reason="lock-in attempt"),
+                                   Pending("finish", seat, place, reason="lock_in")) + state.clock.pending)
 
 
 def _ra_bunker(state, seat, place, d, cons):
     if state.systems.rover == "exit" and d.get("choice") != "suit":
         cons.append(C("bunker", f"{who(state, seat)} drives the rover to the Bunker.", seat=seat))
         state = with_character(state, seat, status=IN_BUNKER, room=None, passed=True, bunker_via="rover")
-        return M.check_base_empty(replace(state, systems=replace(state.systems, rover="bunker")), cons)
+        return M.check_base_empty(replace_in(state, "systems", rover="bunker"), cons)
     cons.append(C("bunker-attempt", f"{who(state, seat)} walks out in the space suit: a noise roll; if a stalker "
                   f"appears the escape fails.", seat=seat))
-    return replace(state, clock=replace(state.clock, pending=(Pending("noise", seat, place, reason="space-suit escape"),
-                                   Pending("finish", seat, place, reason="bunker_suit")) + state.clock.pending))
+    return replace_in(state, "clock", pending=(Pending("noise", seat, place, reason="space-suit escape"),
+                                   Pending("finish", seat, place, reason="bunker_suit")) + state.clock.pending)
 
 
 def computer(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -621,30 +621,28 @@ def computer(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockd
         k = min(8, state.crew.characters[seat].knowledge + 1)
         state = with_character(state, seat, knowledge=k)
     elif option == "move_rover":
-        state = replace(state, systems=replace(state.systems,
-                                               rover=d.get("to") or ("away" if state.systems.rover == "exit" else "exit")))
+        state = replace_in(state, "systems", rover=d.get("to") or ("away" if state.systems.rover == "exit" else "exit"))
     elif option == "swap_power" and d.get("locations"):
         a, b = d["locations"]
         power = dict(state.ship.power)
         power[a], power[b] = power[b], power[a]
-        state = replace(state, ship=replace(state.ship, power=MappingProxyType(power)))
+        state = replace_in(state, "ship", power=MappingProxyType(power))
     elif option == "clear_room" and d.get("room"):
         target = resolve_place(state, d["room"])
         state = with_room(state, target, fire=False)
         for it in state.intruders_in(target):
-            state = replace(state, clock=replace(state.clock, pending=(Pending("retreat", seat, target,
-                                                                               reason="computer",
-                                                    intruder=it.id),) + state.clock.pending))
+            state = replace_in(state, "clock", pending=(Pending("retreat", seat, target, reason="computer",
+                                                    intruder=it.id),) + state.clock.pending)
     elif option == "toggle_door" and d.get("room"):
         target = resolve_place(state, d["room"])
         key = state.board.corridor_key(target, d.get("corridor") or 1)
         if key and key != TECHNICAL and key not in state.ship.destroyed_doors:
-            state = replace(state, ship=replace(state.ship, doors=state.ship.doors ^ {key}))
+            state = replace_in(state, "ship", doors=state.ship.doors ^ {key})
     elif option == "peek_css" and d.get("space") is not None and d.get("token"):
         known = dict(state.systems.css_known)
         known[str(d["space"])] = d["token"]
-        state = replace(state, systems=replace(state.systems, css_known=MappingProxyType(known)))
-    return replace(state, research=replace(state.research, computer_card=None))
+        state = replace_in(state, "systems", css_known=MappingProxyType(known))
+    return replace_in(state, "research", computer_card=None)
 
 
 def computer_revealed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -656,9 +654,9 @@ def computer_revealed(state: LockdownState, fact: Fact, cons: list[Consequence])
                       "is reshuffled (reveal the next card).", room=place))
         if place and state.clock.phase != "setup":
             state = M.place_malfunction(state, place, cons)
-        return replace(state, research=replace(state.research, computer_card=None))
+        return replace_in(state, "research", computer_card=None)
     cons.append(C("computer-card", f"Computer action card {card} is face up.", card=card))
-    return replace(state, research=replace(state.research, computer_card=card))
+    return replace_in(state, "research", computer_card=card)
 
 
 def weakness(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:

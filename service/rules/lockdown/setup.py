@@ -15,7 +15,7 @@ from types import MappingProxyType
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.components import CHARACTERS, ROOMS
 from service.rules.lockdown.state import (
@@ -128,8 +128,7 @@ def board_prepared(state: LockdownState, fact: Fact, cons: list[Consequence]) ->
     step = state.clock.step
     if state.clock.phase == "setup" and step == "board":
         step = READY if all(c.character for c in state.crew.characters.values()) else CHARACTERS_STEP
-    return replace(state, ship=replace(state.ship, rooms=MappingProxyType(rooms)), clock=replace(state.clock,
-                                                                                                 step=step))
+    return replace_in(replace_in(state, "ship", rooms=MappingProxyType(rooms)), "clock", step=step)
 
 
 def character_chosen(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -141,7 +140,7 @@ def character_chosen(state: LockdownState, fact: Fact, cons: list[Consequence]) 
     cons.append(C("character-placed", f"{who(state, seat)} starts in {state.room_label(start)} with knowledge "
                   f"{char.knowledge}.", seat=seat, room=start))
     if state.clock.phase == "setup" and state.clock.step != "board" and all(c.character for c in state.crew.characters.values()):
-        state = replace(state, clock=replace(state.clock, step=READY))
+        state = replace_in(state, "clock", step=READY)
     return state
 
 
@@ -153,8 +152,8 @@ def setup_completed(state: LockdownState, fact: Fact, cons: list[Consequence]) -
         (s for s in state.seats if state.crew.characters[s].player_number == 1), state.seats[0])
     held = sum(len(state.crew.characters[s].contingency) for s in state.seats)
     pool = ("unknown",) * max(0, 7 - 1 - held)
-    state = replace(state, clock=replace(state.clock, phase=PLAYER, step=TURNS, round=1, first_player=first, turn=first,
-                                         last_turn=None), secrets=replace(state.secrets, pool=pool))
+    state = replace_in(replace_in(state, "clock", phase=PLAYER, step=TURNS, round=1, first_player=first, turn=first,
+                                  last_turn=None), "secrets", pool=pool)
     cons.append(C("round-started", f"Round 1 begins; {who(state, first)} has the first player token.", round=1))
     return M.refill_hands(state, cons)
 

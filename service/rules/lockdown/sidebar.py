@@ -83,8 +83,9 @@ def sidebar(state: LockdownState) -> dict[str, Any]:
         (_("Time"), _("%(space)s (%(n)s left)") % {"space": state.time_label,
                                                    "n": len(b.time_spaces) - 1 - state.clock.time}),
         (_("Power"), power + (" · " + _("emergency") if state.ship.emergency_power else "")),
-        (_("Self-destruct"), _("%(colour)s on %(space)s") % {"colour": _(state.systems.self_destruct[0]),
-                                                             "space": b.time_label(state.systems.self_destruct[1])}
+        (_("Self-destruct"),
+         _("%(colour)s on %(space)s") % {"colour": _(state.systems.self_destruct[0]),
+                                         "space": b.time_label(state.systems.self_destruct[1])}
          if state.systems.self_destruct else _("off")),
         (_("Alarm"),
          _("on %(space)s") % {"space": b.time_label(state.systems.alarm)} if state.systems.alarm is not None else _("off")),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
-from service.rules.kit.replace import copied, in_place, replace
+from service.rules.kit.replace import copied, in_place, replace, replace_in
 from service.rules.kit.snapshot import SubState
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -609,17 +609,17 @@ def intruder(state: LockdownState, iid: str | None) -> Intruder | None:
 def with_room(state: LockdownState, place: str, **changes: Any) -> LockdownState:
     rooms = dict(state.ship.rooms)
     rooms[place] = replace(rooms[place], **changes)
-    return replace(state, ship=replace(state.ship, rooms=MappingProxyType(rooms)))
+    return replace_in(state, "ship", rooms=MappingProxyType(rooms))
 
 
 def with_character(state: LockdownState, seat: int, **changes: Any) -> LockdownState:
     chars = dict(state.crew.characters)
     chars[seat] = replace(chars[seat], **changes)
-    return replace(state, crew=replace(state.crew, characters=MappingProxyType(chars)))
+    return replace_in(state, "crew", characters=MappingProxyType(chars))
 
 
 def with_characters(state: LockdownState, changes: Mapping[int, Mapping[str, Any]]) -> LockdownState:
     chars = dict(state.crew.characters)
     for seat, ch in changes.items():
         chars[seat] = replace(chars[seat], **ch)
-    return replace(state, crew=replace(state.crew, characters=MappingProxyType(chars)))
+    return replace_in(state, "crew", characters=MappingProxyType(chars))

@@ -141,8 +141,8 @@ def _chosen(b, f, a, who):
 
 
 def _setup_done(b, f, a, who):
-    return _("Setup is complete: round 1 begins with %(who)s holding the first player token.") % {"who": player(a,
-                                                                                                                a.clock.first_player)}
+    return _("Setup is complete: round 1 begins with %(who)s holding the first player token.") % {
+        "who": player(a, a.clock.first_player)}
 
 
 def _first_player(b, f, a, who):
@@ -761,8 +761,8 @@ def moments(before: LockdownState, fact: Fact | None, after: LockdownState,
         out.append(Moment("objective", _("%(who)s reveals %(objective)s") % {"who": person(before, fact.actor), "objective": objective_name(fact.data.get("objective"))},
                           fact.actor))
     if after.end.ended and not before.end.ended:
-        out.append(Moment("end", _("The end: %(ending)s") % {"ending": _(ENDING_WORDS.get(after.end.ending,
-                                                                                          after.end.ending))}))
+        out.append(Moment("end",
+                          _("The end: %(ending)s") % {"ending": _(ENDING_WORDS.get(after.end.ending, after.end.ending))}))
     return out
 
 

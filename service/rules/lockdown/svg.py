@@ -428,9 +428,8 @@ def _hl(flag: bool) -> str:
 def _summary(state: LockdownState) -> str:
     b = state.board
     if state.end.ended:
-        where = _("round %(n)s, game over (%(ending)s)") % {"n": state.clock.round,
-                                                            "ending": _((state.end.ending or "ended").replace("_",
-                                                                                                              " "))}
+        ending = _((state.end.ending or "ended").replace("_", " "))
+        where = _("round %(n)s, game over (%(ending)s)") % {"n": state.clock.round, "ending": ending}
     else:
         where = _("setup") if state.clock.phase == "setup" else _("round %(n)s, %(phase)s phase") % {"n": state.clock.round, "phase": _(state.clock.phase)}
     return _("%(board)s: %(where)s, time %(space)s") % {"board": local(b), "where": where, "space": state.time_label}
@@ -552,8 +551,7 @@ def _status(state: LockdownState, ch: Changes, W: float) -> str:
     gate = _("Main gate open") if state.systems.gate_open else _("Main gate closed")
     out.append(_chip(x, y, 128, gate, gate
                      + (f" ({state.systems.gate_reason})" if state.systems.gate_reason else "")
-                     + _("; rover: %(rover)s") % {"rover": _(ROVER_WORDS.get(state.systems.rover,
-                                                                             str(state.systems.rover)))},
+                     + _("; rover: %(rover)s") % {"rover": _(ROVER_WORDS.get(state.systems.rover, str(state.systems.rover)))},
                      on=state.systems.gate_open, hl=ch.gate))
     x += 136
     if state.systems.launches and x + 128 < W - M - 198:
@@ -713,8 +711,8 @@ def _marks(state: LockdownState, ch: Changes) -> dict[str, dict[int, list[tuple[
     """Noise markers and doors per place and corridor number: ``{place: {n: [("noise"|"door", key)]}}``."""
     b = state.board
     out: dict[str, dict[int, list[tuple[str, str]]]] = {}
-    for what, keys in (("noise", state.ship.noise | ch.noise_gone), ("door",
-                                                                     state.ship.doors | state.ship.destroyed_doors | ch.doors)):
+    for what, keys in (("noise", state.ship.noise | ch.noise_gone),
+                       ("door", state.ship.doors | state.ship.destroyed_doors | ch.doors)):
         for key in keys:
             if key == TECHNICAL or is_area(key):
                 continue  # drawn on their own spaces

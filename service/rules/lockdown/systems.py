@@ -18,7 +18,7 @@ from types import MappingProxyType
 from service.rules.base import Expected, Fact, Group
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ROOMS
@@ -110,7 +110,7 @@ def door_changed(state, fact, cons):
         destroyed.add(key)
     cons.append(C("door", f"The door in corridor {fact.data['corridor']} of {state.room_label(place)} is {new}.",
                   corridor=key, state=new))
-    return replace(state, ship=replace(state.ship, doors=frozenset(doors), destroyed_doors=frozenset(destroyed)))
+    return replace_in(state, "ship", doors=frozenset(doors), destroyed_doors=frozenset(destroyed))
 
 
 def power_changed(state, fact, cons):
@@ -118,13 +118,13 @@ def power_changed(state, fact, cons):
     if d.get("emergency") or d.get("location") is None:
         cons.append(C("emergency-power", f"The time token is flipped: emergency power {'active' if d['on'] else 'inactive'}.",
                       on=d["on"]))
-        return replace(state, ship=replace(state.ship, emergency_power=d["on"]))
+        return replace_in(state, "ship", emergency_power=d["on"])
     loc = d["location"]
     n, _ = state.ship.power[loc]
     power = dict(state.ship.power)
     power[loc] = (n, d["on"])
     cons.append(C("power", f"Power token {n} ({loc}) turns {'on' if d['on'] else 'off'}.", location=loc, on=d["on"]))
-    return replace(state, ship=replace(state.ship, power=MappingProxyType(power)))
+    return replace_in(state, "ship", power=MappingProxyType(power))
 
 
 def self_destruct_started(state, fact, cons):

@@ -18,7 +18,7 @@ from typing import Any
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import copied, replace
+from service.rules.kit.replace import copied, replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.components import ACTION_CARDS, ROOMS
 from service.rules.lockdown.offers import offer
@@ -159,7 +159,7 @@ def check_passed(state: LockdownState, fact: Fact) -> list[Violation]:
 def first_player_passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     to = fact.data.get("to") or state.next_first_player()
     cons.append(C("first-player", f"The first player token passes to {who(state, to)}, who starts.", seat=to))
-    return replace(state, clock=replace(state.clock, first_player=to, turn=to, step=TURNS, last_turn=None))
+    return replace_in(state, "clock", first_player=to, turn=to, step=TURNS, last_turn=None)
 
 
 def passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:

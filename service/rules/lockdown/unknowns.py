@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from service.rules.base import Consequence, Fact, Violation
 from service.rules.lockdown import mechanics as M
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown.facts import FACTS
 from service.rules.lockdown.mechanics import C
 from service.rules.lockdown.turns import ACTIONS, action_cost
@@ -82,7 +82,7 @@ Handler = Callable[[LockdownState, Fact, list[Consequence]], LockdownState]
 def _note(state: LockdownState, fact: Fact, fields: list[str]) -> LockdownState:
     who_ = f" (seat {fact.actor})" if fact.actor is not None else ""
     entries = tuple(f"round {state.clock.round}: {fact.type}.{name}{who_}" for name in fields)
-    return replace(state, record=replace(state.record, unknowns=state.record.unknowns + entries))
+    return replace_in(state, "record", unknowns=state.record.unknowns + entries)
 
 
 def _without(fact: Fact, fields: list[str], **extra: Any) -> Fact:
@@ -113,7 +113,7 @@ def _chosen(state, fact, fields, cons, handlers):
                   f"unknown.", seat=seat, room=None))
     state = with_character(state, seat, character=UNKNOWN, room=None)
     if state.clock.phase == "setup" and state.clock.step != "board" and all(c.character for c in state.crew.characters.values()):
-        state = replace(state, clock=replace(state.clock, step="ready"))
+        state = replace_in(state, "clock", step="ready")
     return state
 
 
@@ -155,8 +155,8 @@ def _explored(state, fact, fields, cons, handlers):
                      else f"token {effect} (resolve its effect at the table)."), room=place, effect=effect))
     if p is not None and p.empty and not p.careful and effect not in ("silence", "danger"):
         cons.append(C("noise-roll-due", f"{who(state, seat)} entered an empty room: a noise roll is due.", seat=seat))
-        state = replace(state, clock=replace(state.clock, pending=(Pending("noise", seat, place,
-                                                                           reason="entered an empty room"),) + state.clock.pending))
+        noise = Pending("noise", seat, place, reason="entered an empty room")
+        state = replace_in(state, "clock", pending=(noise,) + state.clock.pending)
     return state
 
 
@@ -169,9 +169,9 @@ def _pop(kind: str, by_intruder: bool = False):
         if kind == "retreat" and "to_room" in fact.data and "to_room" not in fields:
             from service.rules.lockdown.facts import resolve_place
             dest = resolve_place(state, fact.data["to_room"])
-            state = replace(state, colony=replace(state.colony, intruders=tuple(replace(i,
-                                                                                        room=dest) if i.id == fact.data["intruder"] else i
-                                                   for i in state.colony.intruders)))
+            state = replace_in(state, "colony",
+                               intruders=tuple(replace(i, room=dest) if i.id == fact.data["intruder"] else i
+                                                   for i in state.colony.intruders))
         return state
     return handler
 
@@ -179,12 +179,12 @@ def _pop(kind: str, by_intruder: bool = False):
 def _step(to: str):
     def handler(state, fact, fields, cons, handlers):
         if fact.type == "CssTokenRevealed":
-            state = replace(state, systems=replace(state.systems, launches=state.systems.launches + (UNKNOWN,),
-                                                   css_at=state.systems.css_at - {state.time_space}))
+            state = replace_in(state, "systems", launches=state.systems.launches + (UNKNOWN,),
+                               css_at=state.systems.css_at - {state.time_space})
             if state.systems.pods:
                 cons.append(C("pod-unknown", "Which pods launched is not recorded: the characters in pods stay "
                               "there until a fact says where they went.", seats=sorted(state.systems.pods.values())))
-        return replace(state, clock=replace(state.clock, step=to if state.clock.phase == EVENT else state.clock.step))
+        return replace_in(state, "clock", step=to if state.clock.phase == EVENT else state.clock.step)
     return handler
 
 
@@ -206,7 +206,7 @@ def _died(state, fact, fields, cons, handlers):
 
 
 def _computer(state, fact, fields, cons, handlers):
-    return replace(state, research=replace(state.research, computer_card=None))
+    return replace_in(state, "research", computer_card=None)
 
 
 SPECIAL: dict[str, Callable[..., LockdownState]] = {
