@@ -40,7 +40,7 @@ def apply(state: LockdownState, fact: Fact) -> Result:
     shape = shape_violations(state, fact)
     if shape:  # cannot be applied at all; stores refuse such facts in every game
         ignored = C("fact-ignored", f"{fact.type} was not applied: {shape[0].message}")
-        return replace_in(state, "clock", facts=state.clock.facts + 1), [ignored]
+        return replace(state, facts=state.facts + 1), [ignored]
     return apply_shaped(state, fact, None)
 
 
@@ -52,9 +52,9 @@ def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) ->
     if fact.type in ACTIONS and _off_board(state, fact.actor):
         # only a lenient game stores it (check(): character-out-of-play, flagged): an action needs a room to act in
         cons.append(C("fact-ignored", f"{fact.type} was not applied: {who(state, fact.actor)} is not on the board."))
-        return copied(state, clock=copied(state.clock, facts=state.clock.facts + 1, interruptible=None)), cons
+        return copied(state, facts=state.facts + 1, interruptible=None), cons
     if handler is None or (state.end.ended and fact.type not in AFTER_END):
-        return copied(state, clock=copied(state.clock, facts=state.clock.facts + 1, interruptible=None)), cons
+        return copied(state, facts=state.facts + 1, interruptible=None), cons
     undo = turns.undo_of(state, fact)  # an action an Interruption may cancel next (decision 0038)
     # the effect works on a private draft of the state (kit/replace.py): every replace() of it until release()
     # changes it in place, and only the last version leaves this function
@@ -73,7 +73,7 @@ def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) ->
             state = handler(state, fact, cons)
         if not state.end.ended:
             state = _settle(state, cons)
-        return replace_in(state, "clock", facts=state.clock.facts + 1, interruptible=undo), cons
+        return replace(state, facts=state.facts + 1, interruptible=undo), cons
     finally:
         release(token)
 

@@ -213,13 +213,9 @@ class Clock(SubState):
     time: int = 0  # index into board.time_spaces (0 = "15")
     pending: tuple[Pending, ...] = ()
     last_actor: int | None = None  # who recorded the last action (for reactions)
-    # the action just recorded, which an Interruption may still cancel (turns.Undo: the fact and the state before
-    # it); None after any other fact (decision 0038)
-    interruptible: Any = None
     # seats that may still make their one free craft after another character's Repository craft action
     # (faq_lockdown.md 15); cleared by the next action
     free_crafts: tuple[int, ...] = ()
-    facts: int = 0  # facts folded so far
 
 
 @dataclass(frozen=True)
@@ -348,6 +344,10 @@ class LockdownState:
     seats: tuple[int, ...]
     ship: Ship
     crew: Crew
+    facts: int = 0  # facts folded so far
+    # the action just recorded, which an Interruption may still cancel (turns.Undo: the fact and the state before
+    # it); None after any other fact (decision 0038)
+    interruptible: Any = None
     clock: Clock = Clock()
     colony: Colony = Colony()
     systems: Systems = Systems()

@@ -361,8 +361,7 @@ def undo_of(before: LockdownState, fact: Fact) -> Undo | None:
         return None
     # the fact without its number: a game renumbered (a trip through the notation) folds to an equal state
     return Undo(Fact(0, fact.type, fact.data, fact.actor),
-                copied(before, clock=copied(before.clock,
-                                            interruptible=None)) if before.clock.interruptible is not None else before)
+                copied(before, interruptible=None) if before.interruptible is not None else before)
 
 
 def paid_for(fact: Fact) -> int:
@@ -402,7 +401,7 @@ def reaction_offers(state: LockdownState, seat: int, note: str) -> list[Expected
 def interrupt_offers(state: LockdownState, seats: list[int], note: str) -> list[Expected]:
     """The Interruptions that may be recorded now (table effects, ``inputs_play.table_effects``): one per seat in
     the acting character's room that holds a card, against the action just recorded."""
-    u = state.clock.interruptible
+    u = state.interruptible
     if u is None:
         return []
     out = []
@@ -428,7 +427,7 @@ def check_interrupted(state: LockdownState, fact: Fact) -> list[Violation]:
     if c.hand < cost:
         out.append(V("not-enough-cards", f"{d['card']} and its cost take {cost} card{'s' if cost != 1 else ''}, but "
                      f"{who(state, seat)} holds {c.hand}.", S.ACTION_CARDS))
-    u = state.clock.interruptible
+    u = state.interruptible
     against, action = d["against"], d["cancels"]
     if against == seat:
         return out + [V("own-action", f"{who(state, seat)} cannot interrupt their own action: an Interruption "
@@ -453,13 +452,13 @@ def interrupted(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lo
     L1925–1927). The reacting player discards the card and its cost; a reaction is no action (seed 001 L2162)."""
     d = fact.data
     seat = fact.actor
-    u = state.clock.interruptible
+    u = state.interruptible
     cost = 1 + (d.get("cost") or 0)
     if u is not None and u.fact.actor == d["against"] and u.fact.type == d["cancels"]:
         acting = u.fact
         paid = min(paid_for(acting), u.before.crew.characters[acting.actor].hand)
         # as any action, it ends the Repository's shared craft (checks_play: "before the next action")
-        state = copied(u.before, clock=copied(u.before.clock, facts=state.clock.facts, free_crafts=()))
+        state = copied(u.before, facts=state.facts, clock=copied(u.before.clock, free_crafts=()))
         state = M.act(state, acting, paid)
         what = ACTION_WORDS.get(acting.type, acting.type)
         cons.append(C("action-interrupted", f"{who(state, seat)} interrupts {who(state, acting.actor)}'s {what}: it "
