@@ -8,7 +8,7 @@ from dataclasses import fields
 import pytest
 
 from service.rules.base import Seat, Setup
-from service.rules.kit.replace import copied, draft, release, replace
+from service.rules.kit.replace import copied, draft, release, replace, replace_in
 from service.rules.kit.snapshot import digest, plain, snapshot
 from service.rules.lockdown.generate import facts_of, generate_game
 from service.rules.lockdown.ruleset import LOCKDOWN
@@ -76,12 +76,14 @@ def test_a_sub_state_is_copied_once_inside_a_draft_and_frozen_after_it():
     before = digest(snapshot(state))
     d, token = draft(state)
     try:
-        clock = replace(d.clock, round=1)
+        assert replace_in(d, "clock", round=1) is d
+        clock = d.clock
         assert clock is not state.clock  # the input's sub-state is copied, never changed
-        d = replace(d, clock=clock)
-        assert replace(d.clock, round=2) is clock and replace(d, clock=clock) is d  # then changed in place
-        assert d.round == 2
+        assert replace_in(d, "clock", round=2) is d and d.clock is clock and d.round == 2  # then changed in place
+        other = replace(d.clock, step="ready")  # a plain replace of a sub-state still copies it
+        assert other is not clock and clock.step == "board"
     finally:
         release(token)
     assert digest(snapshot(state)) == before
-    assert replace(d.clock, round=3) is not d.clock and d.round == 2  # released: frozen like any state
+    after = replace_in(d, "clock", round=3)  # released: frozen like any state
+    assert after is not d and d.round == 2 and after.round == 3

@@ -21,6 +21,11 @@ from dataclasses import fields
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+# A copy gets a dict of its own, made by dict() and set as its __dict__ (frozen: through object.__setattr__), not
+# the instance dict CPython would make for it: for a class of up to 30 fields that one shares its keys with the
+# class ("split"), and CPython 3.11 cannot specialise an attribute read on a split dict made so, so every read of
+# such an object took the slow path (about 20 ns instead of 6; decision 0042).
+_set_dict = object.__setattr__
 _FIELDS: dict[type, frozenset[str]] = {}
 
 
@@ -35,29 +40,21 @@ def replace(obj: T, /, **changes: Any) -> T:
     if not names.issuperset(changes):  # a subset test makes no set when every name is a field (the usual case)
         return _flat(replace, obj, changes, names)
     d = obj.__dict__
-    drafts = _drafting.drafts
-    if drafts is not None:
-        if drafts.get(id(obj)) is obj:  # this thread's private draft (see ``draft``): changed in place
-            d.update(changes)
-            return obj
-        new = object.__new__(cls)
-        nd = new.__dict__
-        nd.update(d)
-        nd.update(changes)
-        if cls in _IN_PLACE:  # a sub-state made while drafting is a draft too: changed in place from now on
-            drafts[id(new)] = new
-        return new
-    new = object.__new__(cls)
-    nd = new.__dict__
-    nd.update(d)
+    if obj is _drafting.draft:  # this thread's private draft (see ``draft``): changed in place
+        d.update(changes)
+        return obj
+    nd = dict(d)
     nd.update(changes)
+    new = object.__new__(cls)
+    _set_dict(new, "__dict__", nd)
     return new
 
 
 def replace_in(obj: T, part: str, /, **changes: Any) -> T:
     """``replace(obj, part=replace(obj.part, **changes))`` in one call: fields of the sub-state ``part`` of ``obj``
-    changed. Inside a draft the sub-state is copied at its first change and changed in place after it, and the
-    state is then returned as it is (it holds the changed sub-state): the cost of a flat state's ``replace``.
+    changed. Inside a draft of ``obj`` the sub-state is copied at its first change and changed in place after it,
+    and the state is returned as it is (it holds the changed sub-state): about the cost of a flat state's
+    ``replace``.
 
         >>> from dataclasses import dataclass
         >>> @dataclass(frozen=True)
@@ -75,24 +72,23 @@ def replace_in(obj: T, part: str, /, **changes: Any) -> T:
     names = _FIELDS.get(cls) or _field_names(cls)
     if not names.issuperset(changes):
         raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(changes.keys() - names))}")
-    drafts = _drafting.drafts
-    if drafts is not None and drafts.get(id(sub)) is sub:  # a draft sub-state: whichever state holds it sees this
+    local = _drafting
+    parts = local.parts
+    if parts is not None and parts.get(part) is sub:  # copied inside this draft: whoever holds it sees the change
         sub.__dict__.update(changes)
         return obj
-    new = object.__new__(cls)
-    nd = new.__dict__
-    nd.update(sub.__dict__)
+    nd = dict(sub.__dict__)
     nd.update(changes)
-    if drafts is not None:
-        if cls in _IN_PLACE:
-            drafts[id(new)] = new
-        if drafts.get(id(obj)) is obj:
-            obj.__dict__[part] = new
-            return obj
-    out = object.__new__(type(obj))
-    od = out.__dict__
-    od.update(obj.__dict__)
+    new = object.__new__(cls)
+    _set_dict(new, "__dict__", nd)
+    if obj is local.draft:
+        parts[part] = new  # type: ignore[index]
+        obj.__dict__[part] = new
+        return obj
+    od = dict(obj.__dict__)
     od[part] = new
+    out = object.__new__(type(obj))
+    _set_dict(out, "__dict__", od)
     return out
 
 
@@ -121,28 +117,22 @@ def copied(obj: T, /, **changes: Any) -> T:
     names = _FIELDS.get(cls) or _field_names(cls)
     if not names.issuperset(changes):
         return _flat(copied, obj, changes, names)
-    new = object.__new__(cls)
-    nd = new.__dict__
-    nd.update(obj.__dict__)
+    nd = dict(obj.__dict__)
     nd.update(changes)
+    new = object.__new__(cls)
+    _set_dict(new, "__dict__", nd)
     return new
 
 
 # --- drafts: private mutation inside one call, frozen results ---------------------------------------------
 
 class _Drafting(threading.local):
-    drafts: dict[int, Any] | None = None  # id → object: what this thread's ``replace`` changes in place
+    # class-attribute defaults: read faster than the thread's ``__dict__``
+    draft: Any = None  # the object this thread's ``replace`` changes in place
+    parts: dict[str, Any] | None = None  # its sub-states copied since ``draft``, by field: changed in place too
 
 
-_drafting = _Drafting()  # (a class attribute default reads faster than the thread's ``__dict__``)
-_IN_PLACE: set[type] = set()  # sub-state classes (see ``in_place``)
-
-
-def in_place(cls: type) -> type:
-    """Mark a state's sub-state class: while a draft is open, a copy of one that ``replace`` makes is a draft too
-    (changed in place by the next ``replace``), so a fact that changes a sub-state many times copies it once."""
-    _IN_PLACE.add(cls)
-    return cls
+_drafting = _Drafting()
 
 
 def draft(obj: T) -> tuple[T, Any]:
@@ -150,10 +140,9 @@ def draft(obj: T) -> tuple[T, Any]:
 
     For a function that makes many successive versions of one object of which only the last is seen (the
     rules' ``apply``: a fact's effect replaces the state five to ten times): one copy instead of one per change.
-    The sub-states of ``obj`` (classes marked ``in_place``) are copied at their first change and changed in place
-    after it. The caller promises that no version but the last is kept or looked at, and that the copy leaves it
-    only after ``release`` (from then on it is as frozen as any other). Returns the copy and what ``release``
-    takes::
+    A sub-state of it that ``replace_in`` changes is copied at its first change and changed in place after it.
+    The caller promises that no version but the last is kept or looked at, and that the copy leaves it only
+    after ``release`` (from then on it is as frozen as any other). Returns the copy and what ``release`` takes::
 
         state, token = draft(state)
         try:
@@ -162,11 +151,12 @@ def draft(obj: T) -> tuple[T, Any]:
             release(token)
     """
     new = copied(obj)
-    token = _drafting.drafts
-    _drafting.drafts = {id(new): new}  # holds what it names, so no id is reused while the draft is open
+    local = _drafting
+    token = (local.draft, local.parts)
+    local.draft, local.parts = new, {}
     return new, token
 
 
 def release(token: Any) -> None:
     """End the draft ``draft`` began (the one before it, if drafts nest, is this thread's draft again)."""
-    _drafting.drafts = token
+    _drafting.draft, _drafting.parts = token

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
-from service.rules.kit.replace import copied, in_place, replace, replace_in
+from service.rules.kit.replace import copied, replace, replace_in
 from service.rules.kit.snapshot import SubState
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -194,8 +194,8 @@ class Pending:
 
 # --- the state in named sub-states (decision 0042) ----------------------------------------------------------
 # Each group of fields belongs mostly to one concept module; a change replaces the sub-state and the state
-# (``replace(state, clock=replace(state.clock, round=2))``: inside ``apply`` both are private drafts, changed in
-# place). The snapshot (kit/snapshot.py) merges a sub-state's fields into the state's, so the fixed corpus's
+# (``replace_in(state, "clock", round=2)``: inside ``apply`` both are private drafts, copied once and then changed
+# in place). The snapshot (kit/snapshot.py) merges a sub-state's fields into the state's, so the fixed corpus's
 # digests do not see the grouping.
 
 
@@ -326,8 +326,6 @@ class Record(SubState):
 
 SUB_STATES = {"clock": Clock, "ship": Ship, "crew": Crew, "colony": Colony, "systems": Systems,
               "research": Research, "decks": Decks, "secrets": Secrets, "end": End, "record": Record}
-for _cls in SUB_STATES.values():
-    in_place(_cls)  # copied once per fact inside apply's draft, then changed in place (kit/replace.py)
 
 
 @dataclass(frozen=True)
