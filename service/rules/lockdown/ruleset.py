@@ -105,7 +105,8 @@ class LockdownRuleset(Ruleset):
     result_words = {"death_cause": result_words.DEATH_CAUSES, "route": result_words.ROUTES}
 
     def escape_route(self, survival: str | None, state: _state.LockdownState, seat: int) -> str | None:
-        return result_words.escape_route(survival, state.crew.characters.get(seat))
+        # the flat reading form (decision 0042): the read side passes what it kept of a state, not a LockdownState
+        return result_words.escape_route(survival, state.characters.get(seat))
 
     # --- statistics (decision 0040) ----------------------------------------------------------------
 
