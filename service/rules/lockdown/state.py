@@ -534,13 +534,14 @@ def initial_state(setup: Setup) -> LockdownState:
         b = load_board(board_id)
     except FileNotFoundError:
         raise ValueError(f"Unknown board {board_id!r}.") from None
+    # copied(): objects with a dict of their own, as every later version has (kit/replace.py; decision 0042)
     rooms = {
-        p.id: RoomState(place=p.id, kind=p.kind, sector=p.sector, tile=p.room, explored=p.room is not None)
+        p.id: copied(RoomState(place=p.id, kind=p.kind, sector=p.sector, tile=p.room, explored=p.room is not None))
         for p in b.places.values()
     }
     bag = dict(COLONY["bag_at_start"])
     bag["adult"] = bag.get("adult", 0) + COLONY["adults_added_per_player"] * len(seats)
-    return LockdownState(
+    state = LockdownState(
         setup=setup,
         board=b,
         seats=seats,
@@ -554,6 +555,7 @@ def initial_state(setup: Setup) -> LockdownState:
         # Nemesis intruders: "3 losowe zakryte karty słabości" — the first one is face down too (seed 000 L4777, L4794–4795)
         research=Research(weaknesses=(False, False, False) if opts.get("intruders") == "nemesis" else (True, False, False)),
     )
+    return copied(state, **{sub: copied(getattr(state, sub)) for sub in SUB_STATES})
 
 def who(state: LockdownState, seat: int | None) -> str:
     """A seat as messages name it: ``seat 2 (Ann, Scientist)``; None is the table."""
