@@ -11,7 +11,7 @@ those): it does what the table recorded as far as it can. It never mutates its i
 """
 from __future__ import annotations
 
-from service.rules.kit.replace import copied, draft, release, replace
+from service.rules.kit.replace import copied, draft, release, replace, replace_in
 from types import MappingProxyType
 from typing import Callable
 
@@ -39,7 +39,8 @@ Result = tuple[LockdownState, list[Consequence]]
 def apply(state: LockdownState, fact: Fact) -> Result:
     shape = shape_violations(state, fact)
     if shape:  # cannot be applied at all; stores refuse such facts in every game
-        return replace(state, facts=state.facts + 1), [C("fact-ignored", f"{fact.type} was not applied: {shape[0].message}")]
+        ignored = C("fact-ignored", f"{fact.type} was not applied: {shape[0].message}")
+        return replace(state, facts=state.facts + 1), [ignored]
     return apply_shaped(state, fact, None)
 
 
@@ -52,15 +53,16 @@ def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) ->
         # only a lenient game stores it (check(): character-out-of-play, flagged): an action needs a room to act in
         cons.append(C("fact-ignored", f"{fact.type} was not applied: {who(state, fact.actor)} is not on the board."))
         return copied(state, facts=state.facts + 1, interruptible=None), cons
-    if handler is None or (state.ended and fact.type not in AFTER_END):
+    if handler is None or (state.end.ended and fact.type not in AFTER_END):
         return copied(state, facts=state.facts + 1, interruptible=None), cons
     undo = turns.undo_of(state, fact)  # an action an Interruption may cancel next (decision 0038)
     # the effect works on a private draft of the state (kit/replace.py): every replace() of it until release()
     # changes it in place, and only the last version leaves this function
     state, token = draft(state)
     try:
-        if state.free_crafts and fact.type in ACTIONS and not (fact.type == "ItemCrafted" and fact.data.get("free")):
-            state = replace(state, free_crafts=())  # the Repository's shared craft ends with the next action
+        if state.clock.free_crafts and fact.type in ACTIONS and not (fact.type == "ItemCrafted" and fact.data.get("free")):
+            state = replace_in(state, "clock",
+                               free_crafts=())  # the Repository's shared craft ends with the next action
         if unknown is None:
             unknown = unknown_fields(fact)
         if unknown:  # docs/decisions/0018: apply what does not depend on the unknown value
@@ -69,7 +71,7 @@ def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) ->
             state = apply_nowhere(state, fact, cons)
         else:
             state = handler(state, fact, cons)
-        if not state.ended:
+        if not state.end.ended:
             state = _settle(state, cons)
         return replace(state, facts=state.facts + 1, interruptible=undo), cons
     finally:
@@ -79,7 +81,7 @@ def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) ->
 # --- small helpers ---------------------------------------------------------------------------
 
 def _off_board(state: LockdownState, seat: int | None) -> bool:
-    c = state.characters.get(seat) if seat is not None else None
+    c = state.crew.characters.get(seat) if seat is not None else None
     # a character in the base whose room was recorded as unknown is on the board, somewhere (decision 0018)
     return c is not None and c.room is None and not (c.status == IN_BASE and c.character)
 
@@ -93,7 +95,7 @@ def _place_intruder(state: LockdownState, kind: str, place: str,
 def _finish(state: LockdownState, p: Pending, cons: list[Consequence]) -> LockdownState:
     """A sub-step that follows a noise roll: did a stalker appear? (lock-in, suit escape)"""
     seat = p.seat
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     if c.status != IN_BASE or c.room != p.room:
         return state
     if state.intruders_in(p.room):
@@ -111,8 +113,8 @@ def _finish(state: LockdownState, p: Pending, cons: list[Consequence]) -> Lockdo
 
 def _end_of_turn(state: LockdownState, seat: int, cons: list[Consequence]) -> LockdownState:
     """Fire: a character ending its turn in a burning room suffers 1 light wound (lockdown.md §6.3)."""
-    c = state.characters[seat]
-    if c.status == IN_BASE and c.room and state.rooms[c.room].fire and not c.fire_hurt:
+    c = state.crew.characters[seat]
+    if c.status == IN_BASE and c.room and state.ship.rooms[c.room].fire and not c.fire_hurt:
         cons.append(C("fire-wound", f"{who(state, seat)} ends the turn in a burning room: 1 light wound.",
                       seat=seat))
         state = with_character(state, seat, fire_hurt=c.passed)
@@ -122,15 +124,15 @@ def _end_of_turn(state: LockdownState, seat: int, cons: list[Consequence]) -> Lo
 
 def _vent_out(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     """Vent Control: whoever is in the vented room when the player phase ends dies (lockdown.md §2.6.2)."""
-    place = state.ventilation
+    place = state.ship.ventilation
     if place is None:
         return state
-    state = replace(state, ventilation=None)
+    state = replace_in(state, "ship", ventilation=None)
     for it in state.intruders_in(place):
         state = M.remove_intruder(state, it.id, cons, why="killed by the vent-out", killed=True)
     for seat in state.characters_in(place):
         state = M.die(state, seat, "vent_out", cons)
-        if state.ended:
+        if state.end.ended:
             return state
     cons.append(C("vented", f"{state.room_label(place)} is vented; the ventilation token is removed.", room=place))
     return state
@@ -138,47 +140,48 @@ def _vent_out(state: LockdownState, cons: list[Consequence]) -> LockdownState:
 
 def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     """Advance turns, phases and rounds once no sub-step is pending."""
-    while state.pending and state.pending[0].kind == "finish" and not state.ended:
-        p = state.pending[0]
-        state = replace(state, pending=state.pending[1:])
+    while state.clock.pending and state.clock.pending[0].kind == "finish" and not state.end.ended:
+        p = state.clock.pending[0]
+        state = replace_in(state, "clock", pending=state.clock.pending[1:])
         state = _finish(state, p, cons)
-    if state.pending or state.ended:
+    if state.clock.pending or state.end.ended:
         return state
-    if state.phase == EVENT and state.step == ATTACKS:
-        state = replace(state, step=EVENT_CARD)
+    if state.clock.phase == EVENT and state.clock.step == ATTACKS:
+        state = replace_in(state, "clock", step=EVENT_CARD)
         state = event_phase.fire_step(state, cons)
         return state
-    if state.phase == PLAYER and state.step == TURNS:
-        t = state.turn
-        c = state.characters.get(t) if t is not None else None
+    if state.clock.phase == PLAYER and state.clock.step == TURNS:
+        t = state.clock.turn
+        c = state.crew.characters.get(t) if t is not None else None
         if c is not None and not c.passed and c.actions < 2:
             return state
         if c is not None and c.status == IN_BASE and not c.fire_hurt:
             state = _end_of_turn(state, t, cons)
-            if state.ended:
+            if state.end.ended:
                 return state
-            c = state.characters[t]
+            c = state.crew.characters[t]
         order = state.seats
         start = order.index(t) + 1 if t in order else 0
-        nxt = next((s for s in order[start:] + order[:start] if not state.characters[s].passed), None)
-        changes = {s: {"actions": 0} for s in order if state.characters[s].actions}
-        if t is not None and t in state.characters:  # its turn is over (faq_lockdown.md 7: "your first turn")
+        nxt = next((s for s in order[start:] + order[:start] if not state.crew.characters[s].passed), None)
+        changes = {s: {"actions": 0} for s in order if state.crew.characters[s].actions}
+        if t is not None and t in state.crew.characters:  # its turn is over (faq_lockdown.md 7: "your first turn")
             changes.setdefault(t, {})["first_turn_done"] = True
         state = with_characters(state, changes) if changes else state
         if nxt is None:
             state = _vent_out(state, cons)
-            if state.ended:
+            if state.end.ended:
                 return state
-            step = CSS if state.time_space in state.css_at else TIME
-            cons.append(C("event-phase", "Everyone has passed: the event phase begins.", round=state.round))
-            return replace(state, phase=EVENT, step=step, turn=None, last_turn=None)
+            step = CSS if state.time_space in state.systems.css_at else TIME
+            cons.append(C("event-phase", "Everyone has passed: the event phase begins.", round=state.clock.round))
+            return replace_in(state, "clock", phase=EVENT, step=step, turn=None, last_turn=None)
         two = c is not None and not c.passed and c.actions >= 2
         cons.append(C("turn", f"The turn passes to {who(state, nxt)}.", seat=nxt))
-        return replace(state, turn=nxt, last_turn=t if two else None)
-    if state.phase == EVENT and state.step == ROUND_END:
-        cons.append(C("round-ended", f"Round {state.round} ends.", round=state.round))
-        state = replace(state, phase=PLAYER, step=FIRST_PLAYER, round=state.round + 1, turn=None, last_turn=None)
-        cons.append(C("round-started", f"Round {state.round} begins.", round=state.round))
+        return replace_in(state, "clock", turn=nxt, last_turn=t if two else None)
+    if state.clock.phase == EVENT and state.clock.step == ROUND_END:
+        cons.append(C("round-ended", f"Round {state.clock.round} ends.", round=state.clock.round))
+        state = replace_in(state, "clock", phase=PLAYER, step=FIRST_PLAYER, round=state.clock.round + 1, turn=None,
+                           last_turn=None)
+        cons.append(C("round-started", f"Round {state.clock.round} begins.", round=state.clock.round))
         return M.refill_hands(state, cons)
     return state
 

@@ -49,7 +49,7 @@ V = violation  # the kit's builder, short for the many rules below
 
 
 def pending_text(state: LockdownState) -> str:
-    p = state.pending[0]
+    p = state.clock.pending[0]
     if p.kind in ("attack", "injury_check", "retreat"):
         what = {"attack": "the attack of", "injury_check": "the injury check of", "retreat": "the retreat of"}[p.kind]
         return f"{what} intruder {p.intruder} in {state.room_label(p.room)} ({PENDING_FACT[p.kind]})"
@@ -67,12 +67,13 @@ def check(state: LockdownState, fact: Fact) -> list[Violation]:
 def check_shaped(state: LockdownState, fact: Fact, unknown: list[str]) -> list[Violation]:
     """``check`` of a fact already found well shaped, its unknown fields (``unknowns.unknown_fields``) given: the
     fold works both out once for the check and the apply of a fact (``ruleset.checked_apply``)."""
-    if state.ended:
+    if state.end.ended:
         if fact.type in AFTER_END and unknown:
             return unknowns.violations(state, fact, unknown)
         if fact.type in AFTER_END:
             return RULES.get(fact.type, _no_rule)(state, fact)
-        return [V("game-over", f"The game has already ended ({state.ending}); nothing more can be recorded.", S.END)]
+        return [V("game-over", f"The game has already ended ({state.end.ending}); nothing more can be recorded.",
+                  S.END)]
     if fact.type == "GameEnded":
         return warrants.check(state, fact)
     out = _order(state, fact)
@@ -93,20 +94,20 @@ def _no_rule(state: LockdownState, fact: Fact) -> list[Violation]:
 
 def _order(state: LockdownState, fact: Fact) -> list[Violation]:
     t = fact.type
-    if state.phase == SETUP and t not in SETUP_FACTS:
+    if state.clock.phase == SETUP and t not in SETUP_FACTS:
         return [V("setup-not-finished", f"{t} cannot be recorded during setup; finish setup first "
                   f"(BoardPrepared, a CharacterChosen per seat, then SetupCompleted).", S.SETUP_BOARD)]
     # a free item use (cost 0: not an action) may come in the middle of a sub-step, e.g. the Flashlight during an
     # encounter in darkness (seed 000 L3546–3552; example_of_play.md B10)
     free_item = t == "ItemUsed" and not fact.data.get("cost")
-    if t in ANYTIME or (t == "ActionCardPlayed" and fact.data.get("reaction")) or free_item or state.phase == SETUP:
+    if t in ANYTIME or (t == "ActionCardPlayed" and fact.data.get("reaction")) or free_item or state.clock.phase == SETUP:
         return []
-    if state.pending:
-        p = state.pending[0]
+    if state.clock.pending:
+        p = state.clock.pending[0]
         seat_ok = fact.actor == p.seat if FACTS[t].actor == "seat" else True
         if t != PENDING_FACT[p.kind] or not seat_ok:
             if t in PENDING_FACT.values() and t != PENDING_FACT[p.kind] and not any(
-                    PENDING_FACT.get(q.kind) == t for q in state.pending):
+                    PENDING_FACT.get(q.kind) == t for q in state.clock.pending):
                 return [_not_due(state, fact)]
             return [V("pending-step", f"First record {pending_text(state)}; {t} by {who(state, fact.actor)} "
                       f"has to wait until then.", _pending_section(p.kind))]
@@ -133,7 +134,7 @@ def _not_due(state: LockdownState, fact: Fact) -> Violation:
         "InjuryCheckDrawn": ("injury-check-not-due", "no injured stalker awaits its injury check", S.INJURIES),
         "IntruderRetreated": ("retreat-not-due", "no stalker is retreating", S.RETREAT),
     }[fact.type]
-    now = f" Pending: {pending_text(state)}." if state.pending else ""
+    now = f" Pending: {pending_text(state)}." if state.clock.pending else ""
     return V(rule, f"{fact.type} by {who(state, fact.actor)} was not expected: {what}.{now}", section)
 
 

@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.mechanics import C
 from service.rules.lockdown.state import (
@@ -34,7 +34,7 @@ def after_the_fact(state: LockdownState) -> bool:
 
 def uncertain(state: LockdownState) -> bool:
     """Positions may be wrong: the game is recorded after the fact, or a stretch of it was not recorded."""
-    return bool(state.gaps) or after_the_fact(state)
+    return bool(state.record.gaps) or after_the_fact(state)
 
 
 # --- checks --------------------------------------------------------------------------------------------------
@@ -42,14 +42,14 @@ def uncertain(state: LockdownState) -> bool:
 def check_gap(state: LockdownState, fact: Fact) -> list[Violation]:
     out = [Violation(GAP_RULE, "A gap in the record (rounds not recorded): strict games record every fact; "
                      "record the game as lenient to skip ahead.", S.END, "to_round")]
-    if fact.data["to_round"] <= state.round:
+    if fact.data["to_round"] <= state.clock.round:
         out.append(Violation("gap-backwards", f"RecordGap.to_round must be after the current round "
-                             f"({state.round}), got {fact.data['to_round']}.", S.END, "to_round"))
+                             f"({state.clock.round}), got {fact.data['to_round']}.", S.END, "to_round"))
     return out
 
 
 def check_escape(state: LockdownState, fact: Fact) -> list[Violation]:
-    c = state.characters[fact.actor]
+    c = state.crew.characters[fact.actor]
     out = [Violation(ESCAPE_RULE, "An escape recorded by its outcome only: strict games record how it happened "
                      "(the pod and its launch, the Bunker, the Isolation Room); record the game as lenient to "
                      "summarise it.", S.END, "route")]
@@ -65,7 +65,7 @@ def apply_gap(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lock
     """Skip ahead: the rest of this round and the rounds before ``to_round`` were not recorded."""
     to = fact.data["to_round"]
     b = state.board
-    time, time_text = state.time, ""
+    time, time_text = state.clock.time, ""
     given = fact.data.get("time")
     if given is not None:
         labels = [b.time_label(i) for i in range(len(b.time_spaces))]
@@ -74,35 +74,38 @@ def apply_gap(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lock
             time = labels.index(label)
             time_text = f", time token at {label}"
     last = to - 1
-    span = f"round {state.round}" if last <= state.round else f"rounds {state.round}–{last}"
+    span = f"round {state.clock.round}" if last <= state.clock.round else f"rounds {state.clock.round}–{last}"
     cons.append(C("record-gap", f"Not recorded: the rest of {span}. Round {to} begins{time_text}; positions, hands "
-                  f"and tokens from before the gap may have changed.", from_round=state.round, to_round=to,
+                  f"and tokens from before the gap may have changed.", from_round=state.clock.round, to_round=to,
                   time=b.time_label(time)))
     changes = {s: {"actions": 0, "passed": False, "moves": 0, "first_turn_done": False, "fire_hurt": False}
-               for s in state.seats if state.characters[s].status == IN_BASE}
+               for s in state.seats if state.crew.characters[s].status == IN_BASE}
     state = with_characters(state, changes) if changes else state
-    if not state.isolation_open and b.isolation_opens_at in b.time_spaces[:time + 1]:
-        state = replace(state, isolation_open=True)  # the time token passed the first white space: it stays open
+    if not state.ship.isolation_open and b.isolation_opens_at in b.time_spaces[:time + 1]:
+        state = replace_in(state, "ship",
+                           isolation_open=True)  # the time token passed the first white space: it stays open
         cons.append(C("milestone-isolation", "The time token is past the first white space: the Isolation Room is "
                       "open.", milestone="isolation_open"))
-    gap = (state.round, to, b.time_label(time) if given is not None else None)
-    state = replace(state, gaps=state.gaps + (gap,), round=to, time=time, phase=PLAYER, step=TURNS, pending=(),
-                    turn=state.first_player, last_turn=None, css_at=frozenset(
-                        s for s in state.css_at if s in b.time_spaces and b.time_spaces.index(s) > time))
+    gap = (state.clock.round, to, b.time_label(time) if given is not None else None)
+    state = replace_in(state, "record", gaps=state.record.gaps + (gap,))
+    state = replace_in(state, "clock", round=to, time=time, phase=PLAYER, step=TURNS, pending=(),
+                       turn=state.clock.first_player, last_turn=None)
+    state = replace_in(state, "systems", css_at=frozenset(
+        s for s in state.systems.css_at if s in b.time_spaces and b.time_spaces.index(s) > time))
     return state
 
 
 def apply_escape(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     seat, route = fact.actor, fact.data["route"]
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     if c.status not in (IN_BASE, IN_POD):
         cons.append(C("ignored", f"{who(state, seat)} is no longer in the base; nothing changes."))
         return state
-    pods = dict(state.pods)
+    pods = dict(state.systems.pods)
     for letter, s in list(pods.items()):
         if s == seat:
             del pods[letter]
-    state = replace(state, pods=MappingProxyType(pods))
+    state = replace_in(state, "systems", pods=MappingProxyType(pods))
     if route == "pod":
         letter = fact.data.get("pod")
         letter = letter if letter in POD_LETTERS else None
@@ -122,16 +125,17 @@ def apply_escape(state: LockdownState, fact: Fact, cons: list[Consequence]) -> L
 
 def coarse_inputs(state: LockdownState) -> list[Expected]:
     """The coarse-record facts that fit here (offered by the recorder in lenient games only)."""
-    if state.ended or state.phase == "setup":
+    if state.end.ended or state.clock.phase == "setup":
         return []
     b = state.board
-    times = [b.time_label(i) for i in range(state.time, len(b.time_spaces) - 1)]  # not the last: that ends the game
-    out = [Expected("RecordGap", None, {"to_round": list(range(state.round + 1, max(state.round + 2, 16))),
+    times = [b.time_label(i) for i in range(state.clock.time,
+                                            len(b.time_spaces) - 1)]  # not the last: that ends the game
+    out = [Expected("RecordGap", None, {"to_round": list(range(state.clock.round + 1, max(state.clock.round + 2, 16))),
                                         "time": times, "note": None},
                     "coarse record: skip ahead — the rest of this round and the rounds before the chosen one "
                     "were not recorded")]
     for seat in state.seats:
-        if state.characters[seat].status in (IN_BASE, IN_POD):
+        if state.crew.characters[seat].status in (IN_BASE, IN_POD):
             out.append(Expected("CharacterEscaped", seat, {"route": list(ESCAPE_ROUTES), "pod": list(POD_LETTERS)},
                                 f"coarse record: {who(state, seat)} escaped (how is not recorded)"))
     return out

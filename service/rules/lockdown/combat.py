@@ -18,7 +18,7 @@ from typing import Any
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, EVENT_CARDS
@@ -35,21 +35,21 @@ DIE_FACES = ("blank", "creeper", "adult", "hit", "double", "card_for_1", "one_or
 def check_attacked(state, fact):
     it = intruder(state, fact.data["intruder"])
     out = []
-    first = state.pending[0] if state.pending else None
+    first = state.clock.pending[0] if state.clock.pending else None
     any_order = (first is not None and first.reason == "escape"
                  and (state.setup.options or {}).get("escape_order") == "any"
                  and any(q.kind == "attack" and q.reason == "escape" and q.seat == first.seat and q.intruder == it.id
-                         for q in state.pending))
+                         for q in state.clock.pending))
     if first is not None and first.kind == "attack" and first.intruder != it.id and not any_order:
         if first.reason == "escape":
             return [V("wrong-attacker", f"The escape attacks come largest first: {first.intruder} attacks before "
                       f"{it.id} (game option escape_order \"any\" lets the table choose).", S.ESCAPE, "intruder")]
-        return [V("wrong-attacker", f"The attack due is by {state.pending[0].intruder}, not {it.id}.", S.ATTACK,
+        return [V("wrong-attacker", f"The attack due is by {state.clock.pending[0].intruder}, not {it.id}.", S.ATTACK,
                   "intruder")]
     target = fact.data.get("target")
-    p = state.pending[0] if state.pending else None
+    p = state.clock.pending[0] if state.clock.pending else None
     if target is not None:
-        c = state.characters[target]
+        c = state.crew.characters[target]
         if p is not None and p.seat is not None and target != p.seat:
             out.append(V("attack-target", f"This attack ({p.reason}) targets {who(state, p.seat)}, not "
                          f"{who(state, target)}.", S.ATTACK, "target"))
@@ -66,11 +66,11 @@ def check_attacked(state, fact):
 
 
 def target_here(state, fact) -> list[Violation]:
-    place = state.characters[fact.actor].room
+    place = state.crew.characters[fact.actor].room
     t = fact.data["target"]
     if t == "egg":
-        floor = "egg" in state.objects.get(place, ())
-        nest = state.rooms[place].tile == "nest" and state.rooms[place].explored and state.eggs > 0
+        floor = "egg" in state.ship.objects.get(place, ())
+        nest = state.ship.rooms[place].tile == "nest" and state.ship.rooms[place].explored and state.colony.eggs > 0
         if not (floor or nest):
             return [V("no-eggs-here", f"There is no unheld egg in {state.room_label(place)}.", S.EGGS, "target")]
         return []
@@ -86,7 +86,7 @@ def check_shot(state, fact):
     if out:
         return out
     out += target_here(state, fact)
-    c = state.characters[fact.actor]
+    c = state.crew.characters[fact.actor]
     weapon = fact.data["weapon"].casefold()
     item = next((i for i in c.items if i.name.casefold() == weapon), None)
     if item is None:
@@ -116,7 +116,7 @@ def check_melee(state, fact):
 
 
 def check_injury_check(state, fact):
-    p = state.pending[0]
+    p = state.clock.pending[0]
     it = intruder(state, p.intruder)
     need = 2 if it and it.kind in ("breeder", "queen") else 1
     if len(fact.data["blood"]) != need:
@@ -126,7 +126,7 @@ def check_injury_check(state, fact):
 
 
 def check_retreated(state, fact):
-    p = state.pending[0]
+    p = state.clock.pending[0]
     if p.intruder != fact.data["intruder"]:
         return [V("wrong-intruder", f"The retreat due is by {p.intruder}.", S.RETREAT, "intruder")]
     if fact.data.get("to_room") is not None and state.board.has_graph:
@@ -140,7 +140,7 @@ def check_intruder_placed(state, fact):
     into the colony only when a stalker of its kind hides in the technical corridors (seed 000 L2834–2836), which a
     dead queen cannot do; no other rule places a queen (L1843–1846: the colony's queen token)."""
     kind = str(fact.data.get("kind") or "").casefold()
-    if kind in ("queen", "królowa") and state.queen_killed:
+    if kind in ("queen", "królowa") and state.colony.queen_killed:
         return [V("queen-killed", "The queen has been killed; she cannot appear again.", S.FIGURES, "kind")]
     return []
 
@@ -154,7 +154,7 @@ def attacked(state, fact, cons):
     if it is None:
         return state
     target = fact.data.get("target") or (p.seat if p and p.seat is not None else M.attack_target(state, it.room))
-    if target is None or state.characters[target].status != IN_BASE:
+    if target is None or state.crew.characters[target].status != IN_BASE:
         cons.append(C("attack-no-target", f"The {it.kind} ({iid}) has nobody to attack."))
         return state
     escape = bool(p and p.reason == "escape")
@@ -167,7 +167,7 @@ def attacked(state, fact, cons):
         return state
     dark = fact.data.get("dark")
     if dark is None:
-        dark = state.dark(state.characters[target].room)
+        dark = state.dark(state.crew.characters[target].room)
     return M.attack_effect(state, it, target, card.id, bool(dark), escape, cons, corpse_room)
 
 
@@ -194,7 +194,7 @@ def injuries_for(result: str, kind: str, melee: bool, extra_cards: int) -> int:
 def combat(state: LockdownState, fact: Fact, cons: list[Consequence], melee: bool) -> LockdownState:
     seat = fact.actor
     d = fact.data
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     place = c.room
     extra = d.get("extra_cards") or 0
     state = M.act(state, fact, action_cost(fact))
@@ -203,18 +203,19 @@ def combat(state: LockdownState, fact: Fact, cons: list[Consequence], melee: boo
         state = M.pay(state, seat, extra)
     if d["target"] == "egg":
         n = injuries_for(d["result"], "larva", melee, extra)
-        if n and "egg" in state.objects.get(place, ()):
+        if n and "egg" in state.ship.objects.get(place, ()):
             for _ in range(n):
                 state = M.take_object(state, place, "egg")
             cons.append(C("egg-destroyed", f"{n} egg(s) destroyed in {state.room_label(place)}.", room=place))
-        elif n and state.rooms[place].tile == "nest" and state.eggs:
-            state = replace(state, eggs=max(0, state.eggs - n))
-            cons.append(C("egg-destroyed", f"{n} egg(s) destroyed in the Nest ({state.eggs} left).", room=place))
+        elif n and state.ship.rooms[place].tile == "nest" and state.colony.eggs:
+            state = replace_in(state, "colony", eggs=max(0, state.colony.eggs - n))
+            cons.append(C("egg-destroyed", f"{n} egg(s) destroyed in the Nest ({state.colony.eggs} left).", room=place))
             state = M.nest_check(state, cons)
         else:
             cons.append(C("missed", "The eggs are missed."))
         cons.append(C("noise-roll-due", "After every attempt on the eggs: a noise roll.", seat=seat))
-        return replace(state, pending=(Pending("noise", seat, place, reason="egg attack"),) + state.pending)
+        return replace_in(state, "clock",
+                          pending=(Pending("noise", seat, place, reason="egg attack"),) + state.clock.pending)
     it = M.intruder(state, d["target"])
     if melee:
         state = M.contaminate(state, seat, cons)
@@ -242,14 +243,15 @@ def assault_rifle(name: str) -> bool:
 
 def weapon(state: LockdownState, seat: int, name: str) -> Item | None:
     key = name.casefold()
-    return next((i for i in state.characters[seat].items if i.name.casefold() == key), None)
+    return next((i for i in state.crew.characters[seat].items if i.name.casefold() == key), None)
 
 
 def spend_ammo(state: LockdownState, seat: int, name: str, n: int, cons: list[Consequence]) -> LockdownState:
     item = weapon(state, seat, name)
     if item is None or item.ammo is None:
         return state
-    items = tuple(replace(i, ammo=max(0, (i.ammo or 0) - n)) if i is item else i for i in state.characters[seat].items)
+    items = tuple(replace(i, ammo=max(0,
+                                      (i.ammo or 0) - n)) if i is item else i for i in state.crew.characters[seat].items)
     return with_character(state, seat, items=items)
 
 
@@ -278,8 +280,8 @@ def injury_check(state, fact, cons):
     if retreat:
         cons.append(C("retreat", f"Retreat symbol: the {it.kind} ({it.id}) flees (draw an event card: "
                       f"IntruderRetreated).", intruder=it.id))
-        return replace(state, pending=(Pending("retreat", p.seat, it.room, reason="injury check",
-                                               intruder=it.id),) + state.pending)
+        return replace_in(state, "clock", pending=(Pending("retreat", p.seat, it.room, reason="injury check",
+                                               intruder=it.id),) + state.clock.pending)
     cons.append(C("survives", f"Blood {total} > {it.injuries} injuries: the {it.kind} ({it.id}) lives on.",
                   intruder=it.id))
     return state
@@ -296,15 +298,17 @@ def move_through(state: LockdownState, iid: str, corridors: tuple[int, ...], con
             break
         if key == TECHNICAL:
             return M.remove_intruder(state, iid, cons, to_bag=True, why="gone into the technical corridors")
-        if key in state.doors:
+        if key in state.ship.doors:
             cons.append(C("door-destroyed", f"The {it.kind} ({iid}) destroys the closed door instead of moving.",
                           intruder=iid, corridor=key))
-            return replace(state, doors=state.doors - {key}, destroyed_doors=state.destroyed_doors | {key})
+            return replace_in(state, "ship", doors=state.ship.doors - {key},
+                              destroyed_doors=state.ship.destroyed_doors | {key})
         room = b.other_end(key, room) or room
         break  # a retreat uses the first number only (assumption: rules-gaps.md)
     cons.append(C("intruder-moved", f"The {it.kind} ({iid}) retreats to {state.room_label(room)}.", intruder=iid,
                   to_room=room))
-    return replace(state, intruders=tuple(replace(i, room=room) if i.id == iid else i for i in state.intruders))
+    return replace_in(state, "colony",
+                      intruders=tuple(replace(i, room=room) if i.id == iid else i for i in state.colony.intruders))
 
 
 def retreated(state, fact, cons):
@@ -317,7 +321,8 @@ def retreated(state, fact, cons):
         dest = resolve_place(state, fact.data["to_room"])
         cons.append(C("intruder-moved", f"Intruder {iid} retreats to {state.room_label(dest)}.", intruder=iid,
                       to_room=dest))
-        return replace(state, intruders=tuple(replace(i, room=dest) if i.id == iid else i for i in state.intruders))
+        return replace_in(state, "colony",
+                          intruders=tuple(replace(i, room=dest) if i.id == iid else i for i in state.colony.intruders))
     if not state.board.has_graph:
         cons.append(C("table-resolves", f"{card.en} shows corridor {card.corridors[0]}; this board's corridors are "
                       f"unknown, so give to_room.", intruder=iid))
@@ -347,16 +352,16 @@ BASIC_FACES = ("blank", "creeper", "adult", "hit", "double")  # the die without 
 def pending_offers(state: LockdownState) -> list[Expected] | None:
     """The pending combat sub-step (an attack, an injury check, a retreat), or None when the pending step is
     another concept's (``movement.pending_offers``)."""
-    p = state.pending[0]
+    p = state.clock.pending[0]
     if p.kind == "attack":
-        it = next((i for i in state.intruders if i.id == p.intruder), None)
+        it = next((i for i in state.colony.intruders if i.id == p.intruder), None)
         opts: dict[str, Any] = {"intruder": [p.intruder]}
         if it is not None and it.kind != "larva":
             opts["card"] = [c.id for c in ATTACK_CARDS]
         return [Expected("IntruderAttacked", None, opts, f"{p.reason}: intruder {p.intruder} attacks; record the "
                          f"attack card drawn")]
     if p.kind == "injury_check":
-        it = next((i for i in state.intruders if i.id == p.intruder), None)
+        it = next((i for i in state.colony.intruders if i.id == p.intruder), None)
         values = list(dict.fromkeys(b for c in ATTACK_CARDS for b in c.blood))
         cards = 2 if it is not None and it.kind in ("breeder", "queen") else 1  # as generate._blood draws them
         blood = [[v] for v in values] if cards == 1 else [[a, b] for a in values for b in values]
@@ -365,7 +370,7 @@ def pending_offers(state: LockdownState) -> list[Expected] | None:
     if p.kind == "retreat":
         opts = {"intruder": [p.intruder], "card": [c.id for c in EVENT_CARDS]}
         if not state.board.has_graph:
-            opts["to_room"] = list(state.rooms)
+            opts["to_room"] = list(state.ship.rooms)
         return [Expected("IntruderRetreated", None, opts, f"{p.intruder} retreats: draw an event card")]
     return None
 
@@ -373,11 +378,11 @@ def pending_offers(state: LockdownState) -> list[Expected] | None:
 def offers(state: LockdownState, seat: int) -> list[Expected]:
     """The attacks ``seat`` may make in its turn: a shot with each loaded weapon in hand and melee, at every
     intruder in its room and at the eggs there."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     if c.status != IN_BASE or c.room is None or c.hand < 1:
         return []
     place = c.room
-    r = state.rooms[place]
+    r = state.ship.rooms[place]
     out: list[Expected] = []
     first: dict[str, Any] = {}
     for i in c.items:  # the check finds a weapon by name: its first item of that name must be the one in hand
@@ -386,7 +391,7 @@ def offers(state: LockdownState, seat: int) -> list[Expected]:
     powered = state.powered(state.sector_of(place)) is not False
     faces = list(DIE_FACES) if powered else list(BASIC_FACES)
     targets = [i.id for i in state.intruders_in(place)]
-    eggs = "egg" in state.objects.get(place, ()) or (r.tile == "nest" and r.explored and state.eggs > 0)
+    eggs = "egg" in state.ship.objects.get(place, ()) or (r.tile == "nest" and r.explored and state.colony.eggs > 0)
     if eggs:
         targets.append("egg")
     for t in targets:
@@ -401,15 +406,16 @@ def placed_offers(state: LockdownState) -> list[Expected]:
     """Table effect: an intruder placed by an effect, of a kind whose figures are not all on the board."""
     caps = COLONY["figures"]
     on_board: dict[str, int] = {}
-    for i in state.intruders:
+    for i in state.colony.intruders:
         on_board[i.kind] = on_board.get(i.kind, 0) + 1
     kinds = [k for k in ("adult", "creeper", "larva", "breeder", "queen") if on_board.get(k, 0) < caps.get(k, 1)]
-    return [Expected("IntruderPlaced", None, {"kind": kinds, "room": list(state.rooms)}, TABLE_EFFECT)] if kinds else []
+    return [Expected("IntruderPlaced", None, {"kind": kinds, "room": list(state.ship.rooms)},
+                     TABLE_EFFECT)] if kinds else []
 
 
 def injured_removed_offers(state: LockdownState) -> list[Expected]:
     """Table effects: an intruder injured, or removed (to the bag or not), by an effect."""
-    ids = [i.id for i in state.intruders]
+    ids = [i.id for i in state.colony.intruders]
     if not ids:
         return []
     return [Expected("IntruderInjured", None, {"intruder": ids}, TABLE_EFFECT),

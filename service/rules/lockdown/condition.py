@@ -35,7 +35,7 @@ def check_in_play(state: LockdownState, fact: Fact) -> list[Violation]:
 
 def check_dressed(state: LockdownState, fact: Fact) -> list[Violation]:
     out = in_game(state, fact.actor, S.SERIOUS_WOUNDS)
-    open_ = sum(1 for w in state.characters[fact.actor].serious if not w.dressed)
+    open_ = sum(1 for w in state.crew.characters[fact.actor].serious if not w.dressed)
     n = fact.data.get("count") or 1
     if not out and open_ < n:
         out.append(V("no-undressed-wound", f"{who(state, fact.actor)} has {open_} undressed serious wound(s), "
@@ -45,7 +45,7 @@ def check_dressed(state: LockdownState, fact: Fact) -> list[Violation]:
 
 def check_healed(state: LockdownState, fact: Fact) -> list[Violation]:
     out = in_game(state, fact.actor, S.SERIOUS_WOUNDS)
-    c = state.characters[fact.actor]
+    c = state.crew.characters[fact.actor]
     if out:
         return out
     if fact.data["kind"] == "light" and c.light == 0:
@@ -59,7 +59,7 @@ def check_healed(state: LockdownState, fact: Fact) -> list[Violation]:
 
 def check_scanned(state: LockdownState, fact: Fact) -> list[Violation]:
     out = in_game(state, fact.actor, S.CONTAMINATION)
-    c = state.characters[fact.actor]
+    c = state.crew.characters[fact.actor]
     n = fact.data["infected"] + (fact.data.get("clean") or 0)
     if not out and n > c.contamination:
         out.append(V("scan-more-than-owned", f"{who(state, fact.actor)} owns {c.contamination} contamination "
@@ -69,14 +69,14 @@ def check_scanned(state: LockdownState, fact: Fact) -> list[Violation]:
 
 def check_larva(state: LockdownState, fact: Fact) -> list[Violation]:
     out = in_game(state, fact.actor, S.CONTAMINATION)
-    if not out and not state.characters[fact.actor].larva:
+    if not out and not state.crew.characters[fact.actor].larva:
         out.append(V("no-larva", f"{who(state, fact.actor)} has no larva on the board.", S.CONTAMINATION))
     return out
 
 
 def check_slime(state: LockdownState, fact: Fact) -> list[Violation]:
     out = in_game(state, fact.actor, S.SLIME)
-    if not out and not fact.data["slime"] and not state.characters[fact.actor].slime:
+    if not out and not fact.data["slime"] and not state.crew.characters[fact.actor].slime:
         out.append(V("no-slime", f"{who(state, fact.actor)} has no slime marker to remove.", S.SLIME, "slime"))
     return out
 
@@ -93,7 +93,7 @@ def wound(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdown
 
 
 def dressed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    c = state.characters[fact.actor]
+    c = state.crew.characters[fact.actor]
     n = fact.data.get("count") or 1
     wounds, done = [], 0
     for w in c.serious:
@@ -105,7 +105,7 @@ def dressed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
 
 
 def healed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    c = state.characters[fact.actor]
+    c = state.crew.characters[fact.actor]
     if fact.data["kind"] == "light":
         cons.append(C("healed", f"{who(state, fact.actor)}'s light wounds are healed.", seat=fact.actor))
         return with_character(state, fact.actor, light=0)
@@ -125,7 +125,7 @@ def contaminated(state: LockdownState, fact: Fact, cons: list[Consequence]) -> L
 
 def scan(state: LockdownState, seat: int, infected: int, clean: int, scope: str, remove: bool,
          cons: list[Consequence]) -> LockdownState:
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     cons.append(C("scanned", f"{who(state, seat)} scans contamination cards ({scope}): {infected} INFECTED, "
                   f"{clean} clean.", seat=seat, infected=infected, clean=clean))
     known_clean = min(c.contamination, max(c.clean, clean) if scope != "all" else clean)
@@ -134,7 +134,7 @@ def scan(state: LockdownState, seat: int, infected: int, clean: int, scope: str,
         if infected:
             state = M.remove_contamination(state, seat, infected, scope)
             cons.append(C("contamination-removed", f"{infected} infected card(s) are removed.", seat=seat))
-        if state.characters[seat].larva:
+        if state.crew.characters[seat].larva:
             state = with_character(state, seat, larva=False)
             cons.append(C("larva-removed", f"The larva is removed from {who(state, seat)}'s board.", seat=seat))
         return state
@@ -186,7 +186,7 @@ def treatment_offers(state: LockdownState, seats: list[int]) -> list[Expected]:
     note = TABLE_EFFECT
     out: list[Expected] = []
     for s in seats:
-        c = state.characters[s]
+        c = state.crew.characters[s]
         open_ = sum(1 for w in c.serious if not w.dressed)
         if open_:
             out.append(offer("WoundDressed", s, open_, lambda: Expected(
@@ -201,7 +201,7 @@ def treatment_offers(state: LockdownState, seats: list[int]) -> list[Expected]:
 def scan_offers(state: LockdownState, seat: int) -> list[Expected]:
     """Table effects for one seat: a contamination scan (how many infected), slime placed or removed."""
     note = TABLE_EFFECT
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     n = c.contamination
     slime = c.slime
     return [offer("ContaminationScanned", seat, n, lambda: Expected(
@@ -213,7 +213,7 @@ def scan_offers(state: LockdownState, seat: int) -> list[Expected]:
 def larva_offers(state: LockdownState, seats: list[int]) -> list[Expected]:
     """Table effect: a larva removed from a character who carries one."""
     return [offer("LarvaRemoved", s, None, lambda: Expected("LarvaRemoved", s, {}, TABLE_EFFECT))
-            for s in seats if state.characters[s].larva]
+            for s in seats if state.crew.characters[s].larva]
 
 
 def death_offers(state: LockdownState, seats: list[int]) -> list[Expected]:

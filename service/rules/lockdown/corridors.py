@@ -60,14 +60,14 @@ def observe(before: Any, fact: Fact | None, after: Any) -> Observation | None:
         return None
     if fact.type in CHARACTER_MOVES:
         seat = fact.actor
-        was = before.characters.get(seat) if seat is not None else None
-        now = after.characters.get(seat) if seat is not None else None
+        was = before.crew.characters.get(seat) if seat is not None else None
+        now = after.crew.characters.get(seat) if seat is not None else None
         origin, dest = (was.room if was else None), (now.room if now else None)
         mover = "character"
     elif fact.type == "IntruderMoved":
         iid = fact.data.get("intruder")
-        origin = next((i.room for i in before.intruders if i.id == iid), None)
-        dest = next((i.room for i in after.intruders if i.id == iid), None)
+        origin = next((i.room for i in before.colony.intruders if i.id == iid), None)
+        dest = next((i.room for i in after.colony.intruders if i.id == iid), None)
         mover = "intruder"
     else:
         return None

@@ -18,7 +18,7 @@ from __future__ import annotations
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.coarse_record import INCOMPLETE, uncertain
 from service.rules.lockdown.components import CHARACTERS
@@ -40,7 +40,7 @@ def scoring_view(state: LockdownState):
 
     seats = []
     for seat in state.seats:
-        c = state.characters[seat]
+        c = state.crew.characters[seat]
         end_death = c.status == "dead" and c.cause in END_CAUSES and c.was is not None
         alive = c.status != "dead" or end_death
         where = c.was if end_death else c.status
@@ -70,23 +70,24 @@ def scoring_view(state: LockdownState):
         ))
     sectors = {}
     for sector in state.board.sectors:
-        rooms = [r for r in state.rooms.values() if r.sector == sector and r.kind != "special"]
+        rooms = [r for r in state.ship.rooms.values() if r.sector == sector and r.kind != "special"]
         sectors[sector] = all(r.explored for r in rooms) if rooms and all(r.sector for r in rooms) else None
     view = ScoringView(
         mode=state.setup.mode,
-        ending=state.ending or "abandoned",
+        ending=state.end.ending or "abandoned",
         seats=tuple(seats),
-        self_destruct=state.self_destruct[0] if state.self_destruct else "off",
-        alarm_procedure=state.alarm is not None,
-        active_contingency=_unknown(state.active_contingency),
-        neutral_pool=tuple(_unknown(t) for t in state.pool),
-        eggs_in_nest=state.eggs,
-        queen_killed=state.queen_killed if state.end_effects != "base_destroyed" else True,
-        weaknesses=tuple(WeaknessView(slot=i + 1, card=state.weakness_names[i], discovered=state.weaknesses[i])
+        self_destruct=state.systems.self_destruct[0] if state.systems.self_destruct else "off",
+        alarm_procedure=state.systems.alarm is not None,
+        active_contingency=_unknown(state.secrets.active_contingency),
+        neutral_pool=tuple(_unknown(t) for t in state.secrets.pool),
+        eggs_in_nest=state.colony.eggs,
+        queen_killed=state.colony.queen_killed if state.end.end_effects != "base_destroyed" else True,
+        weaknesses=tuple(WeaknessView(slot=i + 1, card=state.research.weakness_names[i],
+                                      discovered=state.research.weaknesses[i])
                          for i in range(3)),
         first_weakness_face_up=not state.nemesis_intruders,
         sectors_explored=sectors if any(v is not None for v in sectors.values()) else None,
-        pods_launched=state.launches,
+        pods_launched=state.systems.launches,
     )
     return _coarse(state, view)
 
@@ -102,7 +103,7 @@ def _coarse(state: LockdownState, view):
     from dataclasses import replace as copy
 
     seats = list(view.seats)
-    if state.ending == INCOMPLETE:
+    if state.end.ending == INCOMPLETE:
         seats = [copy(sv, alive=None, location=None) if sv.alive and sv.location in ("base", "pod") else sv
                  for sv in seats]
     if not uncertain(state):
@@ -120,9 +121,9 @@ def _coarse(state: LockdownState, view):
 # --- the facts of the game's end: the table ending it, the final scan of the victory check (decision 0029) ------
 
 def check_final_scan(state: LockdownState, fact: Fact) -> list[Violation]:
-    if not state.ended:
+    if not state.end.ended:
         return [V("final-scan-not-now", "The final scan is part of the victory check after the end.", S.VICTORY)]
-    c = state.characters[fact.actor]
+    c = state.crew.characters[fact.actor]
     if c.status not in ("isolation", "bunker", "evacuated"):
         return [V("scan-dead", f"{who(state, fact.actor)} did not survive; there is nothing to scan.", S.VICTORY)]
     if fact.data["infected"] is False and fact.data.get("drawn") and not c.larva:
@@ -132,13 +133,13 @@ def check_final_scan(state: LockdownState, fact: Fact) -> list[Violation]:
 
 def game_ended(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     ending = fact.data["ending"]
-    if ending not in ("abandoned", INCOMPLETE) and state.phase in (PLAYER, EVENT):
+    if ending not in ("abandoned", INCOMPLETE) and state.clock.phase in (PLAYER, EVENT):
         state = M.end_game(state, ending, cons)
-        return replace(state, ending_note=fact.data.get("note") or "")
+        return replace_in(state, "end", ending_note=fact.data.get("note") or "")
     cons.append(C("game-ended", f"The game ends ({ending.replace('_', ' ')})."
                   + (f" {fact.data['note']}" if fact.data.get("note") else ""), ending=ending))
-    return replace(state, ended=True, phase=ENDED, ending=ending, ending_note=fact.data.get("note") or "",
-                   pending=(), turn=None)
+    return replace_in(replace_in(state, "end", ended=True, ending=ending, ending_note=fact.data.get("note") or ""),
+                      "clock", phase=ENDED, pending=(), turn=None)
 
 
 def final_scan(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -164,7 +165,7 @@ def end_offers(state: LockdownState) -> list[Expected]:
 
 def final_scan_offers(state: LockdownState, seat: int) -> list[Expected]:
     """At the victory check: ``seat``'s final scan, for a character who got out alive and was not scanned yet."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     if c.status in ("isolation", "bunker", "evacuated") and c.scan_infected is None:
         return [Expected("FinalScanRecorded", seat, {"infected": [False]} if not c.larva and not c.infected else
                          {"infected": [True], "drawn": SCAN_DRAWS}, "final scan")]

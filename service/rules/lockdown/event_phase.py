@@ -18,7 +18,7 @@ from types import MappingProxyType
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import EVENT_CARDS, ROOMS
@@ -39,13 +39,13 @@ EVENT_STEP_FACT = {CSS: "CssTokenRevealed", TIME: "TimeAdvanced", NOISE_CLEANUP:
 
 
 def event_step_check(state: LockdownState, fact: Fact) -> list[Violation]:
-    if state.phase != EVENT:
-        waiting = [str(s) for s in state.player_order() if not state.characters[s].passed]
+    if state.clock.phase != EVENT:
+        waiting = [str(s) for s in state.player_order() if not state.crew.characters[s].passed]
         return [V("event-phase-not-started", f"{fact.type} belongs to the event phase, but the player phase is "
                   f"still on (seats {', '.join(waiting) or '—'} have not passed).", S.EVENT_PHASE)]
-    if EVENT_STEP_FACT.get(state.step) != fact.type:
+    if EVENT_STEP_FACT.get(state.clock.step) != fact.type:
         return [V("event-step-order", f"{fact.type} is out of order: the event phase is at "
-                  f"{STEP_NAMES.get(state.step, state.step)}.", S.EVENT_PHASE)]
+                  f"{STEP_NAMES.get(state.clock.step, state.clock.step)}.", S.EVENT_PHASE)]
     return []
 
 
@@ -63,7 +63,7 @@ def check_cleared(state: LockdownState, fact: Fact) -> list[Violation]:
         place = resolve_place(state, m["room"])
         key = b.corridor_key(place, m["corridor"])
         label = f"corridor {m['corridor']} of {state.room_label(place)}"
-        if key is None or key not in state.noise:
+        if key is None or key not in state.ship.noise:
             out.append(V("no-such-marker", f"There is no noise marker in {label}.", S.NOISE_CLEANUP, "removed"))
         elif key == TECHNICAL:
             out.append(V("technical-marker-stays", f"The noise marker on the technical corridors space ({label}) is "
@@ -79,7 +79,7 @@ def check_event_card(state: LockdownState, fact: Fact) -> list[Violation]:
     if out:
         return out
     card = resolve_card(fact.data["card"], fact.data.get("corridors"))
-    if card.id in state.removed_events:
+    if card.id in state.decks.removed_events:
         out.append(V("event-card-removed", f"{card.label} was removed from the game earlier and cannot be drawn "
                      f"again.", S.EVENT_CARD, "card"))
     given = fact.data.get("corridors")
@@ -95,7 +95,7 @@ def check_colony(state: LockdownState, fact: Fact) -> list[Violation]:
 
 def check_intruder_moved(state: LockdownState, fact: Fact) -> list[Violation]:
     b = state.board
-    intruder = next(i for i in state.intruders if i.id == fact.data["intruder"])
+    intruder = next(i for i in state.colony.intruders if i.id == fact.data["intruder"])
     dest = resolve_place(state, fact.data["to_room"])
     if b.has_graph and dest not in b.adjacent(intruder.room) and dest != intruder.room:
         return [V("not-adjacent", f"{state.room_label(dest)} is not adjacent to {state.room_label(intruder.room)}.",
@@ -110,11 +110,12 @@ def check_intruder_moved(state: LockdownState, fact: Fact) -> list[Violation]:
 def css(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     """Pod launch (lockdown.md §11.6): a letter launches that pod, ALL every pod, NONE nobody."""
     token = fact.data["token"]
-    state = replace(state, launches=state.launches + (token,), css_at=state.css_at - {state.time_space})
-    if not state.pods:
+    state = replace_in(state, "systems", launches=state.systems.launches + (token,),
+                       css_at=state.systems.css_at - {state.time_space})
+    if not state.systems.pods:
         cons.append(C("css-launch", f"CSS token {token} revealed; nobody is in a pod.", token=token))
-    occupied = sorted(state.pods.items())
-    state = replace(state, pods=MappingProxyType({}))
+    occupied = sorted(state.systems.pods.items())
+    state = replace_in(state, "systems", pods=MappingProxyType({}))
     for letter, seat in occupied:
         if token == "ALL" or token == letter:
             cons.append(C("pod-launched", f"Pod {letter} launches: {who(state, seat)} is evacuated.", seat=seat,
@@ -126,27 +127,27 @@ def css(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownSt
                           f"{state.room_label(back)} with a serious wound.", seat=seat, pod=letter))
             state = with_character(state, seat, status=IN_BASE, pod=None, room=back)
             state = M.wound(state, seat, "serious", cons)
-        if state.ended:
+        if state.end.ended:
             return state
     state = M.check_base_empty(state, cons)
-    if state.ended:
+    if state.end.ended:
         return state
-    return replace(state, step=TIME) if state.phase == EVENT else state
+    return replace_in(state, "clock", step=TIME) if state.clock.phase == EVENT else state
 
 
 def time_advanced(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     b = state.board
-    before = state.time
-    t = min(state.time + 1, len(b.time_spaces) - 1)
-    state = replace(state, time=t, step=NOISE_CLEANUP if state.phase == EVENT else state.step)
+    before = state.clock.time
+    t = min(state.clock.time + 1, len(b.time_spaces) - 1)
+    state = replace_in(state, "clock", time=t, step=NOISE_CLEANUP if state.clock.phase == EVENT else state.clock.step)
     space = b.time_spaces[t]
     cons.append(C("time", f"The time token moves to {state.time_label}.", space=state.time_label))
     last = len(b.time_spaces) - 1
-    if state.self_destruct is not None:  # step 5A (lockdown.md §6.9)
-        colour, at = state.self_destruct
+    if state.systems.self_destruct is not None:  # step 5A (lockdown.md §6.9)
+        colour, at = state.systems.self_destruct
         if colour == "yellow" and t >= at:
             red = min(at + 3, last)
-            state = replace(state, self_destruct=("red", red))
+            state = replace_in(state, "systems", self_destruct=("red", red))
             cons.append(C("self-destruct-red", f"The time token reaches the yellow self-destruct token: it moves to "
                           f"{b.time_label(red)} and turns red — self-destruct can no longer be stopped.",
                           milestone="self_destruct_red", space=b.time_label(red)))
@@ -158,19 +159,19 @@ def time_advanced(state: LockdownState, fact: Fact, cons: list[Consequence]) -> 
             cons.append(C("self-destruct", f"The time token leaves the red self-destruct token's space "
                           f"({b.time_label(at)}): the base is destroyed.", space=b.time_label(at)))
             return M.end_game(state, "base_destroyed", cons)
-    if state.alarm is not None and before == state.alarm and t != before:
+    if state.systems.alarm is not None and before == state.systems.alarm and t != before:
         cons.append(C("alarm-end", "The time token leaves the alarm procedure space: the rapid response team "
                       "arrives.", space=b.time_label(before)))
         return M.end_game(state, "alarm_procedure", cons)
-    if space == b.isolation_opens_at and not state.isolation_open:
-        state = replace(state, isolation_open=True)
+    if space == b.isolation_opens_at and not state.ship.isolation_open:
+        state = replace_in(state, "ship", isolation_open=True)
         cons.append(C("milestone-isolation", "First white space: the Isolation Room opens (characters may lock "
                       "themselves in).", milestone="isolation_open"))
     thresholds = b.power_thresholds
     if space in thresholds.get("blue_drop_always", ()):
         state = _power_drop(state, "blue", cons)
     elif space in thresholds.get("red_drop_only_if_backup_power_inactive", ()):
-        if state.emergency_power:
+        if state.ship.emergency_power:
             cons.append(C("power-kept", "Red power threshold, but emergency power is active: no drop.",
                           threshold="red"))
         else:
@@ -183,17 +184,17 @@ def time_advanced(state: LockdownState, fact: Fact, cons: list[Consequence]) -> 
 
 def _power_drop(state: LockdownState, colour: str, cons: list[Consequence]) -> LockdownState:
     """A power drop flips the active power token with the highest number (lockdown.md §9.4)."""
-    on = [(n, loc) for loc, (n, lit) in state.power.items() if lit]
+    on = [(n, loc) for loc, (n, lit) in state.ship.power.items() if lit]
     if not on:
         cons.append(C("power-drop", f"{colour.capitalize()} power threshold: no power token is active.",
                       threshold=colour))
         return state
     n, loc = max(on)
-    power = dict(state.power)
+    power = dict(state.ship.power)
     power[loc] = (n, False)
     cons.append(C("power-drop", f"{colour.capitalize()} power threshold: power token {n} ({loc}) turns off.",
                   threshold=colour, location=loc, token=n))
-    return replace(state, power=MappingProxyType(power))
+    return replace_in(state, "ship", power=MappingProxyType(power))
 
 
 def cleared(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -201,37 +202,37 @@ def cleared(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdo
     for m in fact.data["removed"]:
         place = resolve_place(state, m["room"])
         key = state.board.corridor_key(place, m["corridor"]) if place else None
-        if key in state.noise:
+        if key in state.ship.noise:
             removed.add(key)
     cons.append(C("noise-cleared", f"{len(removed)} noise marker{'s' if len(removed) != 1 else ''} removed.",
                   removed=sorted(removed)))
-    state = replace(state, noise=state.noise - removed)
-    if state.phase != EVENT:
+    state = replace_in(state, "ship", noise=state.ship.noise - removed)
+    if state.clock.phase != EVENT:
         return state
     attacks = []
-    for it in state.intruders:  # step 7: every stalker in a room with a character attacks
+    for it in state.colony.intruders:  # step 7: every stalker in a room with a character attacks
         if state.characters_in(it.room):
             attacks.append(Pending("attack", None, it.room, reason="event phase", intruder=it.id))
     if attacks:
         cons.append(C("stalker-attacks", f"Night stalker attacks: {len(attacks)} stalker(s) in combat attack "
                       f"(record IntruderAttacked for each).", intruders=[p.intruder for p in attacks]))
-    return replace(state, step=ATTACKS, pending=state.pending + tuple(attacks))
+    return replace_in(state, "clock", step=ATTACKS, pending=state.clock.pending + tuple(attacks))
 
 
 def fire_step(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     """Event step 8: stalkers in burning rooms suffer 1 injury; 1 unheld egg there burns (lockdown.md §4)."""
-    for it in list(state.intruders):
-        if state.rooms[it.room].fire and M.intruder(state, it.id):
+    for it in list(state.colony.intruders):
+        if state.ship.rooms[it.room].fire and M.intruder(state, it.id):
             cons.append(C("fire-injury", f"The {it.kind} ({it.id}) burns: 1 injury.", intruder=it.id))
             state = M.injure(state, it.id, 1, cons)
-    for place, objs in list(state.objects.items()):
-        if state.rooms[place].fire and "egg" in objs:
+    for place, objs in list(state.ship.objects.items()):
+        if state.ship.rooms[place].fire and "egg" in objs:
             state = M.take_object(state, place, "egg")
             cons.append(C("egg-burned", f"An egg burns in {state.room_label(place)}.", room=place))
     nest = state.room_of_tile("nest")
-    if nest and state.rooms[nest].fire and state.rooms[nest].explored and state.eggs:
-        state = replace(state, eggs=state.eggs - 1)
-        cons.append(C("egg-burned", f"An egg in the burning Nest is destroyed ({state.eggs} left).", room=nest))
+    if nest and state.ship.rooms[nest].fire and state.ship.rooms[nest].explored and state.colony.eggs:
+        state = replace_in(state, "colony", eggs=state.colony.eggs - 1)
+        cons.append(C("egg-burned", f"An egg in the burning Nest is destroyed ({state.colony.eggs} left).", room=nest))
         state = M.nest_check(state, cons)
     return state
 
@@ -240,13 +241,13 @@ def _move_intruders(state: LockdownState, card, cons: list[Consequence]) -> Lock
     b = state.board
     kinds = set(card.moves)
     if not b.has_graph:
-        if any(i.kind in kinds for i in state.intruders):
+        if any(i.kind in kinds for i in state.colony.intruders):
             cons.append(C("table-resolves", f"Stalkers ({', '.join(card.moves)}) not in combat move through corridor "
                           f"{' then '.join(map(str, card.corridors))}; this board's corridors are unknown, so record "
                           f"each move with IntruderMoved.", kinds=list(card.moves)))
         return state
-    intruders = list(state.intruders)
-    doors = set(state.doors)
+    intruders = list(state.colony.intruders)
+    doors = set(state.ship.doors)
     for idx, intruder in enumerate(list(intruders)):
         if intruder.kind not in kinds or state.characters_in(intruder.room):
             continue
@@ -273,19 +274,20 @@ def _move_intruders(state: LockdownState, card, cons: list[Consequence]) -> Lock
                 break
         if intruders[idx] is not None:
             intruders[idx] = replace(intruder, room=room)
-    return replace(state, intruders=tuple(i for i in intruders if i is not None), doors=frozenset(doors))
+    return replace_in(replace_in(state, "colony", intruders=tuple(i for i in intruders if i is not None)), "ship",
+                      doors=frozenset(doors))
 
 
 def _coolant_leak(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     """Coolant Leak (Wyciek chłodziwa, seed 000 L1865–1897): a malfunction in the Cooling System starts the
     self-destruct countdown, otherwise a malfunction is placed there (after the stalkers moved)."""
     place = state.room_of_tile("cooling_system")
-    if place is None or not state.rooms[place].explored:
+    if place is None or not state.ship.rooms[place].explored:
         cons.append(C("event-effect", "Coolant Leak: the Cooling System is not explored, so no malfunction marker "
                       "can be placed there; nothing happens.", card="coolant_leak"))
         return state
-    if state.rooms[place].malfunction:
-        if state.self_destruct is not None:
+    if state.ship.rooms[place].malfunction:
+        if state.systems.self_destruct is not None:
             cons.append(C("event-effect", "Coolant Leak: the Cooling System has a malfunction, but the self-destruct "
                           "countdown is already running.", card="coolant_leak"))
             return state
@@ -315,14 +317,14 @@ def _tile_places(state: LockdownState, card, tiles, what: str, cons: list[Conseq
 
 def _kickstopper(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
     """Kickstopper: the elevator's power token turns inactive; a malfunction in every Elevator Room."""
-    n, _on = state.power.get("elevator", (4, False))
-    state = replace(state, power=MappingProxyType({**state.power, "elevator": (n, False)}))
+    n, _on = state.ship.power.get("elevator", (4, False))
+    state = replace_in(state, "ship", power=MappingProxyType({**state.ship.power, "elevator": (n, False)}))
     cons.append(C("event-effect", f"{card.en}: the elevator's power token turns inactive; a malfunction marker goes "
                   f"into every Elevator Room.", card=card.id))
     for place in _tile_places(state, card, ("elevator_room_s01", "elevator_room_s02", "elevator_room_s03"),
                               "malfunction marker", cons):
         state = M.place_malfunction(state, place, cons)
-        if state.ended:
+        if state.end.ended:
             break
     return state
 
@@ -333,7 +335,7 @@ def _thats_hot(state: LockdownState, card, cons: list[Consequence]) -> LockdownS
                   card=card.id))
     for place in _tile_places(state, card, ("backup_power_supply", "power_generator"), "fire marker", cons):
         state = M.place_fire(state, place, cons)
-        if state.ended:
+        if state.end.ended:
             break
     return state
 
@@ -345,10 +347,10 @@ def _fire_in_the_hole(state: LockdownState, card, cons: list[Consequence]) -> Lo
                   f"card in hand takes a serious wound.", card=card.id))
     for place in _tile_places(state, card, ("css_a", "css_b", "css_c"), "fire marker", cons):
         state = M.place_fire(state, place, cons)
-        if state.ended:
+        if state.end.ended:
             return state
         for seat in state.characters_in(place):
-            if state.characters[seat].hand == 0:
+            if state.crew.characters[seat].hand == 0:
                 state = M.wound(state, seat, "serious", cons)
     return state
 
@@ -356,13 +358,13 @@ def _fire_in_the_hole(state: LockdownState, card, cons: list[Consequence]) -> Lo
 def _damage(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
     """Damage: a malfunction in every room with an adult, breeder or queen; in darkness also in every room with a
     character."""
-    rooms = {i.room for i in state.intruders if i.kind in ("adult", "breeder", "queen") and i.room}
-    dark = {c.room for c in state.characters.values() if c.status == IN_BASE and _dark_in(state, c.room)}
+    rooms = {i.room for i in state.colony.intruders if i.kind in ("adult", "breeder", "queen") and i.room}
+    dark = {c.room for c in state.crew.characters.values() if c.status == IN_BASE and _dark_in(state, c.room)}
     cons.append(C("event-effect", f"{card.en}: a malfunction marker in every room with an adult, breeder or queen"
                   + (", and (darkness) in every dark room with a character." if dark else "."), card=card.id))
     for place in sorted(rooms | dark):
         state = M.place_malfunction(state, place, cons)
-        if state.ended:
+        if state.end.ended:
             break
     return state
 
@@ -371,15 +373,15 @@ def _power_surge(state: LockdownState, card, cons: list[Consequence]) -> Lockdow
     """Power Surge (Przepięcie): the time token turns to its inactive side (emergency power off)."""
     cons.append(C("event-effect", f"{card.en}: the time token turns to its inactive side (emergency power off).",
                   card=card.id))
-    return replace(state, emergency_power=False)
+    return replace_in(state, "ship", emergency_power=False)
 
 
 def _bulkheads_open(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
     """Bulkheads Open: every door that is not destroyed opens (the darkness box needs the corridor map)."""
-    cons.append(C("event-effect", f"{card.en}: every closed door opens ({len(state.doors)})."
+    cons.append(C("event-effect", f"{card.en}: every closed door opens ({len(state.ship.doors)})."
                   + ("" if state.board.has_graph else " Darkness box: the table places the noise markers in the "
                      "empty corridors touching a dark room with a character."), card=card.id))
-    return replace(state, doors=frozenset())
+    return replace_in(state, "ship", doors=frozenset())
 
 
 # That's Hot is written (_thats_hot) but not derived yet: the demo game "club three players" drew it and recorded
@@ -395,20 +397,20 @@ def event_card(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Loc
     state = _move_intruders(state, card, cons)
     if card.id == "coolant_leak":
         state = _coolant_leak(state, cons)
-        if state.ended:
+        if state.end.ended:
             return state
     elif card.id in EVENT_EFFECTS:
         state = EVENT_EFFECTS[card.id](state, card, cons)
-        if state.ended:
+        if state.end.ended:
             return state
     else:
         cons.append(C("event-effect", f"Resolve the effect of {card.en} at the table (event effects are not "
                       f"modelled yet).", card=card.id))
     if card.removed:
         cons.append(C("event-removed", f"{card.label} is removed from the game.", card=card.id))
-        state = replace(state, removed_events=state.removed_events | {card.id})
-    state = replace(state, last_event_card=card.id)
-    return replace(state, step=COLONY_STEP) if state.phase == EVENT else state
+        state = replace_in(state, "decks", removed_events=state.decks.removed_events | {card.id})
+    state = replace_in(state, "decks", last_event_card=card.id)
+    return replace_in(state, "clock", step=COLONY_STEP) if state.clock.phase == EVENT else state
 
 
 def colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -420,46 +422,46 @@ def colony(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
         state = M.supply_to_bag(state, "adult" if token == "larva" else "breeder", cons)
     elif token in ("adult", "breeder"):
         rollers = [s for s in state.player_order()
-                   if state.characters[s].room is not None and not state.in_combat(s)]
+                   if state.crew.characters[s].room is not None and not state.in_combat(s)]
         cons.append(C("colony-noise", "The token returns to the bag; every player not in combat makes a noise roll, "
                       "in player order: " + (", ".join(f"seat {s}" for s in rollers) or "nobody") + ".",
                       seats=rollers))
-        state = replace(state, pending=state.pending + tuple(
-            Pending("noise", s, state.characters[s].room, reason=f"colony: {token} drawn") for s in rollers))
+        state = replace_in(state, "clock", pending=state.clock.pending + tuple(
+            Pending("noise", s, state.crew.characters[s].room, reason=f"colony: {token} drawn") for s in rollers))
     elif token == "queen":
         nest = state.room_of_tile("nest")
-        inside = state.characters_in(nest) if nest and state.rooms[nest].explored else ()
+        inside = state.characters_in(nest) if nest and state.ship.rooms[nest].explored else ()
         if inside:
             state = M.set_aside(state, "queen")  # the drawn token places the queen (seed 000 L1843–1846)
-            cleared = [k for k in state.board.local_keys(nest) if k in state.noise]
-            state = replace(state, noise=state.noise - set(cleared))
+            cleared = [k for k in state.board.local_keys(nest) if k in state.ship.noise]
+            state = replace_in(state, "ship", noise=state.ship.noise - set(cleared))
             state, iid = M.place_intruder(state, "queen", nest, cons)
             cons.append(C("queen-encounter", f"The queen appears in the Nest: encounter with "
                           f"{', '.join(who(state, s) for s in inside)}. The surprise-attack target is unclear in the "
                           f"rules: the character with the fewest cards is assumed (4 on the token).",
                           seats=list(inside)))
             target = M.attack_target(state, nest)
-            if iid and target is not None and state.characters[target].hand < 4:
+            if iid and target is not None and state.crew.characters[target].hand < 4:
                 state = M.push_front(state, Pending("attack", target, nest, reason="surprise attack", intruder=iid))
         else:
-            state = replace(state, eggs=state.eggs + 1)
+            state = replace_in(state, "colony", eggs=state.colony.eggs + 1)
             cons.append(C("egg-added", f"Nobody is in the Nest: the token returns and 1 egg is added (now "
-                          f"{state.eggs}).", eggs=state.eggs))
+                          f"{state.colony.eggs}).", eggs=state.colony.eggs))
     elif token == "blank":
         state = M.supply_to_bag(state, "adult", cons)
-    return replace(state, step=ROUND_END) if state.phase == EVENT else state
+    return replace_in(state, "clock", step=ROUND_END) if state.clock.phase == EVENT else state
 
 
 def intruder_moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     dest = resolve_place(state, fact.data["to_room"])
-    intruders = tuple(replace(i, room=dest) if i.id == fact.data["intruder"] else i for i in state.intruders)
-    origin = next((i.room for i in state.intruders if i.id == fact.data["intruder"]), None)
+    intruders = tuple(replace(i, room=dest) if i.id == fact.data["intruder"] else i for i in state.colony.intruders)
+    origin = next((i.room for i in state.colony.intruders if i.id == fact.data["intruder"]), None)
     cons.append(C("intruder-moved", f"Intruder {fact.data['intruder']} moves to {state.room_label(dest)}.",
                   intruder=fact.data["intruder"], to_room=dest))
     if origin and origin != dest and not state.board.has_graph:
         cons.append(corridor_unverified(state, origin, dest, fact.data.get("corridor"),
                                         f"intruder {fact.data['intruder']}:"))
-    return replace(state, intruders=intruders)
+    return replace_in(state, "colony", intruders=intruders)
 
 
 # --- offers (what next_inputs proposes; inputs/inputs_play compose them in the seeded generator's order) -------
@@ -470,7 +472,7 @@ CSS_TOKENS = ("A", "B", "C", "ALL", "NONE")
 def event_offers(state: LockdownState) -> list[Expected]:
     """The event phase's step to record now (the CSS token, the time token, the noise markers cleared, the event
     card, the colony draw); nothing at a derived step."""
-    step = state.step
+    step = state.clock.step
     if step == CSS:
         return [Expected("CssTokenRevealed", None, {"token": list(CSS_TOKENS)},
                          f"a CSS token lies under space {state.time_label}: flip it")]
@@ -479,7 +481,7 @@ def event_offers(state: LockdownState) -> list[Expected]:
     if step == NOISE_CLEANUP:
         b = state.board
         removable, powered = [], []
-        for key in sorted(state.noise):
+        for key in sorted(state.ship.noise):
             if key == TECHNICAL:
                 continue
             rooms = b.rooms_of(key)
@@ -494,7 +496,7 @@ def event_offers(state: LockdownState) -> list[Expected]:
                          "list the markers removed (any of these, in powered sectors); the list may be empty",
                          {"removed": powered})]
     if step == EVENT_CARD:
-        cards = [c.id for c in EVENT_CARDS if c.id not in state.removed_events]
+        cards = [c.id for c in EVENT_CARDS if c.id not in state.decks.removed_events]
         return [Expected("EventCardDrawn", None, {"card": cards, "corridors": None},
                          "draw an event card; 'corridors' are the numbers printed on it")]
     if step == COLONY_STEP:
@@ -510,15 +512,15 @@ def _adjacent(board, place: str) -> list[str]:
 def intruder_moved_offers(state: LockdownState) -> list[Expected]:
     """Table effect: an intruder moved by a card or an event (to an adjacent room; any room on a board whose
     corridors are unknown)."""
-    if not state.intruders:
+    if not state.colony.intruders:
         return []
     b = state.board
     if not b.has_graph:
-        return [Expected("IntruderMoved", None, {"intruder": [i.id for i in state.intruders],
-                                                  "to_room": list(state.rooms)},
+        return [Expected("IntruderMoved", None, {"intruder": [i.id for i in state.colony.intruders],
+                                                  "to_room": list(state.ship.rooms)},
                          f"{TABLE_EFFECT}; this board's corridors are unknown: any room")]
     out = []
-    for i in state.intruders:
+    for i in state.colony.intruders:
         near = _adjacent(b, i.room)
         if near:
             out.append(Expected("IntruderMoved", None, {"intruder": [i.id], "to_room": near}, TABLE_EFFECT))
@@ -541,10 +543,10 @@ ROUND_PROCEDURE = (
 def round_procedure(state: LockdownState) -> list[dict]:
     """The event phase's steps in rulebook order, each ``done`` (or not due), ``now`` or ``next``. Empty
     outside the event phase and the round's first step."""
-    if state.ended or not (state.phase == EVENT or (state.phase == PLAYER and state.step == FIRST_PLAYER)):
+    if state.end.ended or not (state.clock.phase == EVENT or (state.clock.phase == PLAYER and state.clock.step == FIRST_PLAYER)):
         return []
     order = [step for step, _, _ in ROUND_PROCEDURE]
-    now = state.step if state.step in order else None
+    now = state.clock.step if state.clock.step in order else None
     at = order.index(now) if now else -1
     out = []
     for i, (step, fact, label) in enumerate(ROUND_PROCEDURE):

@@ -158,8 +158,8 @@ KINDS: dict[str, Checker] = {
     "colony_token": lambda s, v: None if resolve_token(v) else f"must be one of {', '.join(TOKEN_TYPES)}, got {v!r}",
     "css_token": lambda s, v: None if v in CSS_TOKENS else f"must be one of {', '.join(CSS_TOKENS)}, got {v!r}",
     "event_card": lambda s, v: None if EVENT_CARDS.resolve(v) else f"unknown event card {v!r}",
-    "intruder": lambda s, v: None if any(i.id == v for i in s.intruders) else
-    f"no intruder {v!r} on the board (on the board: {', '.join(i.id for i in s.intruders) or 'none'})",
+    "intruder": lambda s, v: None if any(i.id == v for i in s.colony.intruders) else
+    f"no intruder {v!r} on the board (on the board: {', '.join(i.id for i in s.colony.intruders) or 'none'})",
     "markers": _markers,
     "ending": lambda s, v: None if v in ENDINGS else f"must be one of {', '.join(ENDINGS)}, got {v!r}",
     "text": lambda s, v: None if isinstance(v, str) else "must be text",

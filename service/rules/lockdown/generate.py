@@ -38,12 +38,12 @@ def generate_game(seed: int, players: int = 4, mode: str = "standard",
                   options={} if board == "basic" else {"board": board})
 
     def stop(state: LockdownState, n: int) -> GeneratedFact | None:
-        if n >= MAX_FACTS or (state.round > max_rounds and state.step == FIRST_PLAYER and not state.pending):
+        if n >= MAX_FACTS or (state.clock.round > max_rounds and state.clock.step == FIRST_PLAYER and not state.clock.pending):
             return ("GameEnded", None, {"ending": "abandoned", "note": f"generated game stopped after "
-                                        f"{state.round - 1} round(s)"})
+                                        f"{state.clock.round - 1} round(s)"})
         return None
 
-    state, facts = play(LOCKDOWN, setup, rng, choose=_strategy, fillers=FILLERS, finished=lambda s: s.ended,
+    state, facts = play(LOCKDOWN, setup, rng, choose=_strategy, fillers=FILLERS, finished=lambda s: s.end.ended,
                         stop=stop, max_facts=MAX_FACTS)
     # the victory check's hidden information: what is asked next, in order, until nothing is
     _, tail = play(LOCKDOWN, setup, rng, choose=lambda rng, s, offered: offered[0], fillers=FILLERS,
@@ -76,7 +76,7 @@ def _strategy(rng: random.Random, state: LockdownState, offered: list[Expected])
 def _choose(rng: random.Random, state: LockdownState, expected: list[Expected]) -> Expected:
     expected = [e for e in expected if not e.options.get("free")] or expected  # optional free crafts: never taken
     first = [e for e in expected if e.type in PRIORITY]
-    if first and (state.phase != "setup" or rng.random() < 0.9):
+    if first and (state.clock.phase != "setup" or rng.random() < 0.9):
         return first[0]
     moves = [e for e in expected if e.type in ("CharacterMoved", "CharacterMovedCarefully")]
     passes = [e for e in expected if e.type == "Passed"]
@@ -84,7 +84,7 @@ def _choose(rng: random.Random, state: LockdownState, expected: list[Expected]) 
         return rng.choice([e for e in expected if e.type not in PRIORITY] or expected)
     rooms = [e for e in expected if e.type == "RoomActionUsed"]
     survive = [e for e in rooms if e.options["action"][0] in SURVIVAL]
-    late = state.time >= 7 or state.alarm is not None or state.self_destruct is not None
+    late = state.clock.time >= 7 or state.systems.alarm is not None or state.systems.self_destruct is not None
     if survive and (late or rng.random() < 0.3):
         return rng.choice(survive)
     fights = [e for e in expected if e.type in ("CharacterShot", "MeleeAttacked")]
@@ -130,9 +130,9 @@ def _toward_safety(state: LockdownState, moves: list[Expected]) -> list[Expected
     """Late in the game, head for the Isolation Room or the exit (the generator's only strategy)."""
     if not state.board.has_graph:
         return []
-    goal = "isolation_room" if state.isolation_open else (state.board.exit_space or "isolation_room")
+    goal = "isolation_room" if state.ship.isolation_open else (state.board.exit_space or "isolation_room")
     dist = _distances(state, goal)
-    here = dist.get(state.characters[moves[0].actor].room, 99)
+    here = dist.get(state.crew.characters[moves[0].actor].room, 99)
     return [m for m in moves if dist.get(m.options["to_room"][0], 99) < here]
 
 
@@ -152,7 +152,7 @@ EFFECT_WEIGHTS = {
 def _table_effect(rng: random.Random, state: LockdownState, effects: list[Expected]) -> Expected | None:
     """Now and then, right after an event card, the table resolves its effect with facts — always one that
     ``next_inputs`` offers (``effects``), picked by type with ``EFFECT_WEIGHTS``."""
-    if not effects or state.phase != "event" or state.step != "colony" or state.pending or rng.random() > 0.6:
+    if not effects or state.clock.phase != "event" or state.clock.step != "colony" or state.clock.pending or rng.random() > 0.6:
         return None
     by_type: dict[str, list[Expected]] = {}
     for e in effects:
@@ -196,8 +196,8 @@ def _noise(rng, state, e, options, data):
 
 
 def _bag_draw(rng, state, e, options, data):
-    tokens = [t for t in options if state.bag.get(t, 0) > 0]
-    return rng.choices(tokens, weights=[state.bag[t] for t in tokens])[0]
+    tokens = [t for t in options if state.colony.bag.get(t, 0) > 0]
+    return rng.choices(tokens, weights=[state.colony.bag[t] for t in tokens])[0]
 
 
 def _token_number(rng, state, e, options, data):
@@ -217,8 +217,8 @@ def _removed(rng, state, e, options, data):
 
 def _blood(rng, state, e, options, data):
     from service.rules.lockdown.components import ATTACK_CARDS
-    p = state.pending[0]
-    it = next(i for i in state.intruders if i.id == p.intruder)
+    p = state.clock.pending[0]
+    it = next(i for i in state.colony.intruders if i.id == p.intruder)
     values = [b for c in ATTACK_CARDS for b in c.blood]
     return [rng.choice(values) for _ in range(2 if it.kind in ("breeder", "queen") else 1)]
 
@@ -289,7 +289,7 @@ def _by(rng, state, e, options, data):
     from service.rules.lockdown.warrants import warrant
     if warrant(state, Fact(0, e.type, data, e.actor)) is not None:
         return _OMIT
-    card = EVENT_CARDS.resolve(state.last_event_card) if state.last_event_card else None
+    card = EVENT_CARDS.resolve(state.decks.last_event_card) if state.decks.last_event_card else None
     return f"event: {card.en}" if card is not None else rng.choice(ACTION_CARD_NAMES)
 
 

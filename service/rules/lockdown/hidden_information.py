@@ -17,7 +17,7 @@ from typing import Any
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import catalog, sections as S
 from service.rules.lockdown.offers import offer
 from service.rules.lockdown.scoring import not_solo_coop_card
@@ -47,7 +47,7 @@ def not_solo_coop(state: LockdownState, objectives: list[str], field: str) -> li
 # --- ObjectivesDealt -----------------------------------------------------------------------------------------
 
 def check_dealt(state: LockdownState, fact: Fact) -> list[Violation]:
-    c = state.characters[fact.actor]
+    c = state.crew.characters[fact.actor]
     n = 1 if state.setup.mode == "coop" else 2
     if c.objectives:
         return [V("objectives-twice", "Objectives were already dealt to this player.", S.OBJECTIVES)]
@@ -66,10 +66,10 @@ def dealt(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdown
 # --- ObjectiveChosen -----------------------------------------------------------------------------------------
 
 def check_chosen(state: LockdownState, fact: Fact) -> list[Violation]:
-    c = state.characters[fact.actor]
+    c = state.crew.characters[fact.actor]
     if state.setup.mode == "coop":
         return [V("coop-objectives-open", "In co-op every player has 1 open objective; there is no choice.", S.COOP)]
-    if not state.first_encounter:
+    if not state.colony.first_encounter:
         return [V("objective-choice-not-due", "Objectives are chosen at the first encounter with a night stalker.",
                   S.OBJECTIVES)]
     if c.objective is not None:
@@ -90,7 +90,7 @@ def chosen(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
 # --- ObjectiveRevealed ---------------------------------------------------------------------------------------
 
 def check_objective_revealed(state: LockdownState, fact: Fact) -> list[Violation]:
-    c = state.characters[fact.actor]
+    c = state.crew.characters[fact.actor]
     if c.objective not in (None, "unknown") and c.objective != fact.data["objective"]:
         return [V("objective-mismatch", f"The objective kept was {c.objective}.", S.VICTORY, "objective")]
     return not_solo_coop(state, [fact.data["objective"]], "objective")
@@ -99,7 +99,7 @@ def check_objective_revealed(state: LockdownState, fact: Fact) -> list[Violation
 def objective_revealed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     cons.append(C("objective-revealed", f"{who(state, fact.actor)} reveals the objective {fact.data['objective']}.",
                   seat=fact.actor, objective=fact.data["objective"]))
-    c = state.characters[fact.actor]
+    c = state.crew.characters[fact.actor]
     objectives = c.objectives if fact.data["objective"] in c.objectives else c.objectives + (fact.data["objective"],)
     return with_character(state, fact.actor, objective=fact.data["objective"], objectives=objectives)
 
@@ -107,7 +107,7 @@ def objective_revealed(state: LockdownState, fact: Fact, cons: list[Consequence]
 # --- ContingencyTokensDealt ----------------------------------------------------------------------------------
 
 def check_tokens_dealt(state: LockdownState, fact: Fact) -> list[Violation]:
-    c = state.characters[fact.actor]
+    c = state.crew.characters[fact.actor]
     if state.setup.mode == "coop":
         return [V("coop-no-tokens", "In co-op no contingency tokens are dealt to players.", S.COOP)]
     if c.contingency:
@@ -141,7 +141,7 @@ def peeked(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
     cons.append(C("contingency-peeked", f"{who(state, fact.actor)} looks at a contingency token of "
                   f"{'the neutral pool' if owner == 'pool' else who(state, owner)}.", seat=fact.actor, owner=owner))
     if token != "unknown" and owner != "pool":
-        held = list(state.characters[owner].contingency)
+        held = list(state.crew.characters[owner].contingency)
         if token not in held and "unknown" in held:
             held[held.index("unknown")] = token
             state = with_character(state, owner, contingency=tuple(held))
@@ -151,23 +151,24 @@ def peeked(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdow
 # --- ContingencyTokenTaken (also the Alert Room's "gather information") ---------------------------------------
 
 def check_taken(state: LockdownState, fact: Fact) -> list[Violation]:
-    return [] if state.pool else [V("pool-empty", "The neutral pool is empty.", S.CONTINGENCY)]
+    return [] if state.secrets.pool else [V("pool-empty", "The neutral pool is empty.", S.CONTINGENCY)]
 
 
 def gather(state: LockdownState, seat: int, place: str | None, d: Any, cons: list[Consequence]) -> LockdownState:
     """``seat`` takes a contingency token from the neutral pool (the token ``d["token"]`` if recorded)."""
     token = d.get("token") or "unknown"
-    pool = list(state.pool)
+    pool = list(state.secrets.pool)
     if token in pool:
         pool.remove(token)
     elif "unknown" in pool:
         pool.remove("unknown")
     elif pool:
         pool.pop()
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     cons.append(C("contingency-taken", f"{who(state, seat)} takes a contingency token from the neutral pool.",
                   seat=seat))
-    return replace(with_character(state, seat, contingency=c.contingency + (token,)), pool=tuple(pool))
+    state = with_character(state, seat, contingency=c.contingency + (token,))
+    return replace_in(state, "secrets", pool=tuple(pool))
 
 
 def taken(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -177,7 +178,7 @@ def taken(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdown
 # --- ContingencyTokenRevealed --------------------------------------------------------------------------------
 
 def check_token_revealed(state: LockdownState, fact: Fact) -> list[Violation]:
-    if fact.data["owner"] == "active" and not state.ended:
+    if fact.data["owner"] == "active" and not state.end.ended:
         return [V("active-plan-hidden", "The active contingency plan is revealed only at the end of the game.",
                   S.CONTINGENCY, "owner")]
     return []
@@ -187,13 +188,14 @@ def token_revealed(state: LockdownState, fact: Fact, cons: list[Consequence]) ->
     owner, token = fact.data["owner"], fact.data["token"]
     cons.append(C("contingency-revealed", f"Contingency token revealed ({owner}): {token}.", owner=owner, token=token))
     if owner == "active":
-        return replace(state, active_contingency=token)
+        return replace_in(state, "secrets", active_contingency=token)
     if owner == "pool":
-        pool = list(state.pool)
+        pool = list(state.secrets.pool)
         if "unknown" in pool:
             pool.remove("unknown")
-        return replace(state, pool=tuple(pool) + (token,), revealed_pool=state.revealed_pool + (token,))
-    held = list(state.characters[owner].contingency)
+        return replace_in(state, "secrets", pool=tuple(pool) + (token,),
+                          revealed_pool=state.secrets.revealed_pool + (token,))
+    held = list(state.crew.characters[owner].contingency)
     if token not in held:
         if "unknown" in held:
             held[held.index("unknown")] = token
@@ -278,18 +280,18 @@ def table_effects(state: LockdownState, seats: list[int], note: str) -> list[Exp
     """The table effects that touch hidden information (a card or a room lets a player peek, take or reveal a
     token, show an objective, or the cards are dealt late), in the order ``next_inputs`` lists them."""
     out: list[Expected] = []
-    chars = state.characters
+    chars = state.crew.characters
     plans = list(CONTINGENCY_PLANS)
     holders = [s for s in state.seats if chars[s].contingency]
     for s in seats:
-        owners = [o for o in holders if o != s] + (["pool"] if state.pool else [])
+        owners = [o for o in holders if o != s] + (["pool"] if state.secrets.pool else [])
         if owners:
             out.append(offer("ContingencyTokenPeeked", s, tuple(owners), lambda: Expected(
                 "ContingencyTokenPeeked", s, {"owner": owners, "token": plans}, note)))
-    if state.pool:
+    if state.secrets.pool:
         out += [offer("ContingencyTokenTaken", s, None, lambda: Expected(
             "ContingencyTokenTaken", s, {"token": plans}, note)) for s in seats]
-    hidden = (["pool"] if "unknown" in state.pool else []) + [s for s in holders if "unknown" in chars[s].contingency]
+    hidden = (["pool"] if "unknown" in state.secrets.pool else []) + [s for s in holders if "unknown" in chars[s].contingency]
     if hidden:
         out.append(Expected("ContingencyTokenRevealed", None, {"owner": hidden, "token": plans[:-1]}, note))
     for s in seats:
@@ -310,7 +312,7 @@ def table_effects(state: LockdownState, seats: list[int], note: str) -> list[Exp
 
 def setup_offers(state: LockdownState, seat: int) -> list[Expected]:
     """Optional setup records for ``seat``: its objective cards and (not in co-op) its contingency tokens dealt."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     out = []
     if not c.objectives:
         n_obj = 1 if state.setup.mode == "coop" else 2
@@ -326,9 +328,9 @@ def setup_offers(state: LockdownState, seat: int) -> list[Expected]:
 def due_offers(state: LockdownState) -> list[Expected]:
     """Due outside the pending queue: after the first encounter, each player keeps 1 of their 2 objectives."""
     out = []
-    if state.first_encounter and state.setup.mode != "coop":
+    if state.colony.first_encounter and state.setup.mode != "coop":
         for s in state.seats:
-            c = state.characters[s]
+            c = state.crew.characters[s]
             if c.objectives and c.objective is None and c.status in ("base", "pod"):
                 out.append(Expected("ObjectiveChosen", s, {"objective": list(dict.fromkeys(c.objectives))},
                                     "first encounter: keep 1 of the 2 objectives"))
@@ -337,7 +339,7 @@ def due_offers(state: LockdownState) -> list[Expected]:
 
 def end_contingency_offers(state: LockdownState) -> list[Expected]:
     """At the victory check: the active contingency plan, if the record does not know it."""
-    if state.active_contingency != "unknown":
+    if state.secrets.active_contingency != "unknown":
         return []
     return [Expected("ContingencyTokenRevealed", None,
                      {"owner": ["active"], "token": ["signal", "knowledge", "pods", "isolation", "save_all"]},
@@ -346,7 +348,7 @@ def end_contingency_offers(state: LockdownState) -> list[Expected]:
 
 def end_objective_offers(state: LockdownState, seat: int) -> list[Expected]:
     """At the victory check: ``seat``'s objective, if the record does not know it."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     if c.objective in (None, "unknown") and c.objectives and "unknown" not in c.objectives:
         return [Expected("ObjectiveRevealed", seat, {"objective": list(dict.fromkeys(c.objectives))},
                          "reveal the objective")]

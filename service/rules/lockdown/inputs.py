@@ -35,38 +35,38 @@ from service.rules.lockdown.state import EVENT, FIRST_PLAYER, PLAYER, READY, SET
 
 def next_inputs(state: LockdownState) -> list[Expected]:
     from service.rules.lockdown import inputs_play
-    if state.ended:
+    if state.end.ended:
         return inputs_play.after_end(state)
-    if state.pending:
+    if state.clock.pending:
         out = combat.pending_offers(state) or movement.pending_offers(state)  # the pending sub-step
     else:
         out = _regular(state)
-        if state.phase != SETUP:
+        if state.clock.phase != SETUP:
             out = inputs_play.due(state) + out
-    if state.phase != SETUP:  # effects the table resolves at any moment, after the game's own next steps
+    if state.clock.phase != SETUP:  # effects the table resolves at any moment, after the game's own next steps
         out += inputs_play.table_effects(state)
     out += endgame.end_offers(state)  # the table may end the game at any time
     return out
 
 
 def _regular(state: LockdownState) -> list[Expected]:
-    if state.phase == SETUP:
-        if state.step == READY:  # the other concepts' optional setup records, then setup completed
+    if state.clock.phase == SETUP:
+        if state.clock.step == READY:  # the other concepts' optional setup records, then setup completed
             return _setup_extras(state) + setup.offers(state)
         return setup.offers(state)
-    if state.phase == PLAYER:
-        if state.step == FIRST_PLAYER:
+    if state.clock.phase == PLAYER:
+        if state.clock.step == FIRST_PLAYER:
             return turns.first_player_offers(state)
-        if state.step == TURNS and state.turn is not None:
-            return _actions(state, state.turn)
+        if state.clock.step == TURNS and state.clock.turn is not None:
+            return _actions(state, state.clock.turn)
         return []
-    if state.phase == EVENT:
+    if state.clock.phase == EVENT:
         return event_phase.event_offers(state)
     return []
 
 
 def _actions(state: LockdownState, seat: int) -> list[Expected]:
-    if state.characters[seat].status != "base":
+    if state.crew.characters[seat].status != "base":
         return []
     out = movement.offers(state, seat)
     from service.rules.lockdown.inputs_play import actions

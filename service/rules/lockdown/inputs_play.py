@@ -46,7 +46,7 @@ def pending(state: LockdownState) -> list[Expected] | None:
 
 def actions(state: LockdownState, seat: int) -> list[Expected]:
     """Actions besides moving and passing that are legal now for ``seat``."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     if c.status != IN_BASE or c.room is None or c.hand < 1:
         return []
     out = combat.offers(state, seat)  # shots and melee (decision 0029)
@@ -69,7 +69,7 @@ def due(state: LockdownState) -> list[Expected]:
 
 def after_end(state: LockdownState) -> list[Expected]:
     """Hidden information revealed at the victory check, and the final scans."""
-    if state.ending == "abandoned":  # an abandoned game has no victory check
+    if state.end.ending == "abandoned":  # an abandoned game has no victory check
         return []
     out = hidden_information.end_contingency_offers(state)
     for s in state.seats:
@@ -85,8 +85,8 @@ def after_end(state: LockdownState) -> list[Expected]:
 def table_effects(state: LockdownState) -> list[Expected]:
     """Every table effect that may legally be recorded now, with its legal options."""
     note = TABLE_EFFECT
-    first = state.pending[0].seat if state.pending and state.pending[0].seat is not None else state.turn
-    seats = [s for s in state.seats if state.characters[s].status in ("base", "pod")]
+    first = state.clock.pending[0].seat if state.clock.pending and state.clock.pending[0].seat is not None else state.clock.turn
+    seats = [s for s in state.seats if state.crew.characters[s].status in ("base", "pod")]
     if first in seats:
         seats.remove(first)
         seats.insert(0, first)
@@ -142,9 +142,9 @@ def effect_groups(state: LockdownState) -> list:
     """Table effects one tap records (``Ruleset.effect_groups``): each seat's printed pairs (a wound with a
     contamination card or a slime marker, …) and the outcomes of a short choice the regular offer would
     make the recorder change in a form (a serious wound; which of 2–4 fires or malfunctions is removed)."""
-    if state.ended or state.phase == "setup":
+    if state.end.ended or state.clock.phase == "setup":
         return []
-    seats = [s for s in state.seats if state.characters[s].status in ("base", "pod")]
+    seats = [s for s in state.seats if state.crew.characters[s].status in ("base", "pod")]
     out = condition.effect_groups(state, seats, _chain_legal)  # a serious wound, the printed pairs
     out += systems.effect_groups(state)  # which of 2–4 fires or malfunctions is removed
     return out

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import combat, mechanics as M, sections as S
 from service.rules.lockdown.catalog import item_ammo, items as catalogued_items
 from service.rules.lockdown.components import CHARACTERS, ROOMS
@@ -44,8 +44,8 @@ def check_searched(state, fact):
     out = action_check(state, fact)
     if out:
         return out
-    place = state.characters[fact.actor].room
-    r = state.rooms[place]
+    place = state.crew.characters[fact.actor].room
+    r = state.ship.rooms[place]
     room = ROOMS[r.tile] if r.tile else None
     if r.kind == "special" or (room and room.extra.get("no_search")):
         out.append(V("no-search-here", f"{state.room_label(place)} cannot be searched (special room or Nest).",
@@ -64,7 +64,7 @@ def check_gained(state, fact):
 
 
 def holds(state, seat, name) -> bool:
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     key = name.casefold()
     return any(i.name.casefold() == key for i in c.items) or any(o.split(":")[0] == key for o in c.objects)
 
@@ -72,11 +72,11 @@ def holds(state, seat, name) -> bool:
 def check_crafted(state, fact):
     if fact.data.get("free"):
         out = in_game(state, fact.actor, S.REPOSITORY_CRAFT) or out_of_combat(state, fact, "Crafting", S.CRAFT)
-        c = state.characters[fact.actor]
-        if not out and (c.status != IN_BASE or c.room is None or state.rooms[c.room].tile != "repository"):
+        c = state.crew.characters[fact.actor]
+        if not out and (c.status != IN_BASE or c.room is None or state.ship.rooms[c.room].tile != "repository"):
             out.append(V("free-craft-not-in-repository", f"Only characters in the Repository share its craft; "
                          f"{who(state, fact.actor)} is not there.", S.REPOSITORY_CRAFT, "free"))
-        elif not out and fact.actor not in state.free_crafts:
+        elif not out and fact.actor not in state.clock.free_crafts:
             out.append(V("free-craft-not-due", f"A free craft follows another character's craft action in the "
                          f"Repository, once for each other character then in the room, before the next action; "
                          f"none is open for {who(state, fact.actor)}.", S.REPOSITORY_CRAFT, "free"))
@@ -85,7 +85,7 @@ def check_crafted(state, fact):
     if out:
         return out
     out += ammo_as_printed(fact, "item", exact=True)
-    need = 1 if state.rooms[state.characters[fact.actor].room].tile == "repository" else 2
+    need = 1 if state.ship.rooms[state.crew.characters[fact.actor].room].tile == "repository" else 2
     if len(fact.data["ingredients"]) != need:
         out.append(V("craft-ingredients", f"Crafting here takes {need} item card(s).", S.CRAFT, "ingredients"))
     for name in fact.data["ingredients"]:
@@ -126,15 +126,15 @@ def check_used(state, fact):
     if target is not None and target != fact.actor and d["item"].strip().casefold() not in ITEMS_ON_OTHERS:
         out.append(V("item-on-other-character", f"{d['item']} works only on its user ({who(state, fact.actor)}); "
                      f"trade it to {who(state, target)} first (faq_lockdown.md 2).", S.ITEMS, "target"))
-    place = resolve_place(state, d["room"]) if d.get("room") is not None else state.characters[fact.actor].room
+    place = resolve_place(state, d["room"]) if d.get("room") is not None else state.crew.characters[fact.actor].room
     if d.get("eggs"):
-        floor = state.objects.get(place, ()).count("egg")
-        r = state.rooms[place]
-        nest = state.eggs if r.tile == "nest" and r.explored else 0
+        floor = state.ship.objects.get(place, ()).count("egg")
+        r = state.ship.rooms[place]
+        nest = state.colony.eggs if r.tile == "nest" and r.explored else 0
         if d["eggs"] > floor + nest:
             out.append(V("no-eggs-here", f"There are only {floor + nest} unheld egg(s) in {state.room_label(place)}.",
                          S.EGGS, "eggs"))
-    if d.get("gained") and state.characters[fact.actor].hands_used >= 2:
+    if d.get("gained") and state.crew.characters[fact.actor].hands_used >= 2:
         out.append(V("hands-full", f"A {d['gained']} needs a free hand.", S.HEAVY, "gained"))
     return out
 
@@ -145,10 +145,10 @@ def check_traded(state, fact):
         return out
     other = fact.data.get("with")
     transfers = fact.data.get("transfers") or []
-    room = state.characters[fact.actor].room
+    room = state.crew.characters[fact.actor].room
 
     def together(seat):
-        return state.characters[seat].room == room and state.characters[seat].status == IN_BASE
+        return state.crew.characters[seat].room == room and state.crew.characters[seat].status == IN_BASE
 
     if other is None and not transfers:
         return [V("trade-with-nobody", "A trade names a partner (with) or hand-overs (transfers).", S.TRADE, "with")]
@@ -159,8 +159,8 @@ def check_traded(state, fact):
         if t["from"] == t["to"] or not together(t["from"]) or not together(t["to"]):
             return [V("trade-not-together", f"A hand-over from seat {t['from']} to seat {t['to']}: both must be "
                       f"different characters in {who(state, fact.actor)}'s room.", S.TRADE, "transfers")]
-    held = {s: [i.name.casefold() for i in state.characters[s].items]
-            + [o.split(":")[0] for o in state.characters[s].objects] for s in state.seats}
+    held = {s: [i.name.casefold() for i in state.crew.characters[s].items]
+            + [o.split(":")[0] for o in state.crew.characters[s].objects] for s in state.seats}
     moves = [(fact.actor, other, n, "give") for n in fact.data.get("give") or []] + \
             [(other, fact.actor, n, "take") for n in fact.data.get("take") or []] + \
             [(t["from"], t["to"], t["item"], "transfers") for t in transfers]
@@ -177,7 +177,7 @@ def check_dropped(state, fact):
     out = in_game(state, fact.actor, S.DROP)
     if out:
         return out
-    if state.phase != "player" or state.turn != fact.actor:
+    if state.clock.phase != "player" or state.clock.turn != fact.actor:
         out.append(V("drop-out-of-turn", "Items and objects are dropped only during the own turn.", S.DROP))
     if not holds(state, fact.actor, fact.data["item"]):
         out.append(V("no-such-item", f"{who(state, fact.actor)} holds no {fact.data['item']}.", S.DROP, "item"))
@@ -188,11 +188,11 @@ def check_picked(state, fact):
     out = action_check(state, fact) or out_of_combat(state, fact, "Picking up a heavy object", S.HEAVY)
     if out:
         return out
-    place = state.characters[fact.actor].room
-    if find_object(state.objects.get(place, ()), fact.data["object"]) is None:
+    place = state.crew.characters[fact.actor].room
+    if find_object(state.ship.objects.get(place, ()), fact.data["object"]) is None:
         out.append(V("no-object-here", f"There is no {fact.data['object']} in {state.room_label(place)}.", S.HEAVY,
                      "object"))
-    if state.characters[fact.actor].hands_used >= 2:
+    if state.crew.characters[fact.actor].hands_used >= 2:
         out.append(V("hands-full", "Both hands are full: drop something first.", S.HEAVY))
     return out
 
@@ -274,9 +274,9 @@ def _search_deck(state: LockdownState, fact: Fact, cons: list[Consequence]) -> L
 def searched(state, fact, cons):
     d = fact.data
     seat = fact.actor
-    place = state.characters[seat].room
+    place = state.crew.characters[seat].room
     state = M.act(state, fact, 1 + (d.get("cost") or 0))
-    r = state.rooms[place]
+    r = state.ship.rooms[place]
     if r.items:
         state = with_room(state, place, items=r.items - 1)
         cons.append(C("item-counter", f"Item counter of {state.room_label(place)}: {r.items - 1}.", room=place,
@@ -290,7 +290,7 @@ def searched(state, fact, cons):
 
 def gained(state, fact, cons):
     d = fact.data
-    if d.get("colour") in DECK_COLOURS and state.phase != "setup":  # e.g. an exploration token's item: drawn
+    if d.get("colour") in DECK_COLOURS and state.clock.phase != "setup":  # e.g. an exploration token's item: drawn
         state, _ = draw(state, d["colour"], 1, cons)
     return M.add_item(state, fact.actor, d["item"], d.get("colour"), d.get("where"), d.get("ammo"), cons)
 
@@ -301,9 +301,9 @@ drop_item = M.drop_item  # one definition, in mechanics: the action cards that d
 def crafted(state, fact, cons):
     d = fact.data
     seat = fact.actor
-    place = state.characters[seat].room
+    place = state.crew.characters[seat].room
     if d.get("free"):  # the Repository's shared craft (faq_lockdown.md 15): no action, no card
-        state = replace(state, free_crafts=tuple(s for s in state.free_crafts if s != seat))
+        state = replace_in(state, "clock", free_crafts=tuple(s for s in state.clock.free_crafts if s != seat))
     else:
         state = M.act(state, fact, action_cost(fact))
     for name in d["ingredients"]:  # components are discarded, not used: to the bottom of their decks (L3593–3595)
@@ -313,9 +313,9 @@ def crafted(state, fact, cons):
     cons.append(C("crafted", f"{who(state, seat)} crafts {d['item']} from {', '.join(d['ingredients'])}"
                   + (" (free: the Repository's shared craft)." if d.get("free") else "."), seat=seat, item=d["item"]))
     state = M.add_item(state, seat, d["item"], "blue", d.get("where"), d.get("ammo"), cons)
-    if not d.get("free") and place is not None and state.rooms[place].tile == "repository":
+    if not d.get("free") and place is not None and state.ship.rooms[place].tile == "repository":
         others = tuple(s for s in state.characters_in(place) if s != seat)
-        state = replace(state, free_crafts=others)
+        state = replace_in(state, "clock", free_crafts=others)
         if others:
             cons.append(C("repository-craft", "Everyone else in the Repository may now craft once for free, with 1 "
                           "component (record ItemCrafted with free: true) before the next action: "
@@ -339,19 +339,19 @@ def used(state, fact, cons):
     cons.append(C("item-used", f"{who(state, seat)} uses {d['item']}" + (f": {d['note']}." if d.get("note") else ".")
                   + (" It is discarded." if d.get("discarded") else ""), seat=seat, item=d["item"]))
     if d.get("eggs"):  # faq_lockdown.md 10: any injury-dealing item destroys 1 unheld egg per injury
-        place = resolve_place(state, d["room"]) if d.get("room") is not None else state.characters[seat].room
+        place = resolve_place(state, d["room"]) if d.get("room") is not None else state.crew.characters[seat].room
         state = destroy_eggs(state, place, d["eggs"], cons)
-    if d.get("eggs") is not None and state.characters[seat].room is not None:
+    if d.get("eggs") is not None and state.crew.characters[seat].room is not None:
         # "after every single attempt to destroy an egg you must make a noise roll" (seed 000 L472–473), by an
         # item as by a shot or a blow (faq_lockdown.md 10); the roll is the user's, in the room it stands in
         cons.append(C("noise-roll-due", "After every attempt on the eggs: a noise roll.", seat=seat))
-        state = replace(state, pending=(Pending("noise", seat, state.characters[seat].room,
-                                                reason="egg attack (item)"),) + state.pending)
+        state = replace_in(state, "clock", pending=(Pending("noise", seat, state.crew.characters[seat].room,
+                                                reason="egg attack (item)"),) + state.clock.pending)
     if d.get("gained"):  # faq_lockdown.md 18: e.g. the Probe Arm's carcass comes from the supply
         obj = d["gained"]
-        state = with_character(state, seat, objects=state.characters[seat].objects + (obj,))
+        state = with_character(state, seat, objects=state.crew.characters[seat].objects + (obj,))
         if obj == "carcass":
-            state = replace(state, carcasses=state.carcasses + 1)
+            state = replace_in(state, "colony", carcasses=state.colony.carcasses + 1)
         cons.append(C("object-gained", f"{who(state, seat)} takes a {obj} from the supply into a free hand.",
                       seat=seat, object=obj))
     return state
@@ -362,12 +362,12 @@ def destroy_eggs(state: LockdownState, place: str | None, n: int, cons: list[Con
     if place is None:
         return state
     for _ in range(n):
-        if "egg" in state.objects.get(place, ()):
+        if "egg" in state.ship.objects.get(place, ()):
             state = M.take_object(state, place, "egg")
             cons.append(C("egg-destroyed", f"An egg is destroyed in {state.room_label(place)}.", room=place))
-        elif state.rooms[place].tile == "nest" and state.rooms[place].explored and state.eggs:
-            state = replace(state, eggs=state.eggs - 1)
-            cons.append(C("egg-destroyed", f"An egg in the Nest is destroyed ({state.eggs} left).", room=place))
+        elif state.ship.rooms[place].tile == "nest" and state.ship.rooms[place].explored and state.colony.eggs:
+            state = replace_in(state, "colony", eggs=state.colony.eggs - 1)
+            cons.append(C("egg-destroyed", f"An egg in the Nest is destroyed ({state.colony.eggs} left).", room=place))
             state = M.nest_check(state, cons)
     return state
 
@@ -383,11 +383,11 @@ def traded(state, fact, cons):
             continue
         state, thing = drop_item(state, giver, name)
         if isinstance(thing, Item):
-            t = state.characters[taker]
+            t = state.crew.characters[taker]
             where = thing.where if thing.where == "backpack" or t.hands_used < 2 else "backpack"
             state = with_character(state, taker, items=t.items + (replace(thing, where=where),))
         elif isinstance(thing, str):
-            state = with_character(state, taker, objects=state.characters[taker].objects + (thing,))
+            state = with_character(state, taker, objects=state.crew.characters[taker].objects + (thing,))
     partners = sorted({s for g, t, _ in moves for s in (g, t) if s is not None and s != seat} | (
         {other} if other is not None else set()))
     cons.append(C("traded", f"{who(state, seat)} trades with {', '.join(who(state, s) for s in partners)}.",
@@ -397,7 +397,7 @@ def traded(state, fact, cons):
 
 def dropped(state, fact, cons):
     seat = fact.actor
-    place = state.characters[seat].room
+    place = state.crew.characters[seat].room
     state, thing = drop_item(state, seat, fact.data["item"])
     if isinstance(thing, str) and place:
         state = M.add_objects(state, place, (thing,))
@@ -412,15 +412,15 @@ def dropped(state, fact, cons):
 
 def picked(state, fact, cons):
     seat = fact.actor
-    place = state.characters[seat].room
+    place = state.crew.characters[seat].room
     obj = fact.data["object"]
     state = M.act(state, fact, action_cost(fact))
-    found = find_object(state.objects.get(place, ()), obj)
+    found = find_object(state.ship.objects.get(place, ()), obj)
     if found is None:
         return state
     state = M.take_object(state, place, found)
     cons.append(C("object-picked", f"{who(state, seat)} picks up the {obj}.", seat=seat, object=found))
-    return with_character(state, seat, objects=state.characters[seat].objects + (found,))
+    return with_character(state, seat, objects=state.crew.characters[seat].objects + (found,))
 
 
 # --- offers --------------------------------------------------------------------------------------------------
@@ -437,9 +437,9 @@ ITEM_COLOURS = ("red", "yellow", "green", "blue", "starting", "quest")  # the co
 
 def search_and_carry_offers(state: LockdownState, seat: int, legal: Legal) -> list[Expected]:
     """Search where the room has items; out of combat, picking up a heavy object, crafting and trading."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     place = c.room
-    r = state.rooms[place]
+    r = state.ship.rooms[place]
     here = state.intruders_in(place)
     out: list[Expected] = []
     room = ROOMS[r.tile] if r.tile else None
@@ -457,7 +457,7 @@ def search_and_carry_offers(state: LockdownState, seat: int, legal: Legal) -> li
                 out.append(Expected("RoomSearched", seat, {"kept": SEARCH_ITEMS[colour], "colour": [colour],
                                                            "returned": None}, note))
     if not here:
-        for obj in sorted({o.split(":")[0] for o in state.objects.get(place, ())}):
+        for obj in sorted({o.split(":")[0] for o in state.ship.objects.get(place, ())}):
             if c.hands_used < 2:
                 out.append(Expected("HeavyObjectPickedUp", seat, {"object": [obj]}, f"pick up the {obj}"))
         if len(c.items) >= 2:
@@ -475,7 +475,7 @@ def search_and_carry_offers(state: LockdownState, seat: int, legal: Legal) -> li
 
 def use_and_drop_offers(state: LockdownState, seat: int) -> list[Expected]:
     """An item's action (1 card) and dropping an item or a heavy object (free)."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     out: list[Expected] = []
     if c.items:
         out.append(Expected("ItemUsed", seat, {"item": list(dict.fromkeys(i.name for i in c.items)), "cost": [1]},
@@ -489,8 +489,8 @@ def use_and_drop_offers(state: LockdownState, seat: int) -> list[Expected]:
 def free_craft_offers(state: LockdownState) -> list[Expected]:
     """The optional free crafts of the Repository, before the next action (faq_lockdown.md 15)."""
     out = []
-    for s in state.free_crafts:
-        items = [i.name for i in state.characters[s].items]
+    for s in state.clock.free_crafts:
+        items = [i.name for i in state.crew.characters[s].items]
         if items:
             out.append(Expected("ItemCrafted", s, {"free": [True], "ingredients": [[i] for i in items], "item": None,
                                                    "where": ["hand", "backpack"]},
@@ -501,7 +501,7 @@ def free_craft_offers(state: LockdownState) -> list[Expected]:
 def starting_item_offers(state: LockdownState, seat: int) -> list[Expected]:
     """At setup: the character's starting item, in a hand unless the catalogue says it is not heavy (e.g. the
     Probe Arm lies beside the board, in no hand slot: faq_lockdown.md 17)."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     start = CHARACTERS[c.character].extra.get("starting_item") if c.character in CHARACTERS else None
     if not start or c.items:
         return []
@@ -519,7 +519,7 @@ def _heavy(name: str) -> bool:
 
 def free_use_offers(state: LockdownState, seat: int, note: str) -> list[Expected]:
     """A table effect: a free use of one of the character's items (no card), at any moment."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     if not c.items:
         return []
     names = tuple(dict.fromkeys(i.name for i in c.items))
@@ -529,7 +529,7 @@ def free_use_offers(state: LockdownState, seat: int, note: str) -> list[Expected
 
 def gained_offers(state: LockdownState, seat: int, note: str) -> list[Expected]:
     """A table effect: an item card that comes to the character outside Search and Craft."""
-    free_hand = state.characters[seat].hands_used < 2
+    free_hand = state.crew.characters[seat].hands_used < 2
     return [offer("ItemGained", seat, free_hand, lambda: Expected(
         "ItemGained", seat, {"item": None, "colour": list(ITEM_COLOURS),
                              "where": ["backpack", "hand"] if free_hand else ["backpack"]}, note))]

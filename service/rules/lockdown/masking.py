@@ -144,15 +144,15 @@ def revealed(all_state: Any, seen_state: Any, as_: str) -> list[Fact]:
     Every character still alive after the end shows its kept objective; the perspective learns
     those it did not know yet. Returned as ``ObjectiveRevealed`` facts (seq 0: never recorded).
     """
-    if as_ == ALL or not all_state.ended or all_state.ending == "abandoned":
+    if as_ == ALL or not all_state.end.ended or all_state.end.ending == "abandoned":
         return []
     from service.rules.lockdown.endgame import scoring_view
 
     alive = {sv.seat for sv in scoring_view(all_state).seats if sv.alive}
     out = []
     for seat in sorted(alive):
-        truth = all_state.characters[seat].objective
-        seen = seen_state.characters[seat].objective
+        truth = all_state.crew.characters[seat].objective
+        seen = seen_state.crew.characters[seat].objective
         if truth not in (None, "unknown") and seen in (None, "unknown"):
             out.append(Fact(0, "ObjectiveRevealed", {"objective": truth}, actor=seat))
     return out

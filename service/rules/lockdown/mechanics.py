@@ -14,7 +14,7 @@ table recorded as far as the rules allow and never raise.
 """
 from __future__ import annotations
 
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from types import MappingProxyType
 from typing import Any
 
@@ -42,8 +42,8 @@ C = consequence  # the kit's builder, short for the many effects below
 
 def count_action(state: LockdownState, seat: int) -> LockdownState:
     """One more action in the seat's own turn (out-of-turn plays are not actions)."""
-    if seat == state.turn and state.phase == PLAYER:
-        return with_character(state, seat, actions=state.characters[seat].actions + 1)
+    if seat == state.clock.turn and state.clock.phase == PLAYER:
+        return with_character(state, seat, actions=state.crew.characters[seat].actions + 1)
     return state
 
 
@@ -68,45 +68,45 @@ def entered(state: LockdownState, seat: int, dest: str, via: str | None, was_occ
             cons: list[Consequence], careful: bool = False, attacks: tuple[Pending, ...] = ()) -> LockdownState:
     """What entering a room demands next (lockdown.md §5.2, §5.7): exploring it, or a noise roll when it was
     empty and the move not careful; ``attacks`` (escape attacks) are queued first."""
-    if not state.rooms[dest].explored:
-        return replace(state, pending=state.pending + attacks + (
+    if not state.ship.rooms[dest].explored:
+        return replace_in(state, "clock", pending=state.clock.pending + attacks + (
             Pending("explore", seat, dest, reason="entered an unexplored room", empty=not was_occupied,
                     careful=careful, via=via),))
     if not careful and not was_occupied:
         cons.append(C("noise-roll-due", f"{who(state, seat)} entered an empty room: a noise roll is due.", seat=seat))
-        return replace(state, pending=state.pending + attacks + (
+        return replace_in(state, "clock", pending=state.clock.pending + attacks + (
             Pending("noise", seat, dest, reason="entered an empty room"),))
-    return replace(state, pending=state.pending + attacks) if attacks else state
+    return replace_in(state, "clock", pending=state.clock.pending + attacks) if attacks else state
 
 
 def bag_add(state: LockdownState, token: str, n: int = 1) -> LockdownState:
-    bag = dict(state.bag)
+    bag = dict(state.colony.bag)
     bag[token] = max(0, bag.get(token, 0) + n)
-    return replace(state, bag=MappingProxyType(bag))
+    return replace_in(state, "colony", bag=MappingProxyType(bag))
 
 
 def supply_to_bag(state: LockdownState, token: str, cons: list[Consequence]) -> LockdownState:
-    if state.supply.get(token, 0) <= 0:
+    if state.colony.supply.get(token, 0) <= 0:
         cons.append(C("colony-supply-empty", f"No {token} token is left next to the board; nothing is added.",
                       token=token))
         return state
-    supply = dict(state.supply)
+    supply = dict(state.colony.supply)
     supply[token] -= 1
-    state = replace(state, supply=MappingProxyType(supply))
+    state = replace_in(state, "colony", supply=MappingProxyType(supply))
     cons.append(C("colony-token-added", f"1 {token} token is added to the colony bag.", token=token))
     return bag_add(state, token)
 
 
 def push_front(state: LockdownState, *items: Pending) -> LockdownState:
-    return replace(state, pending=tuple(items) + state.pending)
+    return replace_in(state, "clock", pending=tuple(items) + state.clock.pending)
 
 
 def pop_pending(state: LockdownState, kind: str, seat: int | None = None,
                 intruder: str | None = None) -> tuple[LockdownState, Pending | None]:
     """Take the first pending sub-step of ``kind`` (for that seat / intruder, when given) off the queue."""
-    for i, p in enumerate(state.pending):
+    for i, p in enumerate(state.clock.pending):
         if p.kind == kind and (seat is None or p.seat == seat) and (intruder is None or p.intruder == intruder):
-            return replace(state, pending=state.pending[:i] + state.pending[i + 1:]), p
+            return replace_in(state, "clock", pending=state.clock.pending[:i] + state.clock.pending[i + 1:]), p
     return state, None
 
 
@@ -114,7 +114,7 @@ def pop_pending(state: LockdownState, kind: str, seat: int | None = None,
 
 def pay(state: LockdownState, seat: int, n: int) -> LockdownState:
     """Discard ``n`` cards from hand to the own discard pile (a cost)."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     n = max(0, min(n, c.hand))
     if not n:
         return state
@@ -123,7 +123,7 @@ def pay(state: LockdownState, seat: int, n: int) -> LockdownState:
 
 def draw(state: LockdownState, seat: int, n: int, cons: list[Consequence] | None = None) -> LockdownState:
     """Draw ``n`` cards from the own deck; an empty deck is reshuffled from the discard pile (§4 step 1)."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     hand, deck, discard = c.hand, c.deck, c.discard
     for _ in range(max(0, n)):
         if deck == 0 and discard:
@@ -140,7 +140,7 @@ def draw(state: LockdownState, seat: int, n: int, cons: list[Consequence] | None
 
 def reshuffle_all(state: LockdownState, seat: int) -> LockdownState:
     """Hand and discard shuffled into a new deck (Surgery, Neutralizer)."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     return with_character(state, seat, deck=c.deck + c.hand + c.discard, hand=0, discard=0)
 
 
@@ -150,7 +150,7 @@ def wound(state: LockdownState, seat: int, kind: str, cons: list[Consequence], c
           count: int = 1, cause: str = "wounds", corpse_room: str | None = None) -> LockdownState:
     """Light or serious wounds, one by one (lockdown.md §8.3–8.4)."""
     for _ in range(max(1, count)):
-        c = state.characters[seat]
+        c = state.crew.characters[seat]
         if c.status not in (IN_BASE, IN_POD):
             return state
         if len(c.serious) >= MAX_SERIOUS:
@@ -178,7 +178,7 @@ def wound(state: LockdownState, seat: int, kind: str, cons: list[Consequence], c
 def die(state: LockdownState, seat: int, cause: str, cons: list[Consequence], room: str | None = None,
         end_effect: bool = False) -> LockdownState:
     """A character dies: corpse, dropped heavy objects, lost items, tokens to the pool (lockdown.md §8.6)."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     if c.status in GONE and not (end_effect and c.status == LOCKED_IN):
         return state
     place = room or c.room
@@ -188,12 +188,12 @@ def die(state: LockdownState, seat: int, cause: str, cons: list[Consequence], ro
     state = with_character(state, seat, status=DEAD, room=None, pod=None, cause=cause, objects=(), items=(),
                            contingency=(), was=was, passed=True)
     if c.pod:
-        pods = dict(state.pods)
+        pods = dict(state.systems.pods)
         pods.pop(c.pod, None)
-        state = replace(state, pods=MappingProxyType(pods))
+        state = replace_in(state, "systems", pods=MappingProxyType(pods))
     if end_effect:
         return state
-    if place is not None and place in state.rooms:
+    if place is not None and place in state.ship.rooms:
         state = add_objects(state, place, (f"corpse:{seat}",) + c.objects)
         if c.objects:
             cons.append(C("objects-dropped", f"Heavy objects dropped in {state.room_label(place)}: "
@@ -201,13 +201,13 @@ def die(state: LockdownState, seat: int, cause: str, cons: list[Consequence], ro
     if c.items:
         cons.append(C("items-lost", f"{len(c.items)} item(s) of {who(state, seat)} leave the game.", seat=seat))
     if c.contingency:
-        state = replace(state, pool=state.pool + c.contingency)
+        state = replace_in(state, "secrets", pool=state.secrets.pool + c.contingency)
         cons.append(C("contingency-to-pool", f"{len(c.contingency)} contingency token(s) go to the neutral pool.",
                       seat=seat))
-    state = replace(state, pending=tuple(p for p in state.pending if p.seat != seat or p.kind in
+    state = replace_in(state, "clock", pending=tuple(p for p in state.clock.pending if p.seat != seat or p.kind in
                                          ("injury_check", "retreat")))
-    if not state.first_death:
-        state = replace(state, first_death=True)
+    if not state.crew.first_death:
+        state = replace_in(state, "crew", first_death=True)
         cons.append(C("milestone-first-death", "First character death: the computer opens the main gate.",
                       milestone="first_death"))
         state = open_gate(state, "first death", cons)
@@ -215,22 +215,22 @@ def die(state: LockdownState, seat: int, cause: str, cons: list[Consequence], ro
 
 
 def open_gate(state: LockdownState, why: str, cons: list[Consequence]) -> LockdownState:
-    if state.gate_open:
+    if state.systems.gate_open:
         return state
     cons.append(C("gate-opened", f"The main gate opens ({why}).", reason=why))
-    return replace(state, gate_open=True, gate_reason=why)
+    return replace_in(state, "systems", gate_open=True, gate_reason=why)
 
 
 def add_objects(state: LockdownState, place: str, objects: tuple[str, ...]) -> LockdownState:
     if not objects:
         return state
-    floor = dict(state.objects)
+    floor = dict(state.ship.objects)
     floor[place] = floor.get(place, ()) + tuple(objects)
-    return replace(state, objects=MappingProxyType(floor))
+    return replace_in(state, "ship", objects=MappingProxyType(floor))
 
 
 def take_object(state: LockdownState, place: str, obj: str) -> LockdownState:
-    floor = dict(state.objects)
+    floor = dict(state.ship.objects)
     here = list(floor.get(place, ()))
     match = next((o for o in here if o == obj or o.split(":")[0] == obj), None)
     if match is None:
@@ -239,13 +239,13 @@ def take_object(state: LockdownState, place: str, obj: str) -> LockdownState:
     floor[place] = tuple(here)
     if not here:
         del floor[place]
-    return replace(state, objects=MappingProxyType(floor))
+    return replace_in(state, "ship", objects=MappingProxyType(floor))
 
 
 # --- contamination ---------------------------------------------------------------------------------
 
 def contaminate(state: LockdownState, seat: int, cons: list[Consequence], n: int = 1) -> LockdownState:
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     if c.status not in (IN_BASE, IN_POD):
         return state
     cons.append(C("contamination", f"{who(state, seat)} receives {n} contamination card{'s' if n != 1 else ''} "
@@ -256,7 +256,7 @@ def contaminate(state: LockdownState, seat: int, cons: list[Consequence], n: int
 def infest(state: LockdownState, seat: int, cons: list[Consequence], creeper_room: str | None = None,
            why: str = "an infected card") -> LockdownState:
     """A larva goes on the board; with a larva already there the character dies and a creeper appears."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     if c.status not in (IN_BASE, IN_POD):
         return state
     if c.larva:
@@ -264,7 +264,7 @@ def infest(state: LockdownState, seat: int, cons: list[Consequence], creeper_roo
                       f"bursts out.", seat=seat))
         room = c.room
         state = die(state, seat, "infection", cons)
-        if room and not state.ended:
+        if room and not state.end.ended:
             state = place_intruder(state, "creeper", room, cons, from_bag=False)[0]
         return state
     cons.append(C("larva", f"{who(state, seat)} is infested: a larva goes on the character board.", seat=seat))
@@ -273,7 +273,7 @@ def infest(state: LockdownState, seat: int, cons: list[Consequence], creeper_roo
 
 def remove_contamination(state: LockdownState, seat: int, n: int, scope: str) -> LockdownState:
     """Remove ``n`` (infected) contamination cards from the character's cards."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     n = min(n, c.contamination)
     hand, discard, deck = c.hand, c.discard, c.deck
     left = n
@@ -294,7 +294,7 @@ def remove_contamination(state: LockdownState, seat: int, n: int, scope: str) ->
 # --- night stalkers ----------------------------------------------------------------------------------
 
 def figures_on_board(state: LockdownState, kind: str) -> int:
-    return sum(1 for i in state.intruders if i.kind == kind)
+    return sum(1 for i in state.colony.intruders if i.kind == kind)
 
 
 def escape_attackers(state: LockdownState, origin: str | None) -> tuple:
@@ -314,28 +314,28 @@ def set_aside(state: LockdownState, kind: str) -> LockdownState:
     """A token drawn from the colony bag is put aside next to the board, with the tokens not in the bag (seed 000
     L1006–1007): a drawn token that placed a figure (L2834–2836), and a larva or creeper drawn in the colony step
     (L1821–1828). The tokens of the stalkers killed later stay there. Nothing moves if the bag holds none."""
-    if state.bag.get(kind, 0) <= 0:
+    if state.colony.bag.get(kind, 0) <= 0:
         return state
-    bag, supply = dict(state.bag), dict(state.supply)
+    bag, supply = dict(state.colony.bag), dict(state.colony.supply)
     bag[kind] -= 1
     supply[kind] = supply.get(kind, 0) + 1
-    return replace(state, bag=MappingProxyType(bag), supply=MappingProxyType(supply))
+    return replace_in(state, "colony", bag=MappingProxyType(bag), supply=MappingProxyType(supply))
 
 
 def return_tokens(state: LockdownState, kind: str, n: int, cons: list[Consequence]) -> LockdownState:
     """Tokens of ``kind`` go back into the colony from beside the board (a stalker gone into the technical
     corridors, L2834–2836; the adult retreat, "if possible", lockdown.md §7.9). Only tokens that lie there can."""
-    have = state.supply.get(kind, 0)
+    have = state.colony.supply.get(kind, 0)
     k = min(n, have)
     if k < n:
         cons.append(C("colony-supply-empty", f"No {kind} token is left next to the board: {n - k} cannot go back "
                       f"into the bag.", token=kind))
     if k <= 0:
         return state
-    bag, supply = dict(state.bag), dict(state.supply)
+    bag, supply = dict(state.colony.bag), dict(state.colony.supply)
     bag[kind] = bag.get(kind, 0) + k
     supply[kind] = have - k
-    return replace(state, bag=MappingProxyType(bag), supply=MappingProxyType(supply))
+    return replace_in(state, "colony", bag=MappingProxyType(bag), supply=MappingProxyType(supply))
 
 
 def place_intruder(state: LockdownState, kind: str, place: str, cons: list[Consequence],
@@ -344,25 +344,26 @@ def place_intruder(state: LockdownState, kind: str, place: str, cons: list[Conse
     cap = COLONY["figures"].get(kind, 1)
     if figures_on_board(state, kind) >= cap:
         if kind == "adult":
-            leaving = [i for i in state.intruders if i.kind == "adult" and not state.characters_in(i.room)]
+            leaving = [i for i in state.colony.intruders if i.kind == "adult" and not state.characters_in(i.room)]
             cons.append(C("adult-cap", f"All 8 adult figures are on the board: {len(leaving)} adult(s) not in "
                           f"combat retreat into the colony.", removed=[i.id for i in leaving]))
-            state = replace(state, intruders=tuple(i for i in state.intruders if i not in leaving))
+            state = replace_in(state, "colony", intruders=tuple(i for i in state.colony.intruders if i not in leaving))
             state = return_tokens(state, "adult", len(leaving), cons)
         if figures_on_board(state, kind) >= cap:
             cons.append(C("figure-cap", f"No {kind} figure is left (cap {cap}): nothing is placed.", kind=kind))
             return state, None
     if from_bag:
         state = set_aside(state, kind)
-    serial = state.intruder_serial + 1
+    serial = state.colony.intruder_serial + 1
     iid = f"i{serial}"
     cons.append(C("intruder-placed", f"A {kind} ({iid}) appears in {state.room_label(place)}.", intruder=iid,
                   kind=kind, room=place))
-    state = replace(state, intruders=state.intruders + (Intruder(iid, kind, place),), intruder_serial=serial)
-    if not state.first_encounter:
+    state = replace_in(state, "colony", intruders=state.colony.intruders + (Intruder(iid, kind, place),),
+                       intruder_serial=serial)
+    if not state.colony.first_encounter:
         cons.append(C("milestone-first-encounter", "First encounter: every player keeps 1 of their 2 objectives "
                       "and discards the other (record ObjectiveChosen).", milestone="first_encounter"))
-        state = replace(state, first_encounter=True)
+        state = replace_in(state, "colony", first_encounter=True)
     return state, iid
 
 
@@ -371,8 +372,8 @@ def remove_intruder(state: LockdownState, iid: str, cons: list[Consequence], to_
     it = intruder(state, iid)
     if it is None:
         return state
-    state = replace(state, intruders=tuple(i for i in state.intruders if i.id != iid),
-                    pending=tuple(p for p in state.pending if p.intruder != iid))
+    state = replace_in(replace_in(state, "colony", intruders=tuple(i for i in state.colony.intruders if i.id != iid)),
+                       "clock", pending=tuple(p for p in state.clock.pending if p.intruder != iid))
     if to_bag:
         state = return_tokens(state, it.kind, 1, cons)
     cons.append(C("intruder-removed", f"The {it.kind} ({iid}) is {why}" + ("; its token goes back into the bag."
@@ -388,10 +389,10 @@ def kill(state: LockdownState, iid: str, cons: list[Consequence]) -> LockdownSta
     state = remove_intruder(state, iid, cons, why="killed", killed=True)
     if it.kind != "larva":
         state = add_objects(state, it.room, ("carcass",))
-        state = replace(state, carcasses=state.carcasses + 1)
+        state = replace_in(state, "colony", carcasses=state.colony.carcasses + 1)
         cons.append(C("carcass", f"A carcass token is placed in {state.room_label(it.room)}.", room=it.room))
     if it.kind == "queen":
-        state = replace(state, queen_killed=True)
+        state = replace_in(state, "colony", queen_killed=True)
         cons.append(C("queen-killed", "The queen is dead.", milestone="queen_killed"))
     return state
 
@@ -405,17 +406,17 @@ def injure(state: LockdownState, iid: str, n: int, cons: list[Consequence], seat
         cons.append(C("larva-killed", f"The larva ({iid}) dies from {n} injury.", intruder=iid))
         return kill(state, iid, cons)
     total = it.injuries + n
-    state = replace(state, intruders=tuple(replace(i, injuries=total) if i.id == iid else i
-                                           for i in state.intruders))
+    state = replace_in(state, "colony", intruders=tuple(replace(i, injuries=total) if i.id == iid else i
+                                           for i in state.colony.intruders))
     cards = 2 if it.kind in ("breeder", "queen") else 1
     cons.append(C("injured", f"The {it.kind} ({iid}) has {total} injur{'y' if total == 1 else 'ies'}: draw "
                   f"{cards} attack card{'s' if cards > 1 else ''} for the injury check (InjuryCheckDrawn).",
                   intruder=iid, injuries=total))
-    already = any(p.kind == "injury_check" and p.intruder == iid for p in state.pending)
+    already = any(p.kind == "injury_check" and p.intruder == iid for p in state.clock.pending)
     if already:
         return state
-    return replace(state, pending=(Pending("injury_check", seat, it.room, reason=f"{it.kind} injured",
-                                           intruder=iid),) + state.pending)
+    return replace_in(state, "clock", pending=(Pending("injury_check", seat, it.room, reason=f"{it.kind} injured",
+                                           intruder=iid),) + state.clock.pending)
 
 
 def attack_effect(state: LockdownState, it: Intruder, seat: int, card_id: str, dark: bool, escape: bool,
@@ -428,15 +429,15 @@ def attack_effect(state: LockdownState, it: Intruder, seat: int, card_id: str, d
         return state
     cons.append(C("attack-hit", f"{card.en}: {card.effect}" + (" (in darkness)." if dark else "."), card=card.id,
                   seat=seat, dark=dark))
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     w = dict(cause="attack", corpse_room=corpse_room)
     if card.id == "blood_chase":
         state = wound(state, seat, "light", cons, **w)
         state = slime(state, seat, cons)
-        c2 = state.characters[seat]
+        c2 = state.crew.characters[seat]
         if escape and c2.status == IN_BASE and any(not s.dressed for s in c2.serious) and intruder(state, it.id):
-            state = replace(state, intruders=tuple(replace(i, room=c2.room) if i.id == it.id else i
-                                                   for i in state.intruders))
+            state = replace_in(state, "colony", intruders=tuple(replace(i, room=c2.room) if i.id == it.id else i
+                                                   for i in state.colony.intruders))
             cons.append(C("intruder-follows", f"The {it.kind} ({it.id}) follows into "
                           f"{state.room_label(c2.room)}.", intruder=it.id, to_room=c2.room))
     elif card.id == "blood_rage":
@@ -454,8 +455,8 @@ def attack_effect(state: LockdownState, it: Intruder, seat: int, card_id: str, d
             state = remove_intruder(state, it.id, cons, why="replaced by a breeder")
             state, new = place_intruder(state, "breeder", room, cons)
             if dark and new:
-                state = replace(state, pending=(Pending("attack", seat, room, reason="evolve (darkness)",
-                                                        intruder=new),) + state.pending)
+                state = replace_in(state, "clock", pending=(Pending("attack", seat, room, reason="evolve (darkness)",
+                                                        intruder=new),) + state.clock.pending)
         else:
             cons.append(C("no-breeder", "No breeder figure is available: nothing happens."))
     elif card.id == "infecting_the_host":
@@ -464,13 +465,13 @@ def attack_effect(state: LockdownState, it: Intruder, seat: int, card_id: str, d
             state = infest(state, seat, cons, why="Infecting the Host")
     elif card.id == "perched_in_the_dark":
         state = wound(state, seat, "serious", cons, **w)
-        c2 = state.characters[seat]
+        c2 = state.crew.characters[seat]
         if dark and c2.status == IN_BASE and len(c2.serious) >= 3:
             state = die(state, seat, "attack", cons, room=corpse_room)
     elif card.id == "piercing_the_heart":
         state = wound(state, seat, "serious", cons, **w)
         state = contaminate(state, seat, cons)
-        c2 = state.characters[seat]
+        c2 = state.crew.characters[seat]
         if dark and c2.status == IN_BASE and len(c2.serious) >= 2:
             state = die(state, seat, "attack", cons, room=corpse_room)
     return state
@@ -480,7 +481,7 @@ def larva_attack(state: LockdownState, it: Intruder, seat: int, cons: list[Conse
     """A larva attacks without a card: it leaves the board and infests (lockdown.md §7.6, L3192–3200)."""
     cons.append(C("larva-attack", f"The larva ({it.id}) crawls onto {who(state, seat)}.", seat=seat))
     state = remove_intruder(state, it.id, cons, why="gone from the board")
-    if not state.characters[seat].larva:
+    if not state.crew.characters[seat].larva:
         state = with_character(state, seat, larva=True)
         cons.append(C("larva", f"{who(state, seat)} is infested: a larva goes on the character board.", seat=seat))
     return contaminate(state, seat, cons)
@@ -488,15 +489,15 @@ def larva_attack(state: LockdownState, it: Intruder, seat: int, cons: list[Conse
 
 def attack_target(state: LockdownState, place: str) -> int | None:
     """The character attacked in ``place``: fewest cards in hand, ties by player order (lockdown.md §7.6)."""
-    here = [s for s in state.player_order() if state.characters[s].room == place and
-            state.characters[s].status == IN_BASE]
+    here = [s for s in state.player_order() if state.crew.characters[s].room == place and
+            state.crew.characters[s].status == IN_BASE]
     if not here:
         return None
-    return min(here, key=lambda s: (state.characters[s].hand, state.player_order().index(s)))
+    return min(here, key=lambda s: (state.crew.characters[s].hand, state.player_order().index(s)))
 
 
 def slime(state: LockdownState, seat: int, cons: list[Consequence]) -> LockdownState:
-    if state.characters[seat].slime:
+    if state.crew.characters[seat].slime:
         return state
     cons.append(C("slime", f"{who(state, seat)} gets a slime marker.", seat=seat))
     return with_character(state, seat, slime=True)
@@ -505,7 +506,7 @@ def slime(state: LockdownState, seat: int, cons: list[Consequence]) -> LockdownS
 # --- supplies -------------------------------------------------------------------------------------------
 
 def place_fire(state: LockdownState, place: str, cons: list[Consequence]) -> LockdownState:
-    r = state.rooms[place]
+    r = state.ship.rooms[place]
     if state.board.is_crossroad(place):  # lockdown.md §12.5 (seed 000 L4654–4655)
         cons.append(C("no-fire", f"No fire marker is ever placed on a crossroad ({state.room_label(place)}).",
                       room=place))
@@ -523,7 +524,7 @@ def place_fire(state: LockdownState, place: str, cons: list[Consequence]) -> Loc
 
 
 def place_malfunction(state: LockdownState, place: str, cons: list[Consequence]) -> LockdownState:
-    r = state.rooms[place]
+    r = state.ship.rooms[place]
     if state.board.is_crossroad(place):  # lockdown.md §12.5 (seed 000 L4642–4643, L4654–4655)
         cons.append(C("no-malfunction", f"No malfunction marker is ever placed on a crossroad "
                       f"({state.room_label(place)}): nothing happens.", room=place))
@@ -551,33 +552,33 @@ def place_malfunction(state: LockdownState, place: str, cons: list[Consequence])
 
 def check_base_empty(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     """Nobody left in the base: the time token jumps and the game ends (lockdown.md §11.5 item 3, L1627–1640)."""
-    if state.ended or state.phase not in ("player", "event") or state.in_base():
+    if state.end.ended or state.clock.phase not in ("player", "event") or state.in_base():
         return state
-    if not any(state.characters[s].character for s in state.seats):
+    if not any(state.crew.characters[s].character for s in state.seats):
         return state
-    if state.self_destruct is not None:
-        target, ending = state.self_destruct[1], "base_destroyed"
-    elif state.alarm is not None:
-        target, ending = state.alarm, "alarm_procedure"
+    if state.systems.self_destruct is not None:
+        target, ending = state.systems.self_destruct[1], "base_destroyed"
+    elif state.systems.alarm is not None:
+        target, ending = state.systems.alarm, "alarm_procedure"
     else:
         target, ending = len(state.board.time_spaces) - 1, "time_out"
     cons.append(C("nobody-left", "Nobody is left in the base: the time token jumps to "
                   f"{state.board.time_label(target)} and the game ends ({ending.replace('_', ' ')}).",
                   ending=ending, to=state.board.time_label(target)))
-    state = replace(state, time=max(state.time, target))
+    state = replace_in(state, "clock", time=max(state.clock.time, target))
     return end_game(state, ending, cons, reason="no_characters_left")
 
 
 def end_game(state: LockdownState, ending: str, cons: list[Consequence], reason: str | None = None) -> LockdownState:
     """End-of-game effects (lockdown.md §11.5; FAQ: an alarm end with self-destruct active destroys the base)."""
-    if state.ended:
+    if state.end.ended:
         return state
-    if ending in ("alarm_procedure", "time_out") and state.self_destruct is not None and \
-            state.self_destruct[0] == "red" and ending == "alarm_procedure":
+    if ending in ("alarm_procedure", "time_out") and state.systems.self_destruct is not None and \
+            state.systems.self_destruct[0] == "red" and ending == "alarm_procedure":
         ending = "base_destroyed"
     destroyed = ending == "base_destroyed"
     for seat in state.seats:
-        c = state.characters[seat]
+        c = state.crew.characters[seat]
         if not c.character:
             continue
         if c.status in (IN_BASE, IN_POD) or (destroyed and c.status == LOCKED_IN):
@@ -585,17 +586,18 @@ def end_game(state: LockdownState, ending: str, cons: list[Consequence], reason:
             cons.append(C("end-death", f"{who(state, seat)} dies at the end: {why}.", seat=seat))
             state = die(state, seat, ending, cons, end_effect=True)
     if destroyed:
-        if state.intruders:
-            cons.append(C("stalkers-die", f"All {len(state.intruders)} night stalkers on the board die.",
-                          count=len(state.intruders)))
-        state = replace(state, intruders=(), queen_killed=True)
+        if state.colony.intruders:
+            cons.append(C("stalkers-die", f"All {len(state.colony.intruders)} night stalkers on the board die.",
+                          count=len(state.colony.intruders)))
+        state = replace_in(state, "colony", intruders=(), queen_killed=True)
     final = reason or ending
     cons.append(C("game-ended", f"The game ends ({final.replace('_', ' ')}).", ending=final, effects=ending))
-    return replace(state, ended=True, phase=ENDED, ending=final, end_effects=ending, pending=(), turn=None)
+    return replace_in(replace_in(state, "end", ended=True, ending=final, end_effects=ending), "clock", phase=ENDED,
+                      pending=(), turn=None)
 
 
 def survivors(state: LockdownState) -> tuple[int, ...]:
-    return tuple(s for s in state.seats if state.characters[s].status in (LOCKED_IN, IN_BUNKER, EVACUATED))
+    return tuple(s for s in state.seats if state.crew.characters[s].status in (LOCKED_IN, IN_BUNKER, EVACUATED))
 
 
 # --- small effects several concepts share ---------------------------------------------------------------
@@ -605,22 +607,22 @@ def add_noise(state: LockdownState, key: str, place: str, cons: list[Consequence
     where = ("the technical corridors space" if key == TECHNICAL else f"area {key.rpartition('-')[2]}" if is_area(key)
              else f"corridor {n} of {state.room_label(place)}")
     cons.append(C("noise-placed", f"Noise marker placed in {where}.", corridor=key, room=place, number=n))
-    return replace(state, noise=state.noise | {key})
+    return replace_in(state, "ship", noise=state.ship.noise | {key})
 
 
 def nest_check(state: LockdownState, cons: list[Consequence]) -> LockdownState:
-    if state.eggs == 0 and not state.nest_destroyed:
+    if state.colony.eggs == 0 and not state.colony.nest_destroyed:
         cons.append(C("nest-destroyed", "No eggs are left in the Nest: the Nest is destroyed.",
                       milestone="nest_destroyed"))
-        return replace(state, nest_destroyed=True)
+        return replace_in(state, "colony", nest_destroyed=True)
     return state
 
 
 def start_self_destruct(state: LockdownState, cons: list[Consequence]) -> LockdownState:
-    at = min(state.time + 3, len(state.board.time_spaces) - 1)
+    at = min(state.clock.time + 3, len(state.board.time_spaces) - 1)
     cons.append(C("self-destruct", f"Self-destruct countdown: the yellow token goes on "
                   f"{state.board.time_label(at)}.", space=state.board.time_label(at)))
-    return replace(state, self_destruct=("yellow", at))
+    return replace_in(state, "systems", self_destruct=("yellow", at))
 
 
 # --- the item decks (decision 0037): shared by items and the action cards paid with an item -------------
@@ -630,11 +632,11 @@ DECK_COLOURS = ("red", "yellow", "green")
 
 def item_deck(state: LockdownState, colour: str) -> ItemDeck:
     """The table's knowledge of ``colour``'s item deck (empty until the deck is touched; decision 0037)."""
-    return state.item_decks.get(colour) or ItemDeck()
+    return state.decks.item_decks.get(colour) or ItemDeck()
 
 
 def with_deck(state: LockdownState, colour: str, deck: ItemDeck) -> LockdownState:
-    return replace(state, item_decks=MappingProxyType({**state.item_decks, colour: deck}))
+    return replace_in(state, "decks", item_decks=MappingProxyType({**state.decks.item_decks, colour: deck}))
 
 
 def to_bottom(state: LockdownState, colour: str | None, name: str | None, cons: list[Consequence],
@@ -661,7 +663,7 @@ def to_discard(state: LockdownState, colour: str | None, name: str | None, cons:
 def drop_item(state: LockdownState, seat: int, name: str) -> tuple[LockdownState, Item | str | None]:
     """The seat's item or heavy object named ``name`` leaves its hands or backpack: (new state, what left, or None
     when it held no such thing). Items and the action cards that discard an item share it."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     key = name.casefold()
     obj = next((o for o in c.objects if o == key or o.split(":")[0] == key), None)
     if obj is not None:
@@ -684,8 +686,8 @@ def act(state: LockdownState, fact: Fact, cost: int) -> LockdownState:
 # --- a round begins (after setup and after every event phase) ------------------------------------
 
 def hand_target(state: LockdownState, seat: int) -> int:
-    c = state.characters[seat]
-    room = state.rooms.get(c.room) if c.room else None
+    c = state.crew.characters[seat]
+    room = state.ship.rooms.get(c.room) if c.room else None
     if room is not None and room.tile == "isolation_room" and not room.malfunction:
         return HAND_SIZE + 1
     return HAND_SIZE
@@ -696,13 +698,13 @@ def refill_hands(state: LockdownState, cons: list[Consequence]) -> LockdownState
     begins: after setup and after every event phase)."""
     state = revive(state, cons)
     for seat in state.player_order():
-        c = state.characters[seat]
+        c = state.crew.characters[seat]
         if c.status != IN_BASE:
             state = with_character(state, seat, passed=True, actions=0, fire_hurt=False)
             continue
         target = hand_target(state, seat)
         state = draw(state, seat, max(0, target - c.hand), cons)
-        hand = state.characters[seat].hand
+        hand = state.crew.characters[seat].hand
         state = with_character(state, seat, passed=False, actions=0, fire_hurt=False, first_turn_done=False, moves=0)
         extra = " (Isolation Room)" if target > HAND_SIZE else ""
         cons.append(C("cards-drawn", f"{who(state, seat)} draws {hand - c.hand} card{'s' if hand - c.hand != 1 else ''}"
@@ -713,21 +715,21 @@ def refill_hands(state: LockdownState, cons: list[Consequence]) -> LockdownState
 
 def revive(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     """Co-op AutoDoc: a corpse in a working Emergency Room revives at the start of a round (lockdown.md §12.3)."""
-    if state.setup.mode != "coop" or state.round <= 1:
+    if state.setup.mode != "coop" or state.clock.round <= 1:
         return state
     er = state.room_of_tile("emergency_room")
-    if er is None or not state.rooms[er].explored or state.rooms[er].malfunction or state.intruders_in(er):
+    if er is None or not state.ship.rooms[er].explored or state.ship.rooms[er].malfunction or state.intruders_in(er):
         return state
     for seat in state.seats:
-        c = state.characters[seat]
+        c = state.crew.characters[seat]
         corpse = f"corpse:{seat}"
         if c.status != DEAD:
             continue
-        carrier = next((s for s in state.characters_in(er) if corpse in state.characters[s].objects), None)
-        if corpse in state.objects.get(er, ()):
+        carrier = next((s for s in state.characters_in(er) if corpse in state.crew.characters[s].objects), None)
+        if corpse in state.ship.objects.get(er, ()):
             state = take_object(state, er, corpse)
         elif carrier is not None:
-            objs = list(state.characters[carrier].objects)
+            objs = list(state.crew.characters[carrier].objects)
             objs.remove(corpse)
             state = with_character(state, carrier, objects=tuple(objs))
         else:
@@ -744,7 +746,7 @@ def revive(state: LockdownState, cons: list[Consequence]) -> LockdownState:
 def add_item(state: LockdownState, seat: int, name: str, colour: str, where: str | None, ammo: int | None,
              cons: list[Consequence]) -> LockdownState:
     """``name`` comes to ``seat``'s hand (if one is free) or backpack, loaded as printed unless ``ammo`` says."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     where = where or "backpack"
     if ammo is None:  # a weapon arrives loaded with its printed starting ammo (seed 000 L3632–3636)
         printed = item_ammo(name)

@@ -19,7 +19,7 @@ from typing import Any
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.board import PATH, TECHNICAL, is_area
 from service.rules.lockdown.components import NOISE_RESULTS, ROOMS
@@ -41,7 +41,7 @@ KNEE_WOUNDS = ("knee", "kolano")
 def knee_surcharge_due(state: LockdownState, seat: int) -> bool:
     """An undressed Knee wound surcharges the first Movement of the character's first turn in the round
     (faq_lockdown.md 7; the amount is printed on the card, not in the sources: the table records it)."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     knee = any(not w.dressed and w.card and " ".join(w.card.split()).casefold() in KNEE_WOUNDS for w in c.serious)
     return knee and not c.first_turn_done and c.moves == 0
 
@@ -51,7 +51,7 @@ def check_move(state: LockdownState, fact: Fact) -> list[Violation]:
     if out:
         return out
     seat = fact.actor
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     b = state.board
     surcharge = fact.data.get("surcharge") or 0
     cost = MOVE_COST[fact.type] + surcharge
@@ -86,10 +86,11 @@ def check_move(state: LockdownState, fact: Fact) -> list[Violation]:
             return out + [V("wrong-corridor", f"No corridor {n} leads from {state.room_label(c.room)} to "
                             f"{state.room_label(dest)}; use corridor {' or '.join(map(str, ok))}.", S.MOVE,
                             "corridor")]
-        if key in state.doors:
+        if key in state.ship.doors:
             out.append(V("closed-door", f"Corridor {n} into {state.room_label(dest)} has a closed door; closed doors "
                          f"block movement.", S.DOORS, "corridor"))
-    elif b.corridor_key(dest, n) in state.doors:  # no graph: the door's key is the move's key (room entered, number)
+    elif b.corridor_key(dest,
+                        n) in state.ship.doors:  # no graph: the door's key is the move's key (room entered, number)
         out.append(V("closed-door", f"Corridor {n} into {state.room_label(dest)} has a closed door; closed doors "
                      f"block movement.", S.DOORS, "corridor"))
     if fact.type == "CharacterMovedCarefully":
@@ -98,14 +99,14 @@ def check_move(state: LockdownState, fact: Fact) -> list[Violation]:
                          f"move (escape) is allowed.", S.CAREFUL))
         nc = fact.data["noise_corridor"]
         key = b.corridor_key(dest, nc)
-        free = [k for k in b.numbers_of(dest) if b.corridor_key(dest, k) not in state.noise]
+        free = [k for k in b.numbers_of(dest) if b.corridor_key(dest, k) not in state.ship.noise]
         if key is None:
             out.append(V("no-such-corridor", f"{state.room_label(dest)} has no corridor {nc}; choose one of "
                          f"{', '.join(map(str, b.numbers_of(dest)))}.", S.CAREFUL, "noise_corridor"))
         elif not free:
             out.append(V("careful-blocked", f"Every corridor into {state.room_label(dest)} already has a noise "
                          f"marker, so a careful move there is not allowed.", S.CAREFUL))
-        elif key in state.noise:
+        elif key in state.ship.noise:
             out.append(V("noise-already-there", f"Corridor {nc} into {state.room_label(dest)} already has a noise "
                          f"marker (max 1 per corridor); choose one of {', '.join(map(str, free))}.", S.CAREFUL,
                          "noise_corridor"))
@@ -133,7 +134,7 @@ def check_noise_rolled(state: LockdownState, fact: Fact) -> list[Violation]:
     if not b.surface:
         return [V("mars-die-not-here", f"The Mars surface symbol is on the Mars die, used only on the alternative "
                   f"board side; the {b.id!r} board uses the noise die (1–4, silence, danger).", S.MARS_DIE, "result")]
-    place = state.pending[0].room if state.pending else state.characters[fact.actor].room
+    place = state.clock.pending[0].room if state.clock.pending else state.crew.characters[fact.actor].room
     zone = b.places[place].zone if place in b.places else None
     if zone == "underground":
         return [V("mars-die-not-here", f"{state.room_label(place)} is underground, where the standard noise die is "
@@ -142,7 +143,7 @@ def check_noise_rolled(state: LockdownState, fact: Fact) -> list[Violation]:
 
 
 def check_room_explored(state: LockdownState, fact: Fact) -> list[Violation]:
-    p = state.pending[0]
+    p = state.clock.pending[0]
     crossroad = state.board.is_crossroad(p.room)
     if crossroad or fact.data["room"] == "crossroad":
         if crossroad and fact.data["room"] == "crossroad":
@@ -151,7 +152,7 @@ def check_room_explored(state: LockdownState, fact: Fact) -> list[Violation]:
                 if crossroad else f"{p.room} is not a crossroad; name the room tile revealed")
         return [V("crossroad-tile", what + ".", S.MARS_EXPLORE, "room")]
     room = ROOMS.resolve(fact.data["room"])
-    slot = state.rooms[p.room]
+    slot = state.ship.rooms[p.room]
     out = []
     if slot.kind != "any" and room.kind != slot.kind:
         out.append(V("tile-kind", f"{room.en} is a {room.kind!r} tile but {p.room} is a {slot.kind!r} slot.",
@@ -167,8 +168,8 @@ def check_room_explored(state: LockdownState, fact: Fact) -> list[Violation]:
 
 def colony_draw(state: LockdownState, fact: Fact, field: str = "token") -> list[Violation]:
     token = resolve_token(fact.data[field])
-    if state.bag.get(token, 0) <= 0:
-        inside = ", ".join(f"{n} {t}" for t, n in state.bag.items() if n) or "nothing"
+    if state.colony.bag.get(token, 0) <= 0:
+        inside = ", ".join(f"{n} {t}" for t, n in state.colony.bag.items() if n) or "nothing"
         return [V("token-not-in-bag", f"The colony bag holds no {token} token (it holds {inside}).", S.COLONY, field)]
     return []
 
@@ -179,7 +180,7 @@ def check_encounter(state: LockdownState, fact: Fact) -> list[Violation]:
 
 def check_moved_by_effect(state, fact):
     out = in_game(state, fact.actor, S.MOVE)
-    if not out and state.characters[fact.actor].room is None:
+    if not out and state.crew.characters[fact.actor].room is None:
         out.append(V("moved-from-nowhere", f"{who(state, fact.actor)} is not in a room of the base.", S.MOVE))
     return out
 
@@ -189,7 +190,7 @@ def check_noise_placed(state, fact):
     key = state.board.corridor_key(place, fact.data["corridor"])
     if key is None:
         return [V("no-such-corridor", "No such corridor.", S.NOISE, "corridor")]
-    if key in state.noise:
+    if key in state.ship.noise:
         return [V("noise-already-there", "That corridor already has a noise marker (max 1).", S.NOISE, "corridor")]
     return []
 
@@ -197,7 +198,7 @@ def check_noise_placed(state, fact):
 def check_noise_removed(state, fact):
     place = resolve_place(state, fact.data["room"])
     key = state.board.corridor_key(place, fact.data["corridor"])
-    return [] if key in state.noise else [V("no-such-marker", "There is no noise marker there.", S.NOISE)]
+    return [] if key in state.ship.noise else [V("no-such-marker", "There is no noise marker there.", S.NOISE)]
 
 
 # --- effects -------------------------------------------------------------------------------------------------
@@ -219,8 +220,8 @@ def danger(state: LockdownState, seat: int, place: str, cons: list[Consequence])
         for intruder in state.intruders_in(other):
             movers.append((intruder, key, other))
     if movers:
-        intruders = list(state.intruders)
-        doors = set(state.doors)
+        intruders = list(state.colony.intruders)
+        doors = set(state.ship.doors)
         for intruder, key, other in movers:
             if key in doors:
                 doors.discard(key)
@@ -231,11 +232,11 @@ def danger(state: LockdownState, seat: int, place: str, cons: list[Consequence])
             cons.append(C("intruder-moved", f"Danger: the {intruder.kind} ({intruder.id}) moves from "
                           f"{state.room_label(other)} into {state.room_label(place)}.", intruder=intruder.id,
                           to_room=place))
-        return replace(state, intruders=tuple(intruders), doors=frozenset(doors))
+        return replace_in(replace_in(state, "colony", intruders=tuple(intruders)), "ship", doors=frozenset(doors))
     cons.append(C("danger", f"Danger in {state.room_label(place)}: no stalker nearby, noise markers go in every "
                   f"corridor without one.", room=place, resolved=True))
     for key in b.corridors_of(place) or ():
-        if key not in state.noise:
+        if key not in state.ship.noise:
             state = M.add_noise(state, key, place, cons)
     return state
 
@@ -244,33 +245,34 @@ def surface_danger(state: LockdownState, place: str, cons: list[Consequence]) ->
     """Danger on a crossroad: every stalker on the surface (crossroads; not in a building, not in combat) moves
     to it along the paths; if none can, a noise marker goes on every area without one (lockdown.md §12.5)."""
     b = state.board
-    movers = [i for i in state.intruders if i.room != place and b.is_crossroad(i.room) and not state.characters_in(i.room)]
+    movers = [i for i in state.colony.intruders if i.room != place and b.is_crossroad(i.room) and not state.characters_in(i.room)]
     if movers:
         ids = {i.id for i in movers}
         for i in movers:
             cons.append(C("intruder-moved", f"Danger: the {i.kind} ({i.id}) moves along the paths from "
                           f"{state.room_label(i.room)} to {state.room_label(place)}.", intruder=i.id, to_room=place))
-        return replace(state, intruders=tuple(replace(i, room=place) if i.id in ids else i for i in state.intruders))
+        return replace_in(state, "colony",
+                          intruders=tuple(replace(i, room=place) if i.id in ids else i for i in state.colony.intruders))
     cons.append(C("danger", f"Danger on {state.room_label(place)}: no stalker on the surface can come, noise markers "
                   f"go on every area without one.", room=place, resolved=True))
     for key in b.area_keys():
-        if key not in state.noise:
+        if key not in state.ship.noise:
             state = M.add_noise(state, key, place, cons)
     return state
 
 
 def encounter_due(state: LockdownState, seat: int, place: str, cons: list[Consequence]) -> LockdownState:
     """Encounter: clear the room's noise markers, then a token is drawn (the next fact) (§7.4)."""
-    cleared = [k for k in state.board.local_keys(place) if k in state.noise]
+    cleared = [k for k in state.board.local_keys(place) if k in state.ship.noise]
     cons.append(C("encounter", f"Encounter in {state.room_label(place)} for {who(state, seat)}: the noise markers "
                   f"of all its corridors are removed and a token is drawn from the colony bag.",
                   room=place, seat=seat, cleared=cleared))
-    state = replace(state, noise=state.noise - set(cleared))
+    state = replace_in(state, "ship", noise=state.ship.noise - set(cleared))
     return M.push_front(state, Pending("encounter", seat, place, reason="noise in a marked corridor"))
 
 
 def noise(state: LockdownState, seat: int, place: str, result: Any, cons: list[Consequence]) -> LockdownState:
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     if result == "silence" and c.slime:
         cons.append(C("silence-as-danger", f"Silence, but {who(state, seat)} has slime: resolved as danger.",
                       seat=seat))
@@ -290,14 +292,14 @@ def noise(state: LockdownState, seat: int, place: str, result: Any, cons: list[C
         cons.append(C("no-corridor", f"{state.room_label(place)} has no corridor {result}: nothing happens.",
                       room=place, number=result))
         return state
-    if key in state.noise:
+    if key in state.ship.noise:
         return encounter_due(state, seat, place, cons)
     return M.add_noise(state, key, place, cons)
 
 
 def moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     seat = fact.actor
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     dest = resolve_place(state, fact.data["to_room"])
     b = state.board
     n = fact.data["corridor"]
@@ -326,7 +328,7 @@ def moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdown
     M.combat_notice(state, seat, dest, cons)
     if careful:
         nkey = b.corridor_key(dest, fact.data["noise_corridor"])
-        if nkey is not None and nkey not in state.noise:
+        if nkey is not None and nkey not in state.ship.noise:
             state = M.add_noise(state, nkey, dest, cons)
     attacks = tuple(Pending("attack", seat, origin, reason="escape", intruder=i.id) for i in escape_from)
     return M.entered(state, seat, dest, key, occupied, cons, careful=careful, attacks=attacks)
@@ -345,8 +347,8 @@ def room_explored(state: LockdownState, fact: Fact, cons: list[Consequence]) -> 
     seat = fact.actor
     state, p = M.pop_pending(state, "explore", seat)
     if p is None:  # not due: best effort on the actor's room, if it is unexplored
-        place = state.characters[seat].room
-        if place is None or state.rooms[place].explored:
+        place = state.crew.characters[seat].room
+        if place is None or state.ship.rooms[place].explored:
             cons.append(C("ignored", "No unexplored room to reveal here; nothing changes."))
             return state
         p = Pending("explore", seat, place, empty=False, careful=True)
@@ -369,12 +371,12 @@ def room_explored(state: LockdownState, fact: Fact, cons: list[Consequence]) -> 
                       + (f", item counter {items}." if items is not None else "."), room=p.room, tile=room.id,
                       effect=effect, items=items))
     if room is not None and room.extra.get("discovery_knowledge"):
-        k = min(8, state.characters[seat].knowledge + room.extra["discovery_knowledge"])  # capped 0–8
+        k = min(8, state.crew.characters[seat].knowledge + room.extra["discovery_knowledge"])  # capped 0–8
         state = with_character(state, seat, knowledge=k)
         cons.append(C("knowledge", f"{who(state, seat)} discovers the Nest: knowledge +1 (now {k}).", seat=seat))
     roll = p.empty and not p.careful
     if effect == "silence":
-        if state.characters[seat].slime:
+        if state.crew.characters[seat].slime:
             cons.append(C("silence-as-danger", "Silence token, but the character has slime: resolved as danger.",
                           seat=seat))
             return danger(state, seat, p.room, cons)
@@ -387,18 +389,18 @@ def room_explored(state: LockdownState, fact: Fact, cons: list[Consequence]) -> 
         cons.append(C("slime", f"{who(state, seat)} gets a slime marker.", seat=seat))
     elif effect == "fire":
         state = M.place_fire(state, p.room, cons)
-        if state.ended:
+        if state.end.ended:
             return state
     elif effect == "malfunction":
         state = M.place_malfunction(state, p.room, cons)
-        if state.ended:
+        if state.end.ended:
             return state
     elif effect == "door" and state.board.surface and (crossroad or p.via is None or is_area(p.via)):
         cons.append(C("no-door", "Door token, but the character came along a path (or the way is unknown): paths "
                       "never hold doors, nothing is placed.", corridor=p.via))
     elif effect == "door":
-        if p.via and p.via != TECHNICAL and p.via not in state.destroyed_doors:
-            state = replace(state, doors=state.doors | {p.via})
+        if p.via and p.via != TECHNICAL and p.via not in state.ship.destroyed_doors:
+            state = replace_in(state, "ship", doors=state.ship.doors | {p.via})
         cons.append(C("door", "A closed door is placed in the corridor the character came through.",
                       corridor=p.via))
     elif effect in ("red_item", "yellow_item", "green_item"):
@@ -417,7 +419,7 @@ def room_explored(state: LockdownState, fact: Fact, cons: list[Consequence]) -> 
 def due_room(state: LockdownState, kind: str, seat: int) -> tuple[LockdownState, str | None]:
     """Take the seat's pending ``kind`` step off the queue: its room, or the seat's own room when none was due."""
     state, p = M.pop_pending(state, kind, seat)
-    return state, (p.room if p else state.characters[seat].room)
+    return state, (p.room if p else state.crew.characters[seat].room)
 
 
 def noise_rolled(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -442,15 +444,15 @@ def encounter_drawn(state: LockdownState, fact: Fact, cons: list[Consequence]) -
             cons.append(C("table-resolves", "This board's corridors are unknown: the table places those noise "
                           "markers.", room=place))
         for key in keys or ():
-            if key not in state.noise:
+            if key not in state.ship.noise:
                 state = M.add_noise(state, key, place, cons)
-        if sum(state.bag.values()) <= state.bag.get("blank", 0):
+        if sum(state.colony.bag.values()) <= state.colony.bag.get("blank", 0):
             state = M.supply_to_bag(state, "adult", cons)
         return state
     state = M.set_aside(state, token)  # the drawn token is put aside (seed 000 L2834–2836)
     state, iid = M.place_intruder(state, token, place, cons)
     number = fact.data.get("number")
-    hand = state.characters[seat].hand
+    hand = state.crew.characters[seat].hand
     if number is not None and hand < number and iid is not None:
         cons.append(C("surprise-attack", f"Surprise attack: {who(state, seat)} holds {hand} card(s), fewer than "
                       f"{number}: the {token} attacks (record IntruderAttacked).", seat=seat, intruder=iid))
@@ -466,7 +468,7 @@ def moved_by_effect(state, fact, cons):
     entered is resolved as after a move unless the fact says otherwise (assumption, as for Ogień osłonowy)."""
     d = fact.data
     seat = fact.actor
-    origin = state.characters[seat].room
+    origin = state.crew.characters[seat].room
     dest = resolve_place(state, d["to_room"])
     key = M.entry_key(state, origin, dest, d["corridor"]) if d.get("corridor") is not None else None
     occupied = M.occupied(state, dest, seat)
@@ -483,7 +485,7 @@ def moved_by_effect(state, fact, cons):
 def noise_placed(state, fact, cons):
     place = resolve_place(state, fact.data["room"])
     key = state.board.corridor_key(place, fact.data["corridor"])
-    if key is None or key in state.noise:
+    if key is None or key in state.ship.noise:
         return state
     return M.add_noise(state, key, place, cons)
 
@@ -492,7 +494,7 @@ def noise_removed(state, fact, cons):
     place = resolve_place(state, fact.data["room"])
     key = state.board.corridor_key(place, fact.data["corridor"])
     cons.append(C("noise-removed", "Noise marker removed.", corridor=key))
-    return replace(state, noise=state.noise - {key})
+    return replace_in(state, "ship", noise=state.ship.noise - {key})
 
 
 # --- offers (what next_inputs proposes; inputs/inputs_play compose them in the seeded generator's order) -------
@@ -502,7 +504,7 @@ TOKEN_NUMBERS = range(0, 5)  # the numbers printed on the colony tokens' backs (
 
 def bag_tokens(state: LockdownState) -> list[str]:
     """The colony tokens still in the bag (what a draw may show)."""
-    return [t for t, n in state.bag.items() if n > 0]
+    return [t for t, n in state.colony.bag.items() if n > 0]
 
 
 def _exploration_tokens(state: LockdownState, place: str) -> list[dict] | None:
@@ -519,13 +521,13 @@ def _exploration_tokens(state: LockdownState, place: str) -> list[dict] | None:
 def pending_offers(state: LockdownState) -> list[Expected]:
     """The pending sub-step of a move (the room explored, the noise roll, the encounter token) — any pending step
     the other concepts left (``combat.pending_offers`` comes first) is an encounter."""
-    p = state.pending[0]
+    p = state.clock.pending[0]
     if p.kind == "explore":
-        slot = state.rooms[p.room]
+        slot = state.ship.rooms[p.room]
         if slot.tile is not None:
             tiles = [slot.tile]
         else:
-            used = {r.tile for r in state.rooms.values() if r.tile}
+            used = {r.tile for r in state.ship.rooms.values() if r.tile}
             tiles = [r.id for r in ROOMS if r.kind in ((slot.kind,) if slot.kind != "any" else ("I", "II"))
                      and r.id not in used]
         if state.board.is_crossroad(p.room):
@@ -543,7 +545,7 @@ def pending_offers(state: LockdownState) -> list[Expected]:
 
 def offers(state: LockdownState, seat: int) -> list[Expected]:
     """The moves ``seat`` may make in its turn (plain, then careful), with the Knee wound's surcharge when due."""
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     b = state.board
     out: list[Expected] = []
     who_ = who(state, seat)
@@ -552,7 +554,7 @@ def offers(state: LockdownState, seat: int) -> list[Expected]:
     if c.room is not None and c.hand >= MOVE_COST["CharacterMoved"]:
         if b.has_graph:
             for key, number, other in b.exits(c.room):
-                if key in state.doors:
+                if key in state.ship.doors:
                     continue
                 out.append(Expected("CharacterMoved", seat, {"to_room": [other], "corridor": [number]},
                                     f"{who_} moves to {state.room_label(other)}"))
@@ -564,9 +566,9 @@ def offers(state: LockdownState, seat: int) -> list[Expected]:
     if c.room is not None and c.hand >= MOVE_COST["CharacterMovedCarefully"] and not state.in_combat(seat):
         if b.has_graph:
             for key, number, other in b.exits(c.room):
-                if key in state.doors:
+                if key in state.ship.doors:
                     continue
-                free = [n for n in b.numbers_of(other) if b.corridor_key(other, n) not in state.noise]
+                free = [n for n in b.numbers_of(other) if b.corridor_key(other, n) not in state.ship.noise]
                 if free:
                     out.append(Expected("CharacterMovedCarefully", seat,
                                         {"to_room": [other], "corridor": [number], "noise_corridor": free},
@@ -590,8 +592,8 @@ def _open_groups(state: LockdownState, here: str, careful: bool) -> list[tuple[l
     (no closed door: lockdown.md §2.8) and, for a careful move, every listed noise corridor is free."""
     b = state.board
     numbers: list = [1, 2, 3, 4] + (["path"] if b.surface else [])
-    rooms = [p for p in state.rooms if p != here]
-    doors, noise = state.doors, state.noise if careful else frozenset()
+    rooms = [p for p in state.ship.rooms if p != here]
+    doors, noise = state.ship.doors, state.ship.noise if careful else frozenset()
     if not doors and not noise:
         return [(rooms, numbers, [1, 2, 3, 4])]
     groups: dict[tuple, list[str]] = {}
@@ -604,10 +606,10 @@ def _open_groups(state: LockdownState, here: str, careful: bool) -> list[tuple[l
 
 def moved_by_effect_offers(state: LockdownState, seats: list[int]) -> list[Expected]:
     """Table effect: a card's move (its own fact, not a Movement) — the table names the room and the card."""
-    rooms = list(state.rooms)
+    rooms = list(state.ship.rooms)
     return [offer("CharacterMovedByEffect", s, len(rooms), lambda: Expected(
         "CharacterMovedByEffect", s, {"to_room": rooms, "effect": None}, TABLE_EFFECT))
-        for s in seats if state.characters[s].status == "base" and state.characters[s].room is not None]
+        for s in seats if state.crew.characters[s].status == "base" and state.crew.characters[s].room is not None]
 
 
 @lru_cache(maxsize=4096)
@@ -621,12 +623,12 @@ def _noise_offers(board, noise: frozenset) -> tuple[tuple[Expected, ...], tuple[
 
 def noise_placed_offers(state: LockdownState) -> tuple[Expected, ...]:
     """Table effect: a noise marker placed in a free corridor."""
-    return _noise_offers(state.board, state.noise)[0]
+    return _noise_offers(state.board, state.ship.noise)[0]
 
 
 def noise_removed_offers(state: LockdownState) -> tuple[Expected, ...]:
     """Table effect: a noise marker removed from a corridor holding one."""
-    return _noise_offers(state.board, state.noise)[1]
+    return _noise_offers(state.board, state.ship.noise)[1]
 
 
 # --- the declarations --------------------------------------------------------------------------------------

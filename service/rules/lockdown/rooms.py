@@ -22,7 +22,7 @@ from service.i18n import N_
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import hidden_information, mechanics as M, sections as S, systems
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ROOMS
@@ -76,9 +76,9 @@ def check_room_action(state: LockdownState, fact: Fact) -> list[Violation]:
     d = fact.data
     action = d["action"]
     seat = fact.actor
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     place = c.room
-    r = state.rooms[place]
+    r = state.ship.rooms[place]
     rooms = ROOM_ACTIONS[action]
     exit_space = getattr(state.board, "exit_space", None)
     if rooms and r.tile not in rooms:
@@ -100,7 +100,7 @@ def check_room_action(state: LockdownState, fact: Fact) -> list[Violation]:
 
 
 def _rc_archive(state, seat, place, d):
-    if state.characters[seat].knowledge_active:
+    if state.crew.characters[seat].knowledge_active:
         return [V("archive-once", "The archive is read only with an inactive knowledge token (once per character).",
                   S.KNOWLEDGE)]
     return []
@@ -110,7 +110,7 @@ def _rc_technical(state, seat, place, d):
     dest = resolve_place(state, d.get("room"))
     if dest is None:
         return [V("room-required", "Name the explored room with a technical entrance.", S.ROOM_ACTIONS, "room")]
-    if not state.rooms[dest].explored:
+    if not state.ship.rooms[dest].explored:
         return [V("room-unexplored", "The technical corridors lead only to explored rooms.", S.ROOM_ACTIONS, "room")]
     if state.board.has_graph and dest not in state.board.technical:
         return [V("no-technical-entrance", f"{state.room_label(dest)} has no technical-corridor entrance.",
@@ -130,34 +130,35 @@ def _rc_heal(state, seat, place, d):
 
 def _rc_research(state, seat, place, d):
     obj = d.get("object")
-    c = state.characters[seat]
-    if obj is None or (find_object(c.objects, obj) is None and find_object(state.objects.get(place, ()), obj) is None):
+    c = state.crew.characters[seat]
+    if obj is None or (find_object(c.objects,
+                                   obj) is None and find_object(state.ship.objects.get(place, ()), obj) is None):
         return [V("no-object-to-research", "Research needs a corpse, carcass or egg in the room or carried.",
                   S.WEAKNESS, "object")]
     return []
 
 
 def _rc_pod(state, seat, place, d):
-    letter = state.rooms[place].tile[-1].upper()
-    if state.time_space not in state.css_at:
+    letter = state.ship.rooms[place].tile[-1].upper()
+    if state.time_space not in state.systems.css_at:
         return [V("pod-not-now", "Pods can be entered only while the time token is on a space with a CSS token "
                   "under it.", S.PODS)]
-    if letter in state.pods:
+    if letter in state.systems.pods:
         return [V("pod-occupied", f"Pod {letter} is occupied (1 character per pod).", S.PODS)]
     return []
 
 
 def _rc_egg(state, seat, place, d):
     out = []
-    if state.eggs <= 0:
+    if state.colony.eggs <= 0:
         out.append(V("no-eggs", "No eggs are left in the Nest.", S.EGGS))
-    if state.characters[seat].hands_used >= 2:
+    if state.crew.characters[seat].hands_used >= 2:
         out.append(V("hands-full", "An egg needs a free hand.", S.HEAVY))
     return out
 
 
 def _rc_stop(state, seat, place, d):
-    if not state.self_destruct or state.self_destruct[0] != "yellow":
+    if not state.systems.self_destruct or state.systems.self_destruct[0] != "yellow":
         return [V("no-yellow-self-destruct", "Only a yellow self-destruct token can be stopped.", S.SELF_DESTRUCT)]
     return []
 
@@ -170,7 +171,7 @@ def _rc_toggle(state, seat, place, d):
 
 def _rc_check(state, seat, place, d):
     other = d.get("seat")
-    if other is None or not state.characters[other].signal or other == seat:
+    if other is None or not state.crew.characters[other].signal or other == seat:
         return [V("no-signal", "Choose another player who has sent a signal.", S.ROOM_ACTIONS, "seat")]
     return []
 
@@ -180,34 +181,34 @@ def _rc_schedule(state, seat, place, d):
     labels = [b.time_label(i) for i in range(len(b.time_spaces))]
     src = str(d.get("space") or "").zfill(2)
     dst = str(d.get("to") or "").zfill(2)
-    if src not in labels or b.time_spaces[labels.index(src)] not in state.css_at:
+    if src not in labels or b.time_spaces[labels.index(src)] not in state.systems.css_at:
         return [V("no-css-token", f"There is no CSS token under space {src}.", S.ROOM_ACTIONS, "space")]
-    if labels.index(src) == state.time:
+    if labels.index(src) == state.clock.time:
         return [V("css-under-time-token", "The CSS token under the time token cannot be moved.", S.ROOM_ACTIONS,
                   "space")]
     if dst not in labels or abs(labels.index(dst) - labels.index(src)) != 1:
         return [V("css-move-one", "A CSS token moves exactly 1 space.", S.ROOM_ACTIONS, "to")]
-    if b.time_spaces[labels.index(dst)] in state.css_at:
+    if b.time_spaces[labels.index(dst)] in state.systems.css_at:
         return [V("css-destination-taken", "Another CSS token is already under that space.", S.ROOM_ACTIONS, "to")]
     return []
 
 
 def _rc_threat(state, seat, place, d):
     target = resolve_place(state, d.get("room"))
-    if target is None or state.rooms[target].malfunction or not state.intruders_in(target):
+    if target is None or state.ship.rooms[target].malfunction or not state.intruders_in(target):
         return [V("threat-target", "Choose a room without a malfunction that holds a night stalker.", S.ROOM_ACTIONS,
                   "room")]
     if d.get("choice") not in ("counter", "malfunction"):
         return [V("threat-choice", "Pay with the item counter ('counter') or a malfunction ('malfunction').",
                   S.ROOM_ACTIONS, "choice")]
-    if d["choice"] == "counter" and not state.rooms[place].items:
+    if d["choice"] == "counter" and not state.ship.rooms[place].items:
         return [V("no-items-left", "The item counter is 0.", S.ROOM_ACTIONS, "choice")]
     return []
 
 
 def _rc_take_item(state, seat, place, d):
     out = []
-    if not state.rooms[place].items:
+    if not state.ship.rooms[place].items:
         out.append(V("no-items-left", "The item counter is 0.", S.ROOM_ACTIONS))
     if d.get("choice") not in ("taser", "enviro_suit"):
         out.append(V("guard-room-choice", "Take 'taser' or 'enviro_suit'.", S.ROOM_ACTIONS, "choice"))
@@ -215,7 +216,7 @@ def _rc_take_item(state, seat, place, d):
 
 
 def _rc_neutralizer(state, seat, place, d):
-    if state.characters[seat].knowledge < 4:
+    if state.crew.characters[seat].knowledge < 4:
         return [V("knowledge-too-low", "The Testing Lab needs knowledge 4.", S.ROOM_ACTIONS)]
     return []
 
@@ -228,19 +229,19 @@ def _rc_vent(state, seat, place, d):
     if b.has_graph and target not in b.technical:
         return [V("no-technical-entrance", "Only a room with a technical-corridor entrance can be vented.",
                   S.ROOM_ACTIONS, "room")]
-    if any(k in state.destroyed_doors for k in (b.corridors_of(target) or ())):
+    if any(k in state.ship.destroyed_doors for k in (b.corridors_of(target) or ())):
         return [V("vent-destroyed-door", "A corridor of that room has a destroyed door.", S.ROOM_ACTIONS, "room")]
     return []
 
 
 def _rc_alarm(state, seat, place, d):
-    if state.alarm is not None:
+    if state.systems.alarm is not None:
         return [V("alarm-active", "The alarm procedure is already active.", S.ALARM)]
     return []
 
 
 def _rc_gather(state, seat, place, d):
-    if not state.pool:
+    if not state.secrets.pool:
         return [V("pool-empty", "The neutral pool is empty.", S.CONTINGENCY)]
     return []
 
@@ -250,19 +251,19 @@ def _rc_elevator(state, seat, place, d):
         return [V("elevator-unpowered", "The elevator has no power.", S.ELEVATOR)]
     if d["action"] == "use_elevator":
         sector = state.sector_of(place)
-        if state.elevator != sector:
+        if state.ship.elevator != sector:
             return [V("elevator-not-here", "The elevator token is not at this shaft (call it first).", S.ELEVATOR)]
         if d.get("to") not in ("S-01", "S-02", "S-03") or d.get("to") == sector:
             return [V("elevator-destination", "Ride to the elevator shaft of another sector (S-01/S-02/S-03).",
                       S.ELEVATOR, "to")]
         for s in d.get("with") or []:
-            if state.characters[s].room != place or s == seat:
+            if state.crew.characters[s].room != place or s == seat:
                 return [V("elevator-rider", f"{who(state, s)} is not in this room.", S.ELEVATOR, "with")]
     return []
 
 
 def _rc_lock_in(state, seat, place, d):
-    if not state.isolation_open:
+    if not state.ship.isolation_open:
         return [V("isolation-closed", "The Isolation Room opens at space 08 or with the alarm procedure.",
                   S.ISOLATION)]
     return []
@@ -270,12 +271,12 @@ def _rc_lock_in(state, seat, place, d):
 
 def _rc_bunker(state, seat, place, d):
     out = []
-    if not state.gate_open:
+    if not state.systems.gate_open:
         out.append(V("gate-closed", "The main gate is closed.", S.BUNKER))
-    suit = any("suit" in i.name.casefold() for i in state.characters[seat].items)
+    suit = any("suit" in i.name.casefold() for i in state.crew.characters[seat].items)
     if d.get("choice") == "suit" and not suit:
         out.append(V("no-space-suit", "An escape on foot needs a space suit.", S.BUNKER, "choice"))
-    elif state.rover != "exit" and not suit:
+    elif state.systems.rover != "exit" and not suit:
         out.append(V("no-rover-or-suit", "The rover is not at the exit and there is no space suit.", S.BUNKER))
     return out
 
@@ -284,8 +285,8 @@ def check_computer(state: LockdownState, fact: Fact) -> list[Violation]:
     out = action_check(state, fact)
     if out:
         return out
-    place = state.characters[fact.actor].room
-    r = state.rooms[place]
+    place = state.crew.characters[fact.actor].room
+    r = state.ship.rooms[place]
     room = ROOMS[r.tile] if r.tile else None
     if room is None or room.computer is False or (room.computer is None and state.board.synthetic):
         out.append(V("no-computer", f"{state.room_label(place)} has no computer.", S.COMPUTER))
@@ -293,21 +294,22 @@ def check_computer(state: LockdownState, fact: Fact) -> list[Violation]:
         out.append(V("computer-malfunction", "A malfunction disables the computer.", S.MALFUNCTION))
     if state.powered(state.sector_of(place)) is False:
         out.append(V("computer-unpowered", "Computer actions need a powered sector.", S.COMPUTER))
-    if state.computer_card not in COMPUTER_CARDS:
+    if state.research.computer_card not in COMPUTER_CARDS:
         out.append(V("no-computer-card", "No computer action card is face up (record ComputerCardRevealed).",
                      S.COMPUTER))
     return out
 
 
 def check_computer_revealed(state: LockdownState, fact: Fact) -> list[Violation]:
-    if state.computer_card is not None:
-        return [V("computer-card-face-up", f"Computer card {state.computer_card} is still face up.", S.COMPUTER,
+    if state.research.computer_card is not None:
+        return [V("computer-card-face-up", f"Computer card {state.research.computer_card} is still face up.",
+                  S.COMPUTER,
                   "card")]
     return []
 
 
 def check_weakness(state: LockdownState, fact: Fact) -> list[Violation]:
-    if state.weaknesses[fact.data["slot"] - 1] and not fact.data.get("card"):
+    if state.research.weaknesses[fact.data["slot"] - 1] and not fact.data.get("card"):
         return [V("weakness-revealed-twice", f"Weakness {fact.data['slot']} is already face up.", S.WEAKNESS, "slot")]
     card = str(fact.data.get("card") or "").strip().casefold().replace(" ", "_")
     if card and state.nemesis_intruders:
@@ -322,7 +324,7 @@ def check_weakness(state: LockdownState, fact: Fact) -> list[Violation]:
 # --- effects -------------------------------------------------------------------------------------------------
 
 def knowledge(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    c = state.characters[fact.actor]
+    c = state.crew.characters[fact.actor]
     k = max(0, min(8, c.knowledge + fact.data["amount"]))
     active = c.knowledge_active or bool(fact.data.get("activate"))
     cons.append(C("knowledge", f"{who(state, fact.actor)}'s knowledge is now {k}"
@@ -334,7 +336,7 @@ def room_action(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lo
     d = fact.data
     seat = fact.actor
     action = d["action"]
-    place = state.characters[seat].room
+    place = state.crew.characters[seat].room
     state = M.act(state, fact, ROOM_ACTION_COST.get(action, 2))
     cons.append(C("room-action", f"{who(state, seat)}: room action {action.replace('_', ' ')}.", seat=seat,
                   action=action))
@@ -343,7 +345,7 @@ def room_action(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lo
 
 
 def _ra_archive(state, seat, place, d, cons):
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     k = min(8, c.knowledge + 2)
     cons.append(C("knowledge", f"{who(state, seat)} reads the archive: knowledge {k}, token active; then peeks at "
                   f"a contingency token (ContingencyTokenPeeked).", seat=seat, knowledge=k))
@@ -367,14 +369,14 @@ def _ra_start_sd(state, seat, place, d, cons):
 
 def _ra_decon(state, seat, place, d, cons):
     state = scan(state, seat, d.get("infected") or 0, d.get("clean") or 0, "hand", True, cons)
-    if state.characters[seat].slime:
+    if state.crew.characters[seat].slime:
         state = with_character(state, seat, slime=False)
         cons.append(C("slime-removed", "Slime marker discarded.", seat=seat))
     return state
 
 
 def _ra_heal(state, seat, place, d, cons):
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     choice = d.get("choice") or "heal_light"
     if choice == "dress_all":
         cons.append(C("dressed", "All serious wounds are dressed.", seat=seat))
@@ -392,7 +394,7 @@ def _ra_heal(state, seat, place, d, cons):
 
 def _ra_research(state, seat, place, d, cons):
     obj = d.get("object")
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     carried = find_object(c.objects, obj)
     if carried is not None:
         objs = list(c.objects)
@@ -400,35 +402,35 @@ def _ra_research(state, seat, place, d, cons):
         state = with_character(state, seat, objects=tuple(objs))
     else:
         state = M.take_object(state, place, obj)
-    k = min(8, state.characters[seat].knowledge + 3)
+    k = min(8, state.crew.characters[seat].knowledge + 3)
     state = with_character(state, seat, knowledge=k)
     cons.append(C("knowledge", f"{who(state, seat)} researches the {obj}: knowledge {k}.", seat=seat, knowledge=k))
-    if obj in state.researched or all(state.weaknesses):
+    if obj in state.research.researched or all(state.research.weaknesses):
         cons.append(C("object-discarded", f"A {obj} already revealed a weakness: the object is discarded."))
         return state
-    slot = state.weaknesses.index(False)
+    slot = state.research.weaknesses.index(False)
     return reveal_weakness(state, slot, d.get("card"), obj, cons)
 
 
 def reveal_weakness(state: LockdownState, slot: int, card: str | None, obj: str | None,
                     cons: list[Consequence]) -> LockdownState:
-    revealed = list(state.weaknesses)
-    names = list(state.weakness_names)
+    revealed = list(state.research.weaknesses)
+    names = list(state.research.weakness_names)
     revealed[slot] = True
     if card:
         names[slot] = card
     cons.append(C("weakness", f"Weakness {slot + 1} (knowledge {(3, 5, 8)[slot]}) is revealed"
                   + (f": {card}." if card else "."), slot=slot + 1, card=card))
-    return replace(state, weaknesses=tuple(revealed), weakness_names=tuple(names),
-                   researched=state.researched + ((obj,) if obj else ()))
+    return replace_in(state, "research", weaknesses=tuple(revealed), weakness_names=tuple(names),
+                      researched=state.research.researched + ((obj,) if obj else ()))
 
 
 def _ra_pod(state, seat, place, d, cons):
-    tile = state.rooms[place].tile if place in state.rooms else None
+    tile = state.ship.rooms[place].tile if place in state.ship.rooms else None
     # a lenient game may record the pod action where no evacuation tile is known (flagged by check):
     # the character is in a pod all the same, which one is not known
     letter = ROOMS[tile].id[-1].upper() if tile in ROOMS else None
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     cons.append(C("pod-entered", f"{who(state, seat)} discards all cards, passes and enters "
                   + (f"pod {letter}." if letter else "a pod (which one is not known: no evacuation tile recorded here)."),
                   seat=seat, pod=letter))
@@ -436,35 +438,37 @@ def _ra_pod(state, seat, place, d, cons):
                            discard=c.discard + c.hand)
     if letter is None:
         return M.check_base_empty(state, cons)
-    pods = dict(state.pods)
+    pods = dict(state.systems.pods)
     pods[letter] = seat
-    return M.check_base_empty(replace(state, pods=MappingProxyType(pods)), cons)
+    return M.check_base_empty(replace_in(state, "systems", pods=MappingProxyType(pods)), cons)
 
 
 def _ra_egg(state, seat, place, d, cons):
-    if state.eggs:
-        state = replace(state, eggs=state.eggs - 1)
-        state = with_character(state, seat, objects=state.characters[seat].objects + ("egg",))
-        cons.append(C("egg-taken", f"{who(state, seat)} takes an egg ({state.eggs} left in the Nest); a noise roll "
-                      f"follows.", seat=seat, eggs=state.eggs))
+    if state.colony.eggs:
+        state = replace_in(state, "colony", eggs=state.colony.eggs - 1)
+        state = with_character(state, seat, objects=state.crew.characters[seat].objects + ("egg",))
+        cons.append(C("egg-taken",
+                      f"{who(state, seat)} takes an egg ({state.colony.eggs} left in the Nest); a noise roll "
+                      f"follows.", seat=seat, eggs=state.colony.eggs))
         state = nest_check(state, cons)
-    return replace(state, pending=(Pending("noise", seat, place, reason="took an egg"),) + state.pending)
+    return replace_in(state, "clock",
+                      pending=(Pending("noise", seat, place, reason="took an egg"),) + state.clock.pending)
 
 
 def _ra_stop_sd(state, seat, place, d, cons):
     cons.append(C("self-destruct-stopped", "The yellow self-destruct token is discarded."))
-    return replace(state, self_destruct=None)
+    return replace_in(state, "systems", self_destruct=None)
 
 
 def _ra_toggle_power(state, seat, place, d, cons):
     loc = state.sector_of(place) or "S-01"
-    if loc not in state.power:
+    if loc not in state.ship.power:
         return state
-    n, on = state.power[loc]
-    power = dict(state.power)
+    n, on = state.ship.power[loc]
+    power = dict(state.ship.power)
     power[loc] = (n, not on)
     cons.append(C("power", f"Power in {loc} turns {'off' if on else 'on'}.", location=loc, on=not on))
-    return replace(state, power=MappingProxyType(power))
+    return replace_in(state, "ship", power=MappingProxyType(power))
 
 
 def _ra_signal(state, seat, place, d, cons):
@@ -487,16 +491,16 @@ def _ra_schedule(state, seat, place, d, cons):
     dst = state.board.time_spaces[labels.index(dst_label)]
     cons.append(C("css-moved", f"The CSS token under {labels[state.board.time_spaces.index(src)]} moves to "
                   f"{dst_label}.", space=dst_label))
-    return replace(state, css_at=(state.css_at - {src}) | {dst})
+    return replace_in(state, "systems", css_at=(state.systems.css_at - {src}) | {dst})
 
 
 def _ra_threat(state, seat, place, d, cons):
     if d.get("choice") == "malfunction":
         state = M.place_malfunction(state, place, cons)
     else:
-        r = state.rooms[place]
+        r = state.ship.rooms[place]
         state = with_room(state, place, items=max(0, (r.items or 0) - 1))
-    if state.ended:
+    if state.end.ended:
         return state
     target = resolve_place(state, d.get("room"))
     if target is None:
@@ -510,7 +514,7 @@ def _ra_threat(state, seat, place, d, cons):
 
 
 def _ra_take_item(state, seat, place, d, cons):
-    r = state.rooms[place]
+    r = state.ship.rooms[place]
     state = with_room(state, place, items=max(0, (r.items or 0) - 1))
     name = {"taser": "Taser", "enviro_suit": "Enviro-Suit"}.get(d.get("choice"), "Taser")
     return M.add_item(state, seat, name, "blue", "backpack", None, cons)
@@ -519,7 +523,7 @@ def _ra_take_item(state, seat, place, d, cons):
 def _ra_surgery(state, seat, place, d, cons):
     state = scan(state, seat, d.get("infected") or 0, d.get("clean") or 0, "all", True, cons)
     state = M.wound(state, seat, "light", cons)
-    if state.characters[seat].status != IN_BASE:
+    if state.crew.characters[seat].status != IN_BASE:
         return state
     state = M.reshuffle_all(state, seat)
     cons.append(C("surgery", f"{who(state, seat)} passes automatically; all action cards form a new deck.",
@@ -536,8 +540,8 @@ def _ra_vent(state, seat, place, d, cons):
     if target is None:
         return state
     keys = [k for k in (state.board.corridors_of(target) or ()) if k != TECHNICAL]
-    state = replace(state, doors=state.doors | set(keys), ventilation=target)
-    if state.rooms[target].fire:
+    state = replace_in(state, "ship", doors=state.ship.doors | set(keys), ventilation=target)
+    if state.ship.rooms[target].fire:
         state = with_room(state, target, fire=False)
     cons.append(C("vent", f"Doors close around {state.room_label(target)}; the ventilation token goes there. "
                   f"Whoever is still there when the player phase ends dies.", room=target))
@@ -546,16 +550,16 @@ def _ra_vent(state, seat, place, d, cons):
 
 def _ra_alarm(state, seat, place, d, cons):
     b = state.board
-    space = b.time_spaces[state.time]
+    space = b.time_spaces[state.clock.time]
     half = space // 2 if isinstance(space, int) else 0
     idx = b.time_spaces.index(half) if half in b.time_spaces else len(b.time_spaces) - 1
     cons.append(C("alarm", f"Alarm procedure: the token goes on {b.time_label(idx)}; the Isolation Room opens.",
                   space=b.time_label(idx)))
-    return replace(state, alarm=idx, isolation_open=True)
+    return replace_in(replace_in(state, "systems", alarm=idx), "ship", isolation_open=True)
 
 
 def _ra_restore(state, seat, place, d, cons):
-    power = dict(state.power)
+    power = dict(state.ship.power)
     if sum(1 for _, on in power.values() if on) < 3:
         for loc, (n, _) in list(power.items()):
             power[loc] = (n, n <= 2)
@@ -565,13 +569,13 @@ def _ra_restore(state, seat, place, d, cons):
         power = {loc: (n, by_token[n]) for loc, n in arrangement.items()}
     cons.append(C("power-restored", "Power reset and arranged; emergency power is active (time token blue).",
                   power={k: v[1] for k, v in power.items()}))
-    return replace(state, power=MappingProxyType(power), emergency_power=True)
+    return replace_in(state, "ship", power=MappingProxyType(power), emergency_power=True)
 
 
 def _ra_call(state, seat, place, d, cons):
     sector = state.sector_of(place)
     cons.append(C("elevator", f"The elevator comes to {sector}.", sector=sector))
-    return replace(state, elevator=sector)
+    return replace_in(state, "ship", elevator=sector)
 
 
 def _ra_use(state, seat, place, d, cons):
@@ -579,80 +583,80 @@ def _ra_use(state, seat, place, d, cons):
     dest = state.board.fixed_rooms.get(f"elevator_room_{str(to).lower().replace('-', '')}")
     if dest is None:
         return state
-    riders = [seat] + [s for s in d.get("with") or [] if state.characters[s].room == place]
+    riders = [seat] + [s for s in d.get("with") or [] if state.crew.characters[s].room == place]
     for s in riders:
         state = with_character(state, s, room=dest)
     cons.append(C("elevator", f"{', '.join(who(state, s) for s in riders)} ride the elevator to "
                   f"{state.room_label(dest)} (no noise roll).", to_room=dest, seats=riders))
-    return replace(state, elevator=to)
+    return replace_in(state, "ship", elevator=to)
 
 
 def _ra_lock_in(state, seat, place, d, cons):
     cons.append(C("lock-in", f"{who(state, seat)} tries to lock in: a noise roll; if a stalker appears the attempt "
                   f"fails.", seat=seat))
-    return replace(state, pending=(Pending("noise", seat, place, reason="lock-in attempt"),
-                                   Pending("finish", seat, place, reason="lock_in")) + state.pending)
+    return replace_in(state, "clock", pending=(Pending("noise", seat, place, reason="lock-in attempt"),
+                                   Pending("finish", seat, place, reason="lock_in")) + state.clock.pending)
 
 
 def _ra_bunker(state, seat, place, d, cons):
-    if state.rover == "exit" and d.get("choice") != "suit":
+    if state.systems.rover == "exit" and d.get("choice") != "suit":
         cons.append(C("bunker", f"{who(state, seat)} drives the rover to the Bunker.", seat=seat))
         state = with_character(state, seat, status=IN_BUNKER, room=None, passed=True, bunker_via="rover")
-        return M.check_base_empty(replace(state, rover="bunker"), cons)
+        return M.check_base_empty(replace_in(state, "systems", rover="bunker"), cons)
     cons.append(C("bunker-attempt", f"{who(state, seat)} walks out in the space suit: a noise roll; if a stalker "
                   f"appears the escape fails.", seat=seat))
-    return replace(state, pending=(Pending("noise", seat, place, reason="space-suit escape"),
-                                   Pending("finish", seat, place, reason="bunker_suit")) + state.pending)
+    return replace_in(state, "clock", pending=(Pending("noise", seat, place, reason="space-suit escape"),
+                                   Pending("finish", seat, place, reason="bunker_suit")) + state.clock.pending)
 
 
 def computer(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     d = fact.data
     seat = fact.actor
-    card = state.computer_card
+    card = state.research.computer_card
     option = COMPUTER_CARDS.get(card or "", ("?", "?", "?"))[d["option"] - 1]
     state = M.act(state, fact, 1)
     cons.append(C("computer", f"{who(state, seat)} uses computer card {card}, option {d['option']} "
                   f"({option.replace('_', ' ')}); the card goes under the deck.", seat=seat, option=option))
     if option == "gain_knowledge":
-        k = min(8, state.characters[seat].knowledge + 1)
+        k = min(8, state.crew.characters[seat].knowledge + 1)
         state = with_character(state, seat, knowledge=k)
     elif option == "move_rover":
-        state = replace(state, rover=d.get("to") or ("away" if state.rover == "exit" else "exit"))
+        state = replace_in(state, "systems", rover=d.get("to") or ("away" if state.systems.rover == "exit" else "exit"))
     elif option == "swap_power" and d.get("locations"):
         a, b = d["locations"]
-        power = dict(state.power)
+        power = dict(state.ship.power)
         power[a], power[b] = power[b], power[a]
-        state = replace(state, power=MappingProxyType(power))
+        state = replace_in(state, "ship", power=MappingProxyType(power))
     elif option == "clear_room" and d.get("room"):
         target = resolve_place(state, d["room"])
         state = with_room(state, target, fire=False)
         for it in state.intruders_in(target):
-            state = replace(state, pending=(Pending("retreat", seat, target, reason="computer",
-                                                    intruder=it.id),) + state.pending)
+            state = replace_in(state, "clock", pending=(Pending("retreat", seat, target, reason="computer",
+                                                    intruder=it.id),) + state.clock.pending)
     elif option == "toggle_door" and d.get("room"):
         target = resolve_place(state, d["room"])
         key = state.board.corridor_key(target, d.get("corridor") or 1)
-        if key and key != TECHNICAL and key not in state.destroyed_doors:
-            state = replace(state, doors=state.doors ^ {key})
+        if key and key != TECHNICAL and key not in state.ship.destroyed_doors:
+            state = replace_in(state, "ship", doors=state.ship.doors ^ {key})
     elif option == "peek_css" and d.get("space") is not None and d.get("token"):
-        known = dict(state.css_known)
+        known = dict(state.systems.css_known)
         known[str(d["space"])] = d["token"]
-        state = replace(state, css_known=MappingProxyType(known))
-    return replace(state, computer_card=None)
+        state = replace_in(state, "systems", css_known=MappingProxyType(known))
+    return replace_in(state, "research", computer_card=None)
 
 
 def computer_revealed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     card = fact.data["card"]
     if card == "lockdown":
         seat = fact.data.get("seat")
-        place = state.characters[seat].room if seat else None
+        place = state.crew.characters[seat].room if seat else None
         cons.append(C("lockdown-card", "Lock-Down! A malfunction in the revealing player's room; the computer deck "
                       "is reshuffled (reveal the next card).", room=place))
-        if place and state.phase != "setup":
+        if place and state.clock.phase != "setup":
             state = M.place_malfunction(state, place, cons)
-        return replace(state, computer_card=None)
+        return replace_in(state, "research", computer_card=None)
     cons.append(C("computer-card", f"Computer action card {card} is face up.", card=card))
-    return replace(state, computer_card=card)
+    return replace_in(state, "research", computer_card=card)
 
 
 def weakness(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -662,8 +666,8 @@ def weakness(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockd
 # --- what each room action offers (the option sets next_inputs proposes, in this order) -------------------------
 
 def _opt_technical_move(state: LockdownState, seat: int, base: dict[str, Any]) -> list[dict[str, Any]]:
-    c = state.characters[seat]
-    dests = [p for p in state.board.technical if state.rooms[p].explored and p != c.room]
+    c = state.crew.characters[seat]
+    dests = [p for p in state.board.technical if state.ship.rooms[p].explored and p != c.room]
     return [dict(base, room=p) for p in dests[:2]]
 
 
@@ -672,17 +676,17 @@ def _opt_heal(state: LockdownState, seat: int, base: dict[str, Any]) -> list[dic
 
 
 def _opt_research(state: LockdownState, seat: int, base: dict[str, Any]) -> list[dict[str, Any]]:
-    c = state.characters[seat]
-    objs = {o.split(":")[0] for o in c.objects} | {o.split(":")[0] for o in state.objects.get(c.room, ())}
+    c = state.crew.characters[seat]
+    objs = {o.split(":")[0] for o in c.objects} | {o.split(":")[0] for o in state.ship.objects.get(c.room, ())}
     return [dict(base, object=o) for o in sorted(objs)]
 
 
 def _opt_check_objective(state: LockdownState, seat: int, base: dict[str, Any]) -> list[dict[str, Any]]:
-    return [dict(base, seat=s) for s in state.seats if s != seat and state.characters[s].signal][:1]
+    return [dict(base, seat=s) for s in state.seats if s != seat and state.crew.characters[s].signal][:1]
 
 
 def _opt_eliminate_threat(state: LockdownState, seat: int, base: dict[str, Any]) -> list[dict[str, Any]]:
-    return [dict(base, room=i.room, choice="malfunction") for i in state.intruders][:1]
+    return [dict(base, room=i.room, choice="malfunction") for i in state.colony.intruders][:1]
 
 
 def _opt_take_item(state: LockdownState, seat: int, base: dict[str, Any]) -> list[dict[str, Any]]:
@@ -690,7 +694,7 @@ def _opt_take_item(state: LockdownState, seat: int, base: dict[str, Any]) -> lis
 
 
 def _opt_scan(state: LockdownState, seat: int, base: dict[str, Any]) -> list[dict[str, Any]]:
-    n = state.characters[seat].contamination  # decontamination and surgery: what the scan found
+    n = state.crew.characters[seat].contamination  # decontamination and surgery: what the scan found
     return [dict(base, infected=0, clean=n)] + ([dict(base, infected=1, clean=n - 1)] if n else [])
 
 
@@ -709,7 +713,7 @@ def _opt_escape_bunker(state: LockdownState, seat: int, base: dict[str, Any]) ->
 def _opt_schedule_css(state: LockdownState, seat: int, base: dict[str, Any]) -> list[dict[str, Any]]:
     b = state.board
     out = []
-    for space in sorted(state.css_at, key=lambda v: b.time_spaces.index(v)):
+    for space in sorted(state.systems.css_at, key=lambda v: b.time_spaces.index(v)):
         i = b.time_spaces.index(space)
         for j in (i - 1, i + 1):
             if 0 <= j < len(b.time_spaces):
@@ -722,15 +726,15 @@ def _computer_options(state: LockdownState, seat: int, option: str, n: int) -> d
     if option == "swap_power":
         data["locations"] = ["S-01", "elevator"]
     elif option == "clear_room":
-        data["room"] = state.characters[seat].room
+        data["room"] = state.crew.characters[seat].room
     elif option == "toggle_door":
-        exits = state.board.exits(state.characters[seat].room) if state.board.has_graph else ()
+        exits = state.board.exits(state.crew.characters[seat].room) if state.board.has_graph else ()
         if not exits:
             return None
-        data["room"] = state.characters[seat].room
-        data["corridor"] = state.board.number_at(exits[0][0], state.characters[seat].room)
+        data["room"] = state.crew.characters[seat].room
+        data["corridor"] = state.board.number_at(exits[0][0], state.crew.characters[seat].room)
     elif option == "peek_contingency":
-        others = [s for s in state.seats if s != seat and state.characters[s].contingency]
+        others = [s for s in state.seats if s != seat and state.crew.characters[s].contingency]
         if not others:
             return None
         data["seat"] = others[0]
@@ -819,8 +823,8 @@ Legal = Callable[[LockdownState, str, "int | None", dict[str, Any]], bool]
 def room_action_offers(state: LockdownState, seat: int, legal: Legal) -> list[Expected]:
     """The room actions ``seat`` may take where it stands, each with the option sets its declaration offers
     (only the legal ones: ``legal`` is the rules' check, passed in by ``next_inputs``)."""
-    place = state.characters[seat].room
-    r = state.rooms[place]
+    place = state.crew.characters[seat].room
+    r = state.ship.rooms[place]
     out = []
     for action, rooms in ROOM_ACTIONS.items():
         if rooms and r.tile not in rooms:
@@ -837,12 +841,12 @@ def room_action_offers(state: LockdownState, seat: int, legal: Legal) -> list[Ex
 def computer_offers(state: LockdownState, seat: int, legal: Legal) -> list[Expected]:
     """The options of the face-up computer card ``seat`` may use (only the legal ones)."""
     out = []
-    if state.computer_card in COMPUTER_CARDS:
+    if state.research.computer_card in COMPUTER_CARDS:
         for option in (1, 2, 3):
-            data = _computer_options(state, seat, COMPUTER_CARDS[state.computer_card][option - 1], option)
+            data = _computer_options(state, seat, COMPUTER_CARDS[state.research.computer_card][option - 1], option)
             if data is not None and legal(state, "ComputerActionUsed", seat, data):
                 out.append(Expected("ComputerActionUsed", seat, {k: [v] for k, v in data.items()},
-                                    f"computer action {state.computer_card}{option}"))
+                                    f"computer action {state.research.computer_card}{option}"))
     return out
 
 
@@ -853,9 +857,9 @@ OBJECT_KINDS = ("corpse", "carcass", "egg")  # the objects research studies and 
 def computer_card_offers(state: LockdownState) -> list[Expected]:
     """The computer action card to reveal: the first at setup (Lock-Down is shuffled back then), the next after
     every use."""
-    if state.computer_card is not None:
+    if state.research.computer_card is not None:
         return []
-    note = ("the first computer action card (Lock-Down is shuffled back at setup)" if state.phase == SETUP
+    note = ("the first computer action card (Lock-Down is shuffled back at setup)" if state.clock.phase == SETUP
             else "reveal the next computer action card")
     return [Expected("ComputerCardRevealed", None, {"card": list(COMPUTER_DECK[:-1])}, note)]
 
@@ -868,7 +872,7 @@ def knowledge_offers(state: LockdownState, seat: int) -> list[Expected]:
 
 def weakness_offers(state: LockdownState) -> list[Expected]:
     """Table effect: a weakness card revealed (by research or an item) in a slot still face down."""
-    slots = [i + 1 for i, up in enumerate(state.weaknesses) if not up]
+    slots = [i + 1 for i, up in enumerate(state.research.weaknesses) if not up]
     return [Expected("WeaknessRevealed", None, {"slot": slots, "object": list(OBJECT_KINDS)}, TABLE_EFFECT)
             ] if slots else []
 

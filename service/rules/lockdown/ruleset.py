@@ -105,6 +105,7 @@ class LockdownRuleset(Ruleset):
     result_words = {"death_cause": result_words.DEATH_CAUSES, "route": result_words.ROUTES}
 
     def escape_route(self, survival: str | None, state: _state.LockdownState, seat: int) -> str | None:
+        # the flat reading form (decision 0042): the read side passes what it kept of a state, not a LockdownState
         return result_words.escape_route(survival, state.characters.get(seat))
 
     # --- statistics (decision 0040) ----------------------------------------------------------------
@@ -150,7 +151,7 @@ class LockdownRuleset(Ruleset):
 
     def coarse_inputs(self, state: _state.LockdownState) -> list[Expected]:
         out = list(unknowns.coarse_inputs(state))
-        if not state.ended:
+        if not state.end.ended:
             out.append(Expected("GameEnded", None, {"ending": ["incomplete"], "note": None},
                                 "the record stops here: what followed is not known (known deaths and escapes stay "
                                 "in the result; statistics count the game as incomplete)"))

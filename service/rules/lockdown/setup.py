@@ -15,7 +15,7 @@ from types import MappingProxyType
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.components import CHARACTERS, ROOMS
 from service.rules.lockdown.state import (
@@ -26,7 +26,7 @@ from service.rules.lockdown.state import (
 # --- checks --------------------------------------------------------------------------------------------------
 
 def check_board_prepared(state: LockdownState, fact: Fact) -> list[Violation]:
-    if state.phase != SETUP or state.step != BOARD:
+    if state.clock.phase != SETUP or state.clock.step != BOARD:
         return [V("setup-order", "The board has already been prepared for this game.", S.SETUP_BOARD)]
     out = []
     if fact.data["board"] != state.board.id:
@@ -54,16 +54,16 @@ def check_board_prepared(state: LockdownState, fact: Fact) -> list[Violation]:
 
 
 def check_character_chosen(state: LockdownState, fact: Fact) -> list[Violation]:
-    if state.phase != SETUP:
+    if state.clock.phase != SETUP:
         return [V("setup-order", "Setup is over; characters can no longer be chosen.", S.SETUP_CHARACTERS)]
-    if state.step == BOARD:
+    if state.clock.step == BOARD:
         return [V("setup-order", "Characters are chosen after the board is prepared (record BoardPrepared first).",
                   S.SETUP_CHARACTERS)]
     seat = fact.actor
     char = CHARACTERS.resolve(fact.data["character"])
-    if state.characters[seat].character is not None:
+    if state.crew.characters[seat].character is not None:
         return [V("already-chosen", f"{who(state, seat)} has already chosen a character.", S.SETUP_CHARACTERS)]
-    taken = {c.character: c.seat for c in state.characters.values() if c.character}
+    taken = {c.character: c.seat for c in state.crew.characters.values() if c.character}
     if char.id in taken:
         return [V("character-taken", f"{char.en} was already chosen by seat {taken[char.id]}; choose another "
                   f"character.", S.SETUP_CHARACTERS, "character")]
@@ -76,15 +76,15 @@ def check_character_chosen(state: LockdownState, fact: Fact) -> list[Violation]:
         if number > len(state.seats):
             return [V("no-such-help-card", f"A {len(state.seats)}-player game uses help cards 1–{len(state.seats)}, "
                       f"not {number}.", S.SETUP_CHARACTERS, "player")]
-        holder = next((c.seat for c in state.characters.values() if c.player_number == number), None)
+        holder = next((c.seat for c in state.crew.characters.values() if c.player_number == number), None)
         if holder is not None:
             return [V("help-card-taken", f"Seat {holder} holds help card {number}.", S.SETUP_CHARACTERS, "player")]
-        later = [c for c in state.characters.values() if c.player_number and c.player_number > number]
+        later = [c for c in state.crew.characters.values() if c.player_number and c.player_number > number]
         if later:
             return [V("choice-order", f"Player {number} chooses before player {later[0].player_number} (seat "
                       f"{later[0].seat}), in help-card order.", S.SETUP_CHARACTERS, "player")]
     colour = char.extra.get("colour")
-    same = next((c for c in state.characters.values() if c.character in CHARACTERS and colour
+    same = next((c for c in state.crew.characters.values() if c.character in CHARACTERS and colour
                  and CHARACTERS[c.character].extra.get("colour") == colour), None)
     if same is not None:  # each player keeps the selection card of their colour (seed 000 L4569–4572)
         return [V("character-colour-taken", f"{CHARACTERS[same.character].en} (seat {same.seat}) already plays "
@@ -93,15 +93,15 @@ def check_character_chosen(state: LockdownState, fact: Fact) -> list[Violation]:
 
 
 def check_setup_completed(state: LockdownState, fact: Fact) -> list[Violation]:
-    if state.phase != SETUP:
+    if state.clock.phase != SETUP:
         return [V("setup-order", "Setup was already completed.", S.SETUP_FIRST_PLAYER)]
-    if state.step != READY:
-        missing = [str(s) for s in state.seats if state.characters[s].character is None]
-        if state.step == BOARD:
+    if state.clock.step != READY:
+        missing = [str(s) for s in state.seats if state.crew.characters[s].character is None]
+        if state.clock.step == BOARD:
             return [V("setup-order", "Setup is not complete: record BoardPrepared first.", S.SETUP_BOARD)]
         return [V("setup-order", f"Setup is not complete: seats {', '.join(missing)} have not chosen a character.",
                   S.SETUP_CHARACTERS)]
-    one = next((s for s in state.seats if state.characters[s].player_number == 1), None)
+    one = next((s for s in state.seats if state.crew.characters[s].player_number == 1), None)
     first = fact.data.get("first_player")
     if one is not None and first is not None and first != one:
         return [V("first-player-is-player-1", f"Player 1 (seat {one}, help card 1) takes the first player token, "
@@ -111,7 +111,7 @@ def check_setup_completed(state: LockdownState, fact: Fact) -> list[Violation]:
 # --- effects -------------------------------------------------------------------------------------------------
 
 def board_prepared(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    rooms = dict(state.rooms)
+    rooms = dict(state.ship.rooms)
     placed = []
     for place, tile in (fact.data.get("tiles") or {}).items():
         room = ROOMS.resolve(tile) if tile is not None else None
@@ -125,10 +125,10 @@ def board_prepared(state: LockdownState, fact: Fact, cons: list[Consequence]) ->
     label = b.en + (" — synthetic, not the real board" if b.synthetic else "")
     cons.append(C("board-prepared", f"Board prepared: {label}; {len(placed)} room tiles recorded, the rest face "
                   f"down and unknown.", board=b.id, synthetic=b.synthetic, recorded=placed))
-    step = state.step
-    if state.phase == "setup" and step == "board":
-        step = READY if all(c.character for c in state.characters.values()) else CHARACTERS_STEP
-    return replace(state, rooms=MappingProxyType(rooms), step=step)
+    step = state.clock.step
+    if state.clock.phase == "setup" and step == "board":
+        step = READY if all(c.character for c in state.crew.characters.values()) else CHARACTERS_STEP
+    return replace_in(replace_in(state, "ship", rooms=MappingProxyType(rooms)), "clock", step=step)
 
 
 def character_chosen(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -139,21 +139,21 @@ def character_chosen(state: LockdownState, fact: Fact, cons: list[Consequence]) 
                            player_number=fact.data.get("player"))
     cons.append(C("character-placed", f"{who(state, seat)} starts in {state.room_label(start)} with knowledge "
                   f"{char.knowledge}.", seat=seat, room=start))
-    if state.phase == "setup" and state.step != "board" and all(c.character for c in state.characters.values()):
-        state = replace(state, step=READY)
+    if state.clock.phase == "setup" and state.clock.step != "board" and all(c.character for c in state.crew.characters.values()):
+        state = replace_in(state, "clock", step=READY)
     return state
 
 
 def setup_completed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    if state.phase != "setup":
+    if state.clock.phase != "setup":
         cons.append(C("ignored", "Setup was already completed; nothing changes."))
         return state
     first = fact.data.get("first_player") or next(  # "player 1 takes the first player token" (seed 000 L1155)
-        (s for s in state.seats if state.characters[s].player_number == 1), state.seats[0])
-    held = sum(len(state.characters[s].contingency) for s in state.seats)
+        (s for s in state.seats if state.crew.characters[s].player_number == 1), state.seats[0])
+    held = sum(len(state.crew.characters[s].contingency) for s in state.seats)
     pool = ("unknown",) * max(0, 7 - 1 - held)
-    state = replace(state, phase=PLAYER, step=TURNS, round=1, first_player=first, turn=first, last_turn=None,
-                    pool=pool)
+    state = replace_in(replace_in(state, "clock", phase=PLAYER, step=TURNS, round=1, first_player=first, turn=first,
+                                  last_turn=None), "secrets", pool=pool)
     cons.append(C("round-started", f"Round 1 begins; {who(state, first)} has the first player token.", round=1))
     return M.refill_hands(state, cons)
 
@@ -162,19 +162,19 @@ def setup_completed(state: LockdownState, fact: Fact, cons: list[Consequence]) -
 def offers(state: LockdownState) -> list[Expected]:
     """The setup step to record now: the board, each seat's character (of a colour nobody holds), setup
     completed (after the optional records of the other concepts, ``inputs``)."""
-    if state.phase != SETUP:
+    if state.clock.phase != SETUP:
         return []
-    if state.step == BOARD:
+    if state.clock.step == BOARD:
         return [Expected("BoardPrepared", None, {"board": [state.board.id], "tiles": None},
                          "lay out the board; record the room tiles per slot if the table knows them")]
-    if state.step == CHARACTERS_STEP:
-        taken = {c.character for c in state.characters.values() if c.character in CHARACTERS}
+    if state.clock.step == CHARACTERS_STEP:
+        taken = {c.character for c in state.crew.characters.values() if c.character in CHARACTERS}
         colours = {CHARACTERS[t].extra.get("colour") for t in taken}
         free = [c.id for c in CHARACTERS if c.id not in taken and c.extra.get("colour") not in colours
                 and (c.extra.get("origin") == "lockdown" or state.nemesis_characters)]
         return [Expected("CharacterChosen", s, {"character": free}, f"{who(state, s)} chooses a character")
-                for s in state.seats if state.characters[s].character is None]
-    if state.step == READY:
+                for s in state.seats if state.crew.characters[s].character is None]
+    if state.clock.step == READY:
         return [Expected("SetupCompleted", None, {"first_player": list(state.seats)},
                          "setup done; the first player is the seat holding help card 1")]
     return []

@@ -25,7 +25,7 @@ UNKNOWN_CAUSE = N_("unknown cause")
 
 
 def _character(state: LockdownState, seat: int) -> dict[str, Any]:
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     name = next((p.name for p in state.setup.players if p.seat == seat), None) or _("Seat %(n)s") % {"n": seat}
     char = local(CHARACTERS[c.character]) if c.character in CHARACTERS else None
     status = _(STATUS.get(c.status, c.status)).format(pod=c.pod or "?")
@@ -41,7 +41,7 @@ def _character(state: LockdownState, seat: int) -> dict[str, Any]:
         "status_kind": c.status,
         "room": state.room_label(c.room, name=local) if c.room else None,
         "acting": seat == state.acting(),
-        "first_player": seat == state.first_player and state.phase != "setup",
+        "first_player": seat == state.clock.first_player and state.clock.phase != "setup",
         "passed": c.passed,
         "in_combat": state.in_combat(seat),
         "light": c.light,
@@ -77,25 +77,30 @@ def sidebar(state: LockdownState) -> dict[str, Any]:
     b = state.board
     on_off = {True: _("on"), False: _("off")}
     power = " · ".join((_("elevator") if loc == "elevator" else loc) + " " + on_off[bool(on)]
-                       for loc, (_power, on) in state.power.items())
+                       for loc, (_power, on) in state.ship.power.items())
     status = [
-        (_("Round"), state.round or _("setup")),
-        (_("Time"), _("%(space)s (%(n)s left)") % {"space": state.time_label, "n": len(b.time_spaces) - 1 - state.time}),
-        (_("Power"), power + (" · " + _("emergency") if state.emergency_power else "")),
-        (_("Self-destruct"), _("%(colour)s on %(space)s") % {"colour": _(state.self_destruct[0]), "space": b.time_label(state.self_destruct[1])}
-         if state.self_destruct else _("off")),
-        (_("Alarm"), _("on %(space)s") % {"space": b.time_label(state.alarm)} if state.alarm is not None else _("off")),
-        (_("Main gate"), _("open") if state.gate_open else _("closed")),
-        (_("Night stalkers"), len(state.intruders)),
+        (_("Round"), state.clock.round or _("setup")),
+        (_("Time"), _("%(space)s (%(n)s left)") % {"space": state.time_label,
+                                                   "n": len(b.time_spaces) - 1 - state.clock.time}),
+        (_("Power"), power + (" · " + _("emergency") if state.ship.emergency_power else "")),
+        (_("Self-destruct"),
+         _("%(colour)s on %(space)s") % {"colour": _(state.systems.self_destruct[0]),
+                                         "space": b.time_label(state.systems.self_destruct[1])}
+         if state.systems.self_destruct else _("off")),
+        (_("Alarm"),
+         _("on %(space)s") % {"space": b.time_label(state.systems.alarm)} if state.systems.alarm is not None else _("off")),
+        (_("Main gate"), _("open") if state.systems.gate_open else _("closed")),
+        (_("Night stalkers"), len(state.colony.intruders)),
         (_("Fires"), state.fires()),
         (_("Malfunctions"), state.malfunctions()),
-        (_("Eggs in the Nest"), state.eggs),
-        (_("Active plan"), plan_name(state.active_contingency) if state.active_contingency != "unknown" else _("face down")),
+        (_("Eggs in the Nest"), state.colony.eggs),
+        (_("Active plan"),
+         plan_name(state.secrets.active_contingency) if state.secrets.active_contingency != "unknown" else _("face down")),
     ]
-    if state.gaps or state.unknowns:  # a thinner record (decision 0018): say how thin, once
-        skipped = [f"round {a}" if b - 1 <= a else f"rounds {a}–{b - 1}" for a, b, _ in state.gaps]
+    if state.record.gaps or state.record.unknowns:  # a thinner record (decision 0018): say how thin, once
+        skipped = [f"round {a}" if b - 1 <= a else f"rounds {a}–{b - 1}" for a, b, _ in state.record.gaps]
         parts = ([f"not recorded: {', '.join(skipped)}"] if skipped else []) + (
-            [f"{len(state.unknowns)} value{'s' if len(state.unknowns) != 1 else ''} unknown"] if state.unknowns else [])
+            [f"{len(state.record.unknowns)} value{'s' if len(state.record.unknowns) != 1 else ''} unknown"] if state.record.unknowns else [])
         status.append(("Record", "; ".join(parts)))
     return {"characters": [_character(state, s) for s in state.seats], "status": status}
 

@@ -11,9 +11,11 @@ long game copies only small mappings.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import copied, replace, replace_in
+from service.rules.kit.snapshot import SubState
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
@@ -190,13 +192,18 @@ class Pending:
     intruder: str | None = None  # attack / injury_check / retreat: the intruder concerned
 
 
+# --- the state in named sub-states (decision 0042) ----------------------------------------------------------
+# Each group of fields belongs mostly to one concept module; a change replaces the sub-state and the state
+# (``replace_in(state, "clock", round=2)``: inside ``apply`` both are private drafts, copied once and then changed
+# in place). The snapshot (kit/snapshot.py) merges a sub-state's fields into the state's, so the fixed corpus's
+# digests do not see the grouping.
+
+
 @dataclass(frozen=True)
-class LockdownState:
-    setup: Setup
-    board: Board
-    seats: tuple[int, ...]
-    rooms: Mapping[str, RoomState]
-    characters: Mapping[int, CharacterState]
+class Clock(SubState):
+    """Whose turn it is and where the round stands (turns.py; the time track: event_phase.py; the sub-steps
+    still to record: movement.py and combat.py)."""
+
     phase: str = SETUP
     step: str = BOARD
     round: int = 0
@@ -204,76 +211,163 @@ class LockdownState:
     turn: int | None = None
     last_turn: int | None = None  # whose turn ended last, and whether with 2 actions (for "third action")
     time: int = 0  # index into board.time_spaces (0 = "15")
-    isolation_open: bool = False
+    pending: tuple[Pending, ...] = ()
+    last_actor: int | None = None  # who recorded the last action (for reactions)
+    # seats that may still make their one free craft after another character's Repository craft action
+    # (faq_lockdown.md 15); cleared by the next action
+    free_crafts: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ship(SubState):
+    """The base as a place: rooms (with their fire and malfunction markers), noise, doors, power, what lies on
+    the floor (movement.py, systems.py)."""
+
+    rooms: Mapping[str, RoomState]
     noise: frozenset[str] = frozenset()
     doors: frozenset[str] = frozenset()  # corridors with a closed door
+    destroyed_doors: frozenset[str] = frozenset()
+    objects: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))  # heavy objects on the floor
+    power: Mapping[str, tuple[int, bool]] = field(default_factory=lambda: MappingProxyType({}))  # location → (token, on)
+    emergency_power: bool = False  # time token side: blue (active) / red (inactive)
+    elevator: str | None = None  # sector the elevator token is next to (None: next to the board)
+    isolation_open: bool = False
+    ventilation: str | None = None
+
+
+@dataclass(frozen=True)
+class Crew(SubState):
+    """The characters (condition.py, and every concept that changes one)."""
+
+    characters: Mapping[int, CharacterState]
+    first_death: bool = False
+
+
+@dataclass(frozen=True)
+class Colony(SubState):
+    """The night stalkers: figures on the board, the colony bag and the tokens beside it, the nest (combat.py,
+    event_phase.py)."""
+
     intruders: tuple[Intruder, ...] = ()
     intruder_serial: int = 0
     bag: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # colony bag contents
     supply: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # stalker tokens next to the board, not yet in the bag
     eggs: int = 0
     first_encounter: bool = False  # milestone: a night stalker figure has appeared
-    removed_events: frozenset[str] = frozenset()
-    pending: tuple[Pending, ...] = ()
-    last_event_card: str | None = None
-    ended: bool = False
-    ending: str | None = None
-    ending_note: str = ""
-    facts: int = 0  # facts folded so far
-    destroyed_doors: frozenset[str] = frozenset()
-    objects: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))  # heavy objects on the floor
-    power: Mapping[str, tuple[int, bool]] = field(default_factory=lambda: MappingProxyType({}))  # location → (token, on)
-    emergency_power: bool = False  # time token side: blue (active) / red (inactive)
+    carcasses: int = 0  # carcass tokens on the board or carried
+    queen_killed: bool = False
+    nest_destroyed: bool = False
+
+
+@dataclass(frozen=True)
+class Systems(SubState):
+    """The base's systems: self-destruct, alarm, escape pods and CSS tokens, the gate, the rover (systems.py,
+    rooms.py, event_phase.py)."""
+
     self_destruct: tuple[str, int] | None = None  # ("yellow"|"red", time index)
     alarm: int | None = None  # time index of the alarm procedure token
+    pods: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # pod letter → seat
+    css_at: frozenset[Any] = frozenset()  # time spaces with a CSS token under them
+    css_known: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))  # time index → peeked face
+    launches: tuple[str, ...] = ()  # CSS tokens revealed, in order
     gate_open: bool = False
     gate_reason: str | None = None
     rover: str = "exit"  # exit, bunker or away
-    elevator: str | None = None  # sector the elevator token is next to (None: next to the board)
-    pods: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # pod letter → seat
-    css_known: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))  # time index → peeked face
+
+
+@dataclass(frozen=True)
+class Research(SubState):
+    """What the crew learnt: the intruders' weaknesses and the computer's card (rooms.py)."""
+
     weaknesses: tuple[bool, bool, bool] = (True, False, False)  # revealed per slot (knowledge 3 / 5 / 8)
     weakness_names: tuple[str | None, str | None, str | None] = (None, None, None)
     researched: tuple[str, ...] = ()  # object types that revealed a weakness
     computer_card: str | None = None
-    ventilation: str | None = None
+
+
+@dataclass(frozen=True)
+class Decks(SubState):
+    """The decks the table draws from: events and the red, yellow and green items (event_phase.py, items.py)."""
+
+    removed_events: frozenset[str] = frozenset()
+    last_event_card: str | None = None
+    # the red, yellow and green item decks and their discard piles (ItemDeck); a colour not listed is untouched
+    item_decks: Mapping[str, ItemDeck] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class Secrets(SubState):
+    """The neutral contingency tokens (hidden_information.py; objectives are the characters')."""
+
     active_contingency: str = "unknown"
     pool: tuple[str, ...] = ()  # the neutral pool of contingency tokens ("unknown" until revealed)
     revealed_pool: tuple[str, ...] = ()  # co-op: neutral tokens revealed to all
-    first_death: bool = False
-    queen_killed: bool = False
-    nest_destroyed: bool = False
-    carcasses: int = 0  # carcass tokens on the board or carried
-    last_actor: int | None = None  # who recorded the last action (for reactions)
+
+
+@dataclass(frozen=True)
+class End(SubState):
+    """How the game ended (endgame.py)."""
+
+    ended: bool = False
+    ending: str | None = None
+    ending_note: str = ""
+    end_effects: str | None = None  # the end-of-game effects applied (time_out, alarm_procedure, base_destroyed)
+
+
+@dataclass(frozen=True)
+class Record(SubState):
+    """What was not recorded (docs/decisions/0018; unknowns.py, coarse_record.py): table values recorded as
+    "unknown" ("round 2: NoiseRolled.result (seat 1)") and gaps of a coarse record (round the gap began, round
+    recorded next, time label given or None)."""
+
+    unknowns: tuple[str, ...] = ()
+    gaps: tuple[tuple[int, int, str | None], ...] = ()
+
+
+SUB_STATES = {"clock": Clock, "ship": Ship, "crew": Crew, "colony": Colony, "systems": Systems,
+              "research": Research, "decks": Decks, "secrets": Secrets, "end": End, "record": Record}
+
+
+@dataclass(frozen=True)
+class LockdownState:
+    """The whole state: what set-up fixed (setup, board, seats) and the named sub-states.
+
+    *Compatibility form* (decision 0042): every field of a sub-state can still be read under its old flat name
+    (``state.round`` is ``state.clock.round``, ``state.characters`` is ``state.crew.characters``), and
+    ``kit.replace(state, round=2)`` still replaces it (routed to its sub-state). Rules code reads and writes
+    through the sub-states."""
+
+    setup: Setup
+    board: Board
+    seats: tuple[int, ...]
+    ship: Ship
+    crew: Crew
+    facts: int = 0  # facts folded so far
     # the action just recorded, which an Interruption may still cancel (turns.Undo: the fact and the state before
     # it); None after any other fact (decision 0038)
     interruptible: Any = None
-    end_effects: str | None = None  # the end-of-game effects applied (time_out, alarm_procedure, base_destroyed)
-    launches: tuple[str, ...] = ()  # CSS tokens revealed, in order
-    # seats that may still make their one free craft after another character's Repository craft action
-    # (faq_lockdown.md 15); cleared by the next action
-    free_crafts: tuple[int, ...] = ()
-    # the red, yellow and green item decks and their discard piles (ItemDeck); a colour not listed is untouched
-    item_decks: Mapping[str, ItemDeck] = field(default_factory=lambda: MappingProxyType({}))
-    css_at: frozenset[Any] = frozenset()  # time spaces with a CSS token under them
-    # not recorded (docs/decisions/0018): table values recorded as "unknown" ("round 2: NoiseRolled.result (seat 1)")
-    # and gaps of a coarse record (round the gap began, round recorded next, time label given or None)
-    unknowns: tuple[str, ...] = ()
-    gaps: tuple[tuple[int, int, str | None], ...] = ()
+    clock: Clock = Clock()
+    colony: Colony = Colony()
+    systems: Systems = Systems()
+    research: Research = Research()
+    decks: Decks = Decks()
+    secrets: Secrets = Secrets()
+    end: End = End()
+    record: Record = Record()
 
     # --- reading helpers -----------------------------------------------------------
 
     @property
     def time_label(self) -> str:
-        return self.board.time_label(self.time)
+        return self.board.time_label(self.clock.time)
 
     @property
     def time_space(self) -> Any:
-        return self.board.time_spaces[min(self.time, len(self.board.time_spaces) - 1)]
+        return self.board.time_spaces[min(self.clock.time, len(self.board.time_spaces) - 1)]
 
     def player_order(self) -> tuple[int, ...]:
         """Seats in player order: the first player, then clockwise (lockdown.md §4 step 2)."""
-        i = self.seats.index(self.first_player) if self.first_player in self.seats else 0
+        i = self.seats.index(self.clock.first_player) if self.clock.first_player in self.seats else 0
         return self.seats[i:] + self.seats[:i]
 
     def left_of(self, seat: int) -> int:
@@ -287,36 +381,36 @@ class LockdownState:
         game (seed 000 L1682-1686), so the token skips them (docs/rules-gaps.md); with nobody left in the base
         it goes to the plain left neighbour.
         """
-        i = self.seats.index(self.first_player) if self.first_player in self.seats else 0
+        i = self.seats.index(self.clock.first_player) if self.clock.first_player in self.seats else 0
         for k in range(1, len(self.seats) + 1):
             s = self.seats[(i + k) % len(self.seats)]
-            if self.characters[s].status == "base":
+            if self.crew.characters[s].status == "base":
                 return s
-        return self.left_of(self.first_player)
+        return self.left_of(self.clock.first_player)
 
     def room_of_tile(self, room_id: str) -> str | None:
-        for place, r in self.rooms.items():
+        for place, r in self.ship.rooms.items():
             if r.tile == room_id:
                 return place
         return None
 
     def characters_in(self, place: str) -> tuple[int, ...]:
-        return tuple(c.seat for c in self.characters.values() if c.room == place and c.status == IN_BASE)
+        return tuple(c.seat for c in self.crew.characters.values() if c.room == place and c.status == IN_BASE)
 
     def in_base(self) -> tuple[int, ...]:
         """Seats whose character is still in the base (rooms or unlaunched pods)."""
-        return tuple(s for s in self.seats if self.characters[s].character and
-                     self.characters[s].status in (IN_BASE, IN_POD))
+        return tuple(s for s in self.seats if self.crew.characters[s].character and
+                     self.crew.characters[s].status in (IN_BASE, IN_POD))
 
     def fires(self) -> int:
-        return sum(1 for r in self.rooms.values() if r.fire)
+        return sum(1 for r in self.ship.rooms.values() if r.fire)
 
     def malfunctions(self) -> int:
-        return sum(1 for r in self.rooms.values() if r.malfunction)
+        return sum(1 for r in self.ship.rooms.values() if r.malfunction)
 
     def sector_of(self, place: str | None) -> str | None:
         """The sector of a room space: the board file's, or the one the table recorded (BoardPrepared.sectors)."""
-        r = self.rooms.get(place) if place else None
+        r = self.ship.rooms.get(place) if place else None
         if r is not None and r.sector:
             return r.sector
         p = self.board.places.get(place) if place else None
@@ -324,27 +418,27 @@ class LockdownState:
 
     def powered(self, location: str | None) -> bool | None:
         """Is the sector (or "elevator") powered? None when the sector is unknown."""
-        if location is None or location not in self.power:
+        if location is None or location not in self.ship.power:
             return None
-        return self.power[location][1]
+        return self.ship.power[location][1]
 
     def dark(self, place: str | None) -> bool:
         """In darkness: an unpowered sector or an emergency staircase (lockdown.md §9.3, §2.4)."""
         if place is None:
             return False
-        r = self.rooms.get(place)
+        r = self.ship.rooms.get(place)
         if r is not None and r.tile and ROOMS[r.tile].extra.get("always_dark"):
             return True
         return self.powered(self.sector_of(place)) is False
 
     def hands_of(self, seat: int) -> int:
-        return self.characters[seat].hands_used
+        return self.crew.characters[seat].hands_used
 
     def intruders_in(self, place: str) -> tuple[Intruder, ...]:
-        return tuple(i for i in self.intruders if i.room == place)
+        return tuple(i for i in self.colony.intruders if i.room == place)
 
     def in_combat(self, seat: int) -> bool:
-        c = self.characters.get(seat)
+        c = self.crew.characters.get(seat)
         return bool(c and c.room and self.intruders_in(c.room))
 
     def room_label(self, place: str | None, name: Callable[[Any], str] | None = None) -> str:
@@ -355,7 +449,7 @@ class LockdownState:
         name = name or _english
         if place is None:
             return words("nowhere")
-        r = self.rooms.get(place)
+        r = self.ship.rooms.get(place)
         if r is None:
             return place
         if r.tile and (r.explored or r.kind == "special"):
@@ -379,17 +473,41 @@ class LockdownState:
         return (self.setup.options or {}).get("intruders") == "nemesis"
 
     def acting(self) -> int | None:
-        if self.ended:
+        if self.end.ended:
             return None
-        if self.pending:
-            return self.pending[0].seat if self.pending[0].kind not in TABLE_PENDING else None
-        if self.phase == PLAYER and self.step == FIRST_PLAYER:
-            return self.first_player
-        if self.phase == PLAYER:
-            return self.turn
-        if self.phase == SETUP and self.step == CHARACTERS:
-            return next((s for s in self.seats if self.characters[s].character is None), None)
+        if self.clock.pending:
+            return self.clock.pending[0].seat if self.clock.pending[0].kind not in TABLE_PENDING else None
+        if self.clock.phase == PLAYER and self.clock.step == FIRST_PLAYER:
+            return self.clock.first_player
+        if self.clock.phase == PLAYER:
+            return self.clock.turn
+        if self.clock.phase == SETUP and self.clock.step == CHARACTERS:
+            return next((s for s in self.seats if self.crew.characters[s].character is None), None)
         return None
+
+# the compatibility form: each sub-state field readable under its old flat name, and kit.replace's routing of it
+FLAT_NAMES: Mapping[str, str] = MappingProxyType({f.name: sub for sub, cls in SUB_STATES.items()
+                                                  for f in fields(cls)})
+LockdownState.__replace_flat__ = FLAT_NAMES  # type: ignore[attr-defined]
+for _name, _sub in FLAT_NAMES.items():
+    setattr(LockdownState, _name, property(attrgetter(f"{_sub}.{_name}"),
+                                           doc=f"The compatibility form of ``{_sub}.{_name}`` (decision 0042)."))
+del _name, _sub
+_dataclass_init = LockdownState.__init__
+
+
+def _init(self: LockdownState, *args: Any, **changes: Any) -> None:
+    """The dataclass's ``__init__``, which also takes the old flat names (the compatibility form, so that
+    ``LockdownState(..., rooms=…, characters=…)`` and ``dataclasses.replace(state, round=2)`` still work)."""
+    groups: dict[str, dict[str, Any]] = {}
+    for name in [k for k in changes if k in FLAT_NAMES]:
+        groups.setdefault(FLAT_NAMES[name], {})[name] = changes.pop(name)
+    for sub, group in groups.items():
+        changes[sub] = copied(changes[sub], **group) if sub in changes else SUB_STATES[sub](**group)
+    _dataclass_init(self, *args, **changes)
+
+
+LockdownState.__init__ = _init  # type: ignore[method-assign]
 
 
 def initial_state(setup: Setup) -> LockdownState:
@@ -416,34 +534,34 @@ def initial_state(setup: Setup) -> LockdownState:
         b = load_board(board_id)
     except FileNotFoundError:
         raise ValueError(f"Unknown board {board_id!r}.") from None
+    # copied(): objects with a dict of their own, as every later version has (kit/replace.py; decision 0042)
     rooms = {
-        p.id: RoomState(place=p.id, kind=p.kind, sector=p.sector, tile=p.room, explored=p.room is not None)
+        p.id: copied(RoomState(place=p.id, kind=p.kind, sector=p.sector, tile=p.room, explored=p.room is not None))
         for p in b.places.values()
     }
     bag = dict(COLONY["bag_at_start"])
     bag["adult"] = bag.get("adult", 0) + COLONY["adults_added_per_player"] * len(seats)
-    return LockdownState(
+    state = LockdownState(
         setup=setup,
         board=b,
         seats=seats,
-        rooms=frozen(rooms),
-        characters=frozen({s: CharacterState(seat=s) for s in seats}),
-        first_player=seats[0],
-        bag=frozen(bag),
-        supply=frozen({t: n - bag.get(t, 0) for t, n in COLONY["tokens_in_box"].items()}),
-        eggs=COLONY["eggs_in_nest_at_start"],
-        css_at=frozenset(b.css_spaces),
-        power=frozen({loc: (n, n <= 2) for n, loc in enumerate(POWER_LOCATIONS, start=1)}),
+        ship=Ship(rooms=frozen(rooms),
+                  power=frozen({loc: (n, n <= 2) for n, loc in enumerate(POWER_LOCATIONS, start=1)})),
+        crew=Crew(characters=frozen({s: CharacterState(seat=s) for s in seats})),
+        clock=Clock(first_player=seats[0]),
+        colony=Colony(bag=frozen(bag), supply=frozen({t: n - bag.get(t, 0) for t, n in COLONY["tokens_in_box"].items()}),
+                      eggs=COLONY["eggs_in_nest_at_start"]),
+        systems=Systems(css_at=frozenset(b.css_spaces)),
         # Nemesis intruders: "3 losowe zakryte karty słabości" — the first one is face down too (seed 000 L4777, L4794–4795)
-        weaknesses=(False, False, False) if opts.get("intruders") == "nemesis" else (True, False, False),
+        research=Research(weaknesses=(False, False, False) if opts.get("intruders") == "nemesis" else (True, False, False)),
     )
-
+    return copied(state, **{sub: copied(getattr(state, sub)) for sub in SUB_STATES})
 
 def who(state: LockdownState, seat: int | None) -> str:
     """A seat as messages name it: ``seat 2 (Ann, Scientist)``; None is the table."""
     if seat is None:
         return "the table"
-    c = state.characters.get(seat)
+    c = state.crew.characters.get(seat)
     names, labels = _seat_names(state.setup)
     key = (seat, c.character if c is not None else None)
     try:
@@ -485,23 +603,23 @@ def find_object(objects: tuple[str, ...], kind: Any) -> str | None:
 
 
 def intruder(state: LockdownState, iid: str | None) -> Intruder | None:
-    return next((i for i in state.intruders if i.id == iid), None)
+    return next((i for i in state.colony.intruders if i.id == iid), None)
 
 
 def with_room(state: LockdownState, place: str, **changes: Any) -> LockdownState:
-    rooms = dict(state.rooms)
+    rooms = dict(state.ship.rooms)
     rooms[place] = replace(rooms[place], **changes)
-    return replace(state, rooms=MappingProxyType(rooms))
+    return replace_in(state, "ship", rooms=MappingProxyType(rooms))
 
 
 def with_character(state: LockdownState, seat: int, **changes: Any) -> LockdownState:
-    chars = dict(state.characters)
+    chars = dict(state.crew.characters)
     chars[seat] = replace(chars[seat], **changes)
-    return replace(state, characters=MappingProxyType(chars))
+    return replace_in(state, "crew", characters=MappingProxyType(chars))
 
 
 def with_characters(state: LockdownState, changes: Mapping[int, Mapping[str, Any]]) -> LockdownState:
-    chars = dict(state.characters)
+    chars = dict(state.crew.characters)
     for seat, ch in changes.items():
         chars[seat] = replace(chars[seat], **ch)
-    return replace(state, characters=MappingProxyType(chars))
+    return replace_in(state, "crew", characters=MappingProxyType(chars))

@@ -38,7 +38,7 @@ HITS = {"CharacterShot": None, "MeleeAttacked": MELEE}  # fact type → weapon (
 def step(before: LockdownState, fact: Fact, after: LockdownState,
          consequences: Iterable[Consequence] = ()) -> StepStatistics:
     """What the step from ``before`` to ``after`` by ``fact`` showed (see the module doc)."""
-    rnd = before.round
+    rnd = before.clock.round
     data = fact.data or {}
     hits = ()
     if fact.type in HITS and isinstance(data.get("target"), str):
@@ -46,16 +46,16 @@ def step(before: LockdownState, fact: Fact, after: LockdownState,
         hits = (StatHit(data["target"], fact.actor, weapon),)
     attacker, attacks = None, ()
     if fact.type == "IntruderAttacked":
-        attacker = next((i for i in before.intruders if i.id == data.get("intruder")), None)
+        attacker = next((i for i in before.colony.intruders if i.id == data.get("intruder")), None)
         target = data.get("target")
         if target is None:  # the rules' target: whoever the step hurt, else anyone in the intruder's room
             target = next((s for s in before.seats if _hurt(before, after, s)), None)
-        room = tile(before, before.characters[target].room) if target in before.characters else (
+        room = tile(before, before.crew.characters[target].room) if target in before.crew.characters else (
             tile(before, attacker.room) if attacker else None)
         attacks = (room,)
     wounds, deaths = [], []
     for seat in before.seats:
-        b, a = before.characters[seat], after.characters[seat]
+        b, a = before.crew.characters[seat], after.crew.characters[seat]
         light = max(0, a.light - b.light)
         serious = max(0, len(a.serious) - len(b.serious))
         hurt = serious + (light if not serious else 0)
@@ -70,11 +70,11 @@ def step(before: LockdownState, fact: Fact, after: LockdownState,
         c.data.get("intruder") for c in consequences if c.type == "larva-killed"}
     kills = []
     for iid in sorted(filter(None, removed)):
-        it = next((i for i in before.intruders if i.id == iid), None)
+        it = next((i for i in before.colony.intruders if i.id == iid), None)
         if it is not None:
             kills.append(StatKill(iid, it.kind, tile(before, it.room)))
     power_lost = blackout = None
-    if before.phase != "setup":
+    if before.clock.phase != "setup":
         if any(powered(before, loc) and not powered(after, loc) for loc in SECTORS):
             power_lost = max(rnd, 1)
         if any(powered(before, loc) for loc in SECTORS) and not any(powered(after, loc) for loc in SECTORS):
@@ -84,11 +84,11 @@ def step(before: LockdownState, fact: Fact, after: LockdownState,
 
 def powered(state: LockdownState, location: str) -> bool:
     """Whether the power token at ``location`` (a sector or the elevator) is on."""
-    return bool(state.power.get(location, (0, False))[1])
+    return bool(state.ship.power.get(location, (0, False))[1])
 
 
 def _hurt(before: LockdownState, after: LockdownState, seat: int) -> bool:
-    b, a = before.characters[seat], after.characters[seat]
+    b, a = before.crew.characters[seat], after.crew.characters[seat]
     return a.light > b.light or len(a.serious) > len(b.serious) or (a.status == "dead" and b.status != "dead")
 
 
@@ -96,7 +96,7 @@ def tile(state: LockdownState, place: str | None) -> str | None:
     """A place as statistics name it: its room tile when known (comparable across games), else None."""
     if place is None:
         return None
-    r = state.rooms.get(place)
+    r = state.ship.rooms.get(place)
     if r is None:
         return None
     return r.tile or None
@@ -105,6 +105,6 @@ def tile(state: LockdownState, place: str | None) -> str | None:
 def final(state: LockdownState) -> dict:
     """Ruleset.final_statistics: the round, the active contingency plan and each seat's character, objective and
     status (and the status before it left the game)."""
-    return {"round": state.round, "plan": state.active_contingency,
+    return {"round": state.clock.round, "plan": state.secrets.active_contingency,
             "seats": {seat: {"character": c.character, "objective": c.objective, "status": c.status, "was": c.was}
-                      for seat, c in ((s, state.characters[s]) for s in state.seats)}}
+                      for seat, c in ((s, state.crew.characters[s]) for s in state.seats)}}

@@ -30,7 +30,7 @@ def person(state: LockdownState, seat: Any) -> str:
     if seat is None:
         return _("the table")
     name = next((p.name for p in state.setup.players if p.seat == seat), None) or _("Seat %(n)s") % {"n": seat}
-    c = state.characters.get(seat) if isinstance(seat, int) else None
+    c = state.crew.characters.get(seat) if isinstance(seat, int) else None
     return f"{name} ({local(CHARACTERS[c.character])})" if c and c.character in CHARACTERS else name
 
 
@@ -44,7 +44,7 @@ def place(state: LockdownState, value: Any) -> str:
     if where is None:
         tile = ROOMS.resolve(value)
         return _("the %(room)s") % {"room": local(tile)} if tile else str(value)
-    r = state.rooms[where]
+    r = state.ship.rooms[where]
     if r.tile and (r.explored or r.kind == "special"):
         return _("the %(room)s") % {"room": local(ROOMS[r.tile])}
     if r.kind == "crossroad":
@@ -83,7 +83,7 @@ def plan_name(token: Any) -> str:
 
 
 def _intruder(state: LockdownState, iid: Any) -> str:
-    it = next((i for i in state.intruders if i.id == iid), None)
+    it = next((i for i in state.colony.intruders if i.id == iid), None)
     return (_("the %(kind)s (%(id)s)") % {"kind": _(it.kind), "id": iid} if it
             else _("the night stalker %(id)s") % {"id": iid})
 
@@ -133,7 +133,7 @@ def _board(b, f, a, who):
 
 
 def _chosen(b, f, a, who):
-    c = a.characters.get(f.actor)
+    c = a.crew.characters.get(f.actor)
     char = CHARACTERS.resolve(f.data.get("character"))
     start = _(" and starts in %(room)s") % {"room": place(a, c.room)} if c and c.room else ""
     return _("%(who)s plays the %(character)s%(start)s.") % {
@@ -141,11 +141,12 @@ def _chosen(b, f, a, who):
 
 
 def _setup_done(b, f, a, who):
-    return _("Setup is complete: round 1 begins with %(who)s holding the first player token.") % {"who": player(a, a.first_player)}
+    return _("Setup is complete: round 1 begins with %(who)s holding the first player token.") % {
+        "who": player(a, a.clock.first_player)}
 
 
 def _first_player(b, f, a, who):
-    return _("%(who)s passes the first player token to %(to)s.") % {"who": who, "to": person(a, a.first_player)}
+    return _("%(who)s passes the first player token to %(to)s.") % {"who": who, "to": person(a, a.clock.first_player)}
 
 
 def _moved(b, f, a, who):
@@ -234,7 +235,7 @@ def _ended(b, f, a, who):
 
 def _gap(b, f, a, who):
     last = f.data["to_round"] - 1
-    span = f"round {b.round}" if last <= b.round else f"rounds {b.round}–{last}"
+    span = f"round {b.clock.round}" if last <= b.clock.round else f"rounds {b.clock.round}–{last}"
     time = f", the time token at {f.data['time']}" if f.data.get("time") is not None else ""
     note = f" ({f.data['note']})" if f.data.get("note") else ""
     return f"Not recorded: the rest of {span}; the record resumes in round {f.data['to_round']}{time}{note}."
@@ -265,7 +266,7 @@ FIELD_WORDS = {"to_room": "the room", "room": "the room tile", "token": "the tok
 def _not_recorded(b, f, a, who, fields):
     what = UNKNOWN_WORDS.get(f.type, "records what happened")
     if f.type in ("CharacterMoved", "CharacterMovedCarefully") and "to_room" not in fields:
-        what += f" to {a.room_label(a.characters[f.actor].room)}"
+        what += f" to {a.room_label(a.crew.characters[f.actor].room)}"
     missing = " and ".join(FIELD_WORDS.get(n, n.replace("_", " ")) for n in fields)
     return f"{who} {what} ({missing}: not recorded)."
 
@@ -316,7 +317,7 @@ def _died(b, f, a, who):
 
 def _knowledge(b, f, a, who):
     amount = f.data.get("amount") or 0
-    c = a.characters.get(f.actor)
+    c = a.crew.characters.get(f.actor)
     now = _(" (now %(n)s)") % {"n": c.knowledge} if c else ""
     text = _("%(who)s gains %(n)s knowledge%(now)s") if amount >= 0 else _("%(who)s loses %(n)s knowledge%(now)s")
     return text % {"who": who, "n": abs(amount), "now": now} + (_(", token active.") if f.data.get("activate") else ".")
@@ -506,7 +507,7 @@ def _room_action(b, f, a, who):
 def _computer(b, f, a, who):
     from service.rules.lockdown.facts import COMPUTER_CARDS
 
-    card = b.computer_card
+    card = b.research.computer_card
     option = COMPUTER_CARDS.get(card or "", ("", "", ""))[(f.data.get("option") or 1) - 1]
     what = option.replace("_", " ") if option else f"option {f.data.get('option')}"
     seen = _(" and sees %(token)s") % {"token": f.data["token"]} if f.data.get("token") and f.data["token"] != "unknown" else ""
@@ -641,7 +642,7 @@ def narrate(before: LockdownState, fact: Fact, after: LockdownState) -> str:
     if narrator is None:
         return generic(fact)
     who = person(before, fact.actor) if fact.actor is not None else _("The table")
-    if fact.actor is not None and not (before.characters.get(fact.actor) and before.characters[fact.actor].character):
+    if fact.actor is not None and not (before.crew.characters.get(fact.actor) and before.crew.characters[fact.actor].character):
         who = person(after, fact.actor)
     unknown = unknown_fields(fact)
     try:
@@ -693,7 +694,7 @@ def _room_named(state: LockdownState, space: Any) -> str | None:
     """A room space as a consequence names it: the room's printed name once known, else the space, unexplored."""
     if not space:
         return None
-    r = state.rooms.get(space)
+    r = state.ship.rooms.get(space)
     if r is not None and r.tile and (r.explored or r.kind == "special"):
         return local(ROOMS[r.tile])
     return _("%(space)s (unexplored)") % {"space": space} if r is not None else str(space)
@@ -762,44 +763,45 @@ def moments(before: LockdownState, fact: Fact | None, after: LockdownState,
     """The turning points of one step, found by comparing the states (so derived ones count too)."""
     out: list[Moment] = []
     for seat in after.seats:
-        was, now = before.characters[seat], after.characters[seat]
+        was, now = before.crew.characters[seat], after.crew.characters[seat]
         if now.status != was.status:
             if now.status == DEAD:
                 out.append(Moment("death", _("%(who)s dies: %(cause)s") % {"who": person(before, seat), "cause": _(DEATH_WORDS.get(now.cause, now.cause))}, seat))
             elif now.status in ESCAPES:
                 out.append(Moment("escape", f"{person(before, seat)} {_(ESCAPES[now.status]) % {'pod': now.pod or '?'}}", seat))
-    gone = {i.id: i for i in before.intruders} .keys() - {i.id for i in after.intruders}
+    gone = {i.id: i for i in before.colony.intruders} .keys() - {i.id for i in after.colony.intruders}
     kills = [c for c in consequences if c.type in ("killed", "larva-killed", "carcass", "queen-killed")]
     if gone and kills:
-        what = _list(_("the %(kind)s") % {"kind": _(i.kind)} for i in before.intruders if i.id in gone)
+        what = _list(_("the %(kind)s") % {"kind": _(i.kind)} for i in before.colony.intruders if i.id in gone)
         killer = fact.actor if fact is not None else None
-        if killer is None and before.pending and before.pending[0].kind == "injury_check":
-            killer = before.pending[0].seat  # the injury check of the one who hit it
+        if killer is None and before.clock.pending and before.clock.pending[0].kind == "injury_check":
+            killer = before.clock.pending[0].seat  # the injury check of the one who hit it
         out.append(Moment("kill", _("%(who)s kills %(what)s") % {"who": person(before, killer), "what": what} if killer is not None
                           else ngettext("%(what)s is killed", "%(what)s are killed", len(gone)) % {"what": what.capitalize()}, killer))
-    on_before = sum(1 for _token, on in before.power.values() if on)
-    on_after = sum(1 for _token, on in after.power.values() if on)
+    on_before = sum(1 for _token, on in before.ship.power.values() if on)
+    on_after = sum(1 for _token, on in after.ship.power.values() if on)
     if on_after < on_before:
         out.append(Moment("power", _("Power lost (%(n)s of 4 on)") % {"n": on_after} if on_after else _("Power lost everywhere")))
-    elif on_after > on_before or (after.emergency_power and not before.emergency_power):
+    elif on_after > on_before or (after.ship.emergency_power and not before.ship.emergency_power):
         out.append(Moment("power", _("Power restored")))
-    if after.self_destruct and not before.self_destruct:
+    if after.systems.self_destruct and not before.systems.self_destruct:
         out.append(Moment("self_destruct", _("Self-destruct started")))
-    elif before.self_destruct and not after.self_destruct and not after.ended:
+    elif before.systems.self_destruct and not after.systems.self_destruct and not after.end.ended:
         out.append(Moment("self_destruct", _("Self-destruct stopped")))
-    if after.alarm is not None and before.alarm is None:
+    if after.systems.alarm is not None and before.systems.alarm is None:
         out.append(Moment("alarm", _("The alarm sounds")))
-    if after.gate_open and not before.gate_open:
+    if after.systems.gate_open and not before.systems.gate_open:
         out.append(Moment("gate", _("The main gate opens")))
-    if after.first_encounter and not before.first_encounter:
+    if after.colony.first_encounter and not before.colony.first_encounter:
         out.append(Moment("encounter", _("First encounter")))
     if fact is not None and fact.type == "ContingencyTokenRevealed":
         out.append(Moment("contingency", _("Contingency revealed: %(token)s") % {"token": plan_name(fact.data.get("token"))}))
     if fact is not None and fact.type == "ObjectiveRevealed":
         out.append(Moment("objective", _("%(who)s reveals %(objective)s") % {"who": person(before, fact.actor), "objective": objective_name(fact.data.get("objective"))},
                           fact.actor))
-    if after.ended and not before.ended:
-        out.append(Moment("end", _("The end: %(ending)s") % {"ending": _(ENDING_WORDS.get(after.ending, after.ending))}))
+    if after.end.ended and not before.end.ended:
+        out.append(Moment("end",
+                          _("The end: %(ending)s") % {"ending": _(ENDING_WORDS.get(after.end.ending, after.end.ending))}))
     return out
 
 
@@ -820,15 +822,15 @@ END_CAUSES = {
 
 def ending_story(state: LockdownState) -> str:
     """How the game ended, in a paragraph (empty while it runs)."""
-    if not state.ended:
+    if not state.end.ended:
         return ""
-    if state.ending == "abandoned":
-        return _("The table abandoned the game before its end") + (f" ({state.ending_note})." if state.ending_note else ".")
+    if state.end.ending == "abandoned":
+        return _("The table abandoned the game before its end") + (f" ({state.end.ending_note})." if state.end.ending_note else ".")
     parts = []
-    if state.ending == "no_characters_left":
+    if state.end.ending == "no_characters_left":
         fates = {}
         for seat in state.seats:
-            c = state.characters[seat]
+            c = state.crew.characters[seat]
             if c.status == DEAD and c.was is not None and c.cause in END_EFFECTS:
                 key = {"isolation": N_("locked themselves in the Isolation Room"), "pod": N_("sat in a pod")}.get(c.was, N_("stayed"))
             elif c.status == DEAD:
@@ -839,17 +841,17 @@ def ending_story(state: LockdownState) -> str:
             fates.setdefault(key, []).append(person(state, seat))
         parts.append(_("Nobody was left in the base: ") + "; ".join(
             f"{_list(who)} {_(what)}" for what, who in fates.items()) + ".")
-        how = END_EFFECTS.get(state.end_effects or "")
+        how = END_EFFECTS.get(state.end.end_effects or "")
         if how:
             jump = {"time_out": _("the last space"), "alarm_procedure": _("the alarm procedure's space"),
-                    "base_destroyed": _("the self-destruct token")}[state.end_effects]
+                    "base_destroyed": _("the self-destruct token")}[state.end.end_effects]
             parts.append(_("The time token jumped to %(space)s: %(how)s.") % {"space": jump, "how": _(how)})
     else:
-        what = _(END_CAUSES[state.ending]) if state.ending in END_CAUSES else _(ENDING_WORDS.get(state.ending, IT_ENDED)).capitalize()
-        how = END_EFFECTS.get(state.end_effects or state.ending or "")
+        what = _(END_CAUSES[state.end.ending]) if state.end.ending in END_CAUSES else _(ENDING_WORDS.get(state.end.ending, IT_ENDED)).capitalize()
+        how = END_EFFECTS.get(state.end.end_effects or state.end.ending or "")
         parts.append(f"{what}" + (f"; {_(how)}." if how else "."))
-    if state.ending_note:
-        parts.append(_("Table note: %(note)s.") % {"note": state.ending_note})
+    if state.end.ending_note:
+        parts.append(_("Table note: %(note)s.") % {"note": state.end.ending_note})
     return " ".join(parts)
 
 

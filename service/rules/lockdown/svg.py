@@ -322,36 +322,36 @@ def changes(before: LockdownState | None, after: LockdownState) -> Changes:
     """What differs between two consecutive states (empty when ``before`` is None)."""
     if before is None or before is after:
         return Changes()
-    rooms = frozenset(p for p, r in after.rooms.items() if before.rooms.get(p) != r)
-    rooms |= frozenset(p for p in set(before.objects) | set(after.objects)
-                       if before.objects.get(p, ()) != after.objects.get(p, ()))
-    if before.eggs != after.eggs:
-        rooms |= frozenset(p for p, r in after.rooms.items() if r.tile == "nest")
+    rooms = frozenset(p for p, r in after.ship.rooms.items() if before.ship.rooms.get(p) != r)
+    rooms |= frozenset(p for p in set(before.ship.objects) | set(after.ship.objects)
+                       if before.ship.objects.get(p, ()) != after.ship.objects.get(p, ()))
+    if before.colony.eggs != after.colony.eggs:
+        rooms |= frozenset(p for p, r in after.ship.rooms.items() if r.tile == "nest")
     seats, moves = set(), []
-    for s, c in after.characters.items():
-        was = before.characters.get(s)
+    for s, c in after.crew.characters.items():
+        was = before.crew.characters.get(s)
         if was != c:
             seats.add(s)
             if was and was.room and c.room and was.room != c.room:
                 moves.append(("character", str(s), was.room, c.room))
-    old = {i.id: i for i in before.intruders}
-    new = {i.id: i for i in after.intruders}
+    old = {i.id: i for i in before.colony.intruders}
+    new = {i.id: i for i in after.colony.intruders}
     intruders = set()
     for iid, i in new.items():
         if old.get(iid) != i:
             intruders.add(iid)
             if iid in old and old[iid].room != i.room:
                 moves.append(("intruder", iid, old[iid].room, i.room))
-    doors = (before.doors ^ after.doors) | (before.destroyed_doors ^ after.destroyed_doors)
+    doors = (before.ship.doors ^ after.ship.doors) | (before.ship.destroyed_doors ^ after.ship.destroyed_doors)
     return Changes(
         rooms=rooms, seats=frozenset(seats), intruders=frozenset(intruders),
-        noise_new=after.noise - before.noise, noise_gone=before.noise - after.noise, doors=doors,
-        power=frozenset(k for k, v in after.power.items() if before.power.get(k) != v)
-        | (frozenset({ELEVATOR}) if before.elevator != after.elevator else frozenset()),
-        time=before.time != after.time or before.emergency_power != after.emergency_power,
-        tokens=before.self_destruct != after.self_destruct or before.alarm != after.alarm
-        or before.css_at != after.css_at,
-        pods=before.pods != after.pods, gate=before.gate_open != after.gate_open or before.rover != after.rover,
+        noise_new=after.ship.noise - before.ship.noise, noise_gone=before.ship.noise - after.ship.noise, doors=doors,
+        power=frozenset(k for k, v in after.ship.power.items() if before.ship.power.get(k) != v)
+        | (frozenset({ELEVATOR}) if before.ship.elevator != after.ship.elevator else frozenset()),
+        time=before.clock.time != after.clock.time or before.ship.emergency_power != after.ship.emergency_power,
+        tokens=before.systems.self_destruct != after.systems.self_destruct or before.systems.alarm != after.systems.alarm
+        or before.systems.css_at != after.systems.css_at,
+        pods=before.systems.pods != after.systems.pods, gate=before.systems.gate_open != after.systems.gate_open or before.systems.rover != after.systems.rover,
         moves=tuple(moves), gone_intruders=tuple(i for iid, i in old.items() if iid not in new),
     )
 
@@ -386,8 +386,8 @@ def board(state: LockdownState, *, before: LockdownState | None = None,
     if lay.shaft:
         x, y, w, h = lay.shaft
         on = state.powered(ELEVATOR)
-        at = (_("; the elevator is at %(place)s") % {"place": state.room_label(state.elevator, name=local)}
-              if state.elevator else "")
+        at = (_("; the elevator is at %(place)s") % {"place": state.room_label(state.ship.elevator, name=local)}
+              if state.ship.elevator else "")
         shaft = _("Elevator shaft: powered") if on else _("Elevator shaft: no power")
         out.append(f'<rect class="shaft" x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="8">'
                    f'<title>{_e(shaft + at)}</title></rect>')
@@ -395,16 +395,17 @@ def board(state: LockdownState, *, before: LockdownState | None = None,
     out.append(_declared_corridors(b.id, lay.columns) if b.has_graph else "")
     marks = _marks(state, ch)
     here: dict[str, list[tuple[str, Any]]] = {}
-    for c in state.characters.values():
+    for c in state.crew.characters.values():
         if c.status == IN_BASE and c.room:
             here.setdefault(c.room, []).append(("c", c.seat))
-    for i in state.intruders:
+    for i in state.colony.intruders:
         here.setdefault(i.room, []).append(("i", i))
     for place, (x, y) in lay.cards.items():
         if place == TECHNICAL or is_area(place):
             out.append(_special_space(state, place, x, y, ch))
         else:
-            out.append(_card(state, lay.columns, place, x, y, ch, state.eggs, marks.get(place, {}), list(here.get(place, ()))))
+            out.append(_card(state, lay.columns, place, x, y, ch, state.colony.eggs, marks.get(place, {}),
+                             list(here.get(place, ()))))
     if not b.has_graph:
         out.append(_learned_corridors(state, lay, learned))  # few: drawn over the cards to be seen
     for kind, ident, src, dst in ch.moves:
@@ -426,10 +427,11 @@ def _hl(flag: bool) -> str:
 
 def _summary(state: LockdownState) -> str:
     b = state.board
-    if state.ended:
-        where = _("round %(n)s, game over (%(ending)s)") % {"n": state.round, "ending": _((state.ending or "ended").replace("_", " "))}
+    if state.end.ended:
+        ending = _((state.end.ending or "ended").replace("_", " "))
+        where = _("round %(n)s, game over (%(ending)s)") % {"n": state.clock.round, "ending": ending}
     else:
-        where = _("setup") if state.phase == "setup" else _("round %(n)s, %(phase)s phase") % {"n": state.round, "phase": _(state.phase)}
+        where = _("setup") if state.clock.phase == "setup" else _("round %(n)s, %(phase)s phase") % {"n": state.clock.round, "phase": _(state.clock.phase)}
     return _("%(board)s: %(where)s, time %(space)s") % {"board": local(b), "where": where, "space": state.time_label}
 
 
@@ -494,31 +496,31 @@ def _time_track(state: LockdownState, ch: Changes, W: float) -> str:
     y = TRACK_Y
     step = (W - 2 * M) / len(spaces)
     w = step - 6
-    now = min(state.time, len(spaces) - 1)
+    now = min(state.clock.time, len(spaces) - 1)
     out = ['<g class="track"><title>' + _e(_("Time track: the time token moves one space per round; red/blue flags "
                                               "are power thresholds, teal tokens below are CSS tokens")) + '</title>',
            _track_spaces(b.id, W)]
     for i, space in enumerate(spaces):
-        if space in state.css_at:
+        if space in state.systems.css_at:
             x = M + i * step + 3
             label = b.time_label(i)
             out.append(f'<g class="{_hl(ch.tokens).strip()}"><title>{_e(_("CSS token under space %(space)s") % {"space": label})}</title>'
                        f'<rect class="css" x="{_n(x + w / 2 - 11)}" y="{y + 40}" width="22" height="12" rx="3"/></g>')
     tx = M + now * step + 3 + w / 2
-    colour = "#4d9be6" if state.emergency_power else "#e05a4f"
-    side = _("blue side: backup power active") if state.emergency_power else _("red side: backup power inactive")
+    colour = "#4d9be6" if state.ship.emergency_power else "#e05a4f"
+    side = _("blue side: backup power active") if state.ship.emergency_power else _("red side: backup power inactive")
     out.append(f'<circle class="time{_hl(ch.time)}" cx="{_n(tx)}" cy="{y + 17}" r="14" fill="{colour}" '
                f'fill-opacity=".9"><title>{_e(_("Time token on %(space)s (%(side)s)") % {"space": state.time_label, "side": side})}</title></circle>'
                f'<text class="space-n" x="{_n(tx)}" y="{y + 17}">{state.time_label}</text>')
-    if state.self_destruct:
-        colour_sd, at = state.self_destruct
+    if state.systems.self_destruct:
+        colour_sd, at = state.systems.self_destruct
         x = M + min(at, len(spaces) - 1) * step + 3 + w / 2
         fill = "#ffd23f" if colour_sd == "yellow" else "#ff3b30"
         tip = _("Self-destruct token (%(colour)s) on %(space)s") % {"colour": _(colour_sd), "space": b.time_label(at)}
         out.append(f'<g class="{_hl(ch.tokens).strip()}"><title>{_e(tip)}</title><path class="sd" d="M{_n(x)},{y - 14}l9,15l-18,0z" fill="{fill}"/></g>')
-    if state.alarm is not None:
-        x = M + min(state.alarm, len(spaces) - 1) * step + 3 + w / 2
-        tip = _("Alarm procedure token on %(space)s") % {"space": b.time_label(state.alarm)}
+    if state.systems.alarm is not None:
+        x = M + min(state.systems.alarm, len(spaces) - 1) * step + 3 + w / 2
+        tip = _("Alarm procedure token on %(space)s") % {"space": b.time_label(state.systems.alarm)}
         out.append(f'<g class="{_hl(ch.tokens).strip()}"><title>{_e(tip)}</title><rect class="sd" x="{_n(x - 8)}" y="{y - 15}" width="16" height="13" rx="3" '
                    f'fill="#ff9f1c"/></g>')
     out.append("</g>")
@@ -539,22 +541,22 @@ def _status(state: LockdownState, ch: Changes, W: float) -> str:
     out = []
     x = M
     for letter in ("A", "B", "C"):
-        seat = state.pods.get(letter)
+        seat = state.systems.pods.get(letter)
         tip = (_("CSS pod %(letter)s: %(who)s waits in it") % {"letter": letter, "who": who(state, seat)} if seat
                else _("CSS pod %(letter)s: empty") % {"letter": letter})
         out.append(_chip(x, y, 74, _("Pod %(letter)s") % {"letter": letter}, tip, on=bool(seat), hl=ch.pods))
         if seat:
             out.append(_character_token(state, seat, x + 66, y + 14, 10, hl=False))
         x += 82
-    gate = _("Main gate open") if state.gate_open else _("Main gate closed")
+    gate = _("Main gate open") if state.systems.gate_open else _("Main gate closed")
     out.append(_chip(x, y, 128, gate, gate
-                     + (f" ({state.gate_reason})" if state.gate_reason else "")
-                     + _("; rover: %(rover)s") % {"rover": _(ROVER_WORDS.get(state.rover, str(state.rover)))},
-                     on=state.gate_open, hl=ch.gate))
+                     + (f" ({state.systems.gate_reason})" if state.systems.gate_reason else "")
+                     + _("; rover: %(rover)s") % {"rover": _(ROVER_WORDS.get(state.systems.rover, str(state.systems.rover)))},
+                     on=state.systems.gate_open, hl=ch.gate))
     x += 136
-    if state.launches and x + 128 < W - M - 198:
-        out.append(_chip(x, y, 120, _("CSS launches %(n)s") % {"n": len(state.launches)},
-                         "CSS tokens revealed: " + ", ".join(map(str, state.launches))))
+    if state.systems.launches and x + 128 < W - M - 198:
+        out.append(_chip(x, y, 120, _("CSS launches %(n)s") % {"n": len(state.systems.launches)},
+                         "CSS tokens revealed: " + ", ".join(map(str, state.systems.launches))))
         x += 128
     fires, malf = state.fires(), state.malfunctions()
     out.append(_chip(W - M - 190, y, 190, _("fire %(f)s/12 · malf. %(m)s/10") % {"f": fires, "m": malf},
@@ -580,8 +582,8 @@ def _band(state: LockdownState, band: Band, ch: Changes, ids: str) -> tuple[str,
         label.append(f'<text class="small dim" x="{_n(band.x + band.w / 2)}" y="{_n(band.y + band.h / 2 + 14)}" '
                      f'text-anchor="middle">{_e(no_space)}</text>')
     note = _(band.note)
-    if sector and sector in state.power:
-        token, is_on = state.power[sector]
+    if sector and sector in state.ship.power:
+        token, is_on = state.ship.power[sector]
         note = full = (_("power on (power token %(t)s)") if is_on else _("power OFF — dark (power token %(t)s)")) % {"t": token}
         if band.w < 12 * len(title) + 7 * len(note) + 60:
             note = _("on") if is_on else _("dark")
@@ -647,7 +649,7 @@ def _arrow(lay: Layout, kind: str, ident: str, src: str, dst: str, state: Lockdo
 
 def _character_token(state: LockdownState, seat: int, x: float, y: float, r: float = TOKEN_R,
                      hl: bool = False) -> str:
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     card = CHARACTERS[c.character] if c.character and c.character in CHARACTERS else None
     colour = card.extra.get("colour") if card else None
     fill = CHARACTER_FILL.get(colour, CHARACTER_FILL[None])
@@ -709,7 +711,8 @@ def _marks(state: LockdownState, ch: Changes) -> dict[str, dict[int, list[tuple[
     """Noise markers and doors per place and corridor number: ``{place: {n: [("noise"|"door", key)]}}``."""
     b = state.board
     out: dict[str, dict[int, list[tuple[str, str]]]] = {}
-    for what, keys in (("noise", state.noise | ch.noise_gone), ("door", state.doors | state.destroyed_doors | ch.doors)):
+    for what, keys in (("noise", state.ship.noise | ch.noise_gone),
+                       ("door", state.ship.doors | state.ship.destroyed_doors | ch.doors)):
         for key in keys:
             if key == TECHNICAL or is_area(key):
                 continue  # drawn on their own spaces
@@ -763,7 +766,7 @@ def _ports(state: LockdownState, columns: int, place: str, x: float, y: float, c
             if what == "noise":
                 noise = key
                 continue
-            broken, closed = key in state.destroyed_doors, key in state.doors
+            broken, closed = key in state.ship.destroyed_doors, key in state.ship.doors
             if broken or closed:
                 dw, dh = DOOR_WH[n]
                 tip = (_("Destroyed door in corridor %(n)s of %(room)s") if broken else
@@ -773,7 +776,7 @@ def _ports(state: LockdownState, columns: int, place: str, x: float, y: float, c
                            f'<title>{_e(tip)}</title></rect>')
         if noise is None:
             out.append(_port(b.id, columns, place, n))
-        elif noise in state.noise:
+        elif noise in state.ship.noise:
             tip = _("Noise marker in corridor %(n)s of %(room)s") % {"n": n, "room": state.room_label(place, name=local)} \
                 + (f" ({noise})" if known else "")
             out.append(f'<g class="noise-marker" data-corridor="{_e(noise)}"><title>{_e(tip)}</title>'
@@ -818,7 +821,7 @@ def _card_face_in(lang: str, board_id: str, columns: int, place: str, kind: str,
 
 def _card(state: LockdownState, columns: int, place: str, x: float, y: float, ch: Changes, eggs: int,
           marks: Mapping[int, list[tuple[str, str]]], here: list[tuple[str, Any]]) -> str:
-    r = state.rooms[place]
+    r = state.ship.rooms[place]
     face_up = r.explored or r.kind == "special"
     out = [_card_top(state.board.id, columns, place, r.kind, r.tile, face_up, r.items, r.fire, r.malfunction,
                      state.dark(place), place in ch.rooms, state.room_label(place, name=local))]
@@ -827,7 +830,7 @@ def _card(state: LockdownState, columns: int, place: str, x: float, y: float, ch
     # figures, bottom row
     figures = here
     counted: dict[str, int] = {}
-    for o in state.objects.get(place, ()):
+    for o in state.ship.objects.get(place, ()):
         counted[o] = counted.get(o, 0) + 1
     figures += [("o", (o, n)) for o, n in counted.items()]
     if r.tile == "nest" and face_up and eggs:
@@ -856,7 +859,7 @@ def _card(state: LockdownState, columns: int, place: str, x: float, y: float, ch
 def _elevator(state: LockdownState, sector: str | None, x: float, y: float, hl: bool) -> str:
     """An elevator room's corner: the elevator's power, and the elevator itself when it stands here."""
     on = state.powered(ELEVATOR)
-    here = sector is not None and state.elevator == sector
+    here = sector is not None and state.ship.elevator == sector
     tip = _("Elevator: powered") if on else _("Elevator: no power")
     if here:
         tip += "; " + _("the elevator is here")
@@ -934,7 +937,7 @@ def _special_space(state: LockdownState, key: str, x: float, y: float, ch: Chang
            f'<text class="name" x="{_n(x + 10)}" y="{_n(y + 26)}"{_fit(title, 13)}>{_e(title)}</text>']
     for k, line in enumerate(lines):
         out.append(f'<text class="slot" x="{_n(x + 10)}" y="{_n(y + 48 + 16 * k)}">{_e(line)}</text>')
-    if key in state.noise:
+    if key in state.ship.noise:
         cx, cy = x + CW / 2, y + CH - 22
         out.append(f'<g class="noise-marker" data-corridor="{_e(key)}"><title>{_e(_("Noise marker in %(place)s") % {"place": title})}</title>'
                    f'<circle class="noise{_hl(key in ch.noise_new)}" cx="{_n(cx)}" cy="{_n(cy)}" r="{NOISE_R}"/>'
@@ -950,7 +953,7 @@ def _legend(state: LockdownState, lay: Layout) -> tuple[str, float]:
     x = M
     names = {p.seat: p.name for p in state.setup.players}
     for seat in state.seats:
-        c = state.characters[seat]
+        c = state.crew.characters[seat]
         char = local(CHARACTERS[c.character]) if c.character and c.character in CHARACTERS else _("no character yet")
         where = "" if c.in_play or c.status == IN_BASE else " · " + _(STATUS_TEXT.get(c.status, c.status))
         if c.status == DEAD and c.cause:

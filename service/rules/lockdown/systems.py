@@ -18,7 +18,7 @@ from types import MappingProxyType
 from service.rules.base import Expected, Fact, Group
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.board import TECHNICAL
 from service.rules.lockdown.components import ROOMS
@@ -31,13 +31,14 @@ from service.rules.lockdown.values import resolve_place
 
 def check_fire_removed(state, fact):
     place = resolve_place(state, fact.data["room"])
-    return [] if state.rooms[place].fire else [V("no-fire", f"{state.room_label(place)} has no fire marker.", S.FIRE,
+    return [] if state.ship.rooms[place].fire else [V("no-fire", f"{state.room_label(place)} has no fire marker.",
+                                                      S.FIRE,
                                                  "room")]
 
 
 def check_malfunction(state, fact):
     place = resolve_place(state, fact.data["room"])
-    r = state.rooms[place]
+    r = state.ship.rooms[place]
     if not r.explored:
         return [V("malfunction-unexplored", "A malfunction marker cannot be placed in an unexplored room.",
                   S.MALFUNCTION, "room")]
@@ -49,7 +50,7 @@ def check_malfunction(state, fact):
 
 def check_malfunction_removed(state, fact):
     place = resolve_place(state, fact.data["room"])
-    return [] if state.rooms[place].malfunction else [
+    return [] if state.ship.rooms[place].malfunction else [
         V("no-malfunction", f"{state.room_label(place)} has no malfunction marker.", S.MALFUNCTION, "room")]
 
 
@@ -61,13 +62,13 @@ def check_door(state, fact):
     if key is None:
         return [V("no-such-corridor", f"{state.room_label(place)} has no corridor {fact.data['corridor']}.", S.DOORS,
                   "corridor")]
-    if key in state.destroyed_doors and fact.data["state"] != "destroyed":
+    if key in state.ship.destroyed_doors and fact.data["state"] != "destroyed":
         return [V("door-destroyed", "A destroyed door can never be closed or opened again.", S.DOORS, "state")]
     return []
 
 
 def check_self_destruct(state, fact):
-    if state.self_destruct is not None:
+    if state.systems.self_destruct is not None:
         return [V("self-destruct-active", "The self-destruct countdown is already running.", S.SELF_DESTRUCT)]
     return []
 
@@ -101,7 +102,7 @@ def door_changed(state, fact, cons):
     if key is None or key == TECHNICAL:
         cons.append(C("ignored", "No door can be there."))
         return state
-    doors, destroyed = set(state.doors), set(state.destroyed_doors)
+    doors, destroyed = set(state.ship.doors), set(state.ship.destroyed_doors)
     doors.discard(key)
     if new == "closed":
         doors.add(key)
@@ -109,7 +110,7 @@ def door_changed(state, fact, cons):
         destroyed.add(key)
     cons.append(C("door", f"The door in corridor {fact.data['corridor']} of {state.room_label(place)} is {new}.",
                   corridor=key, state=new))
-    return replace(state, doors=frozenset(doors), destroyed_doors=frozenset(destroyed))
+    return replace_in(state, "ship", doors=frozenset(doors), destroyed_doors=frozenset(destroyed))
 
 
 def power_changed(state, fact, cons):
@@ -117,13 +118,13 @@ def power_changed(state, fact, cons):
     if d.get("emergency") or d.get("location") is None:
         cons.append(C("emergency-power", f"The time token is flipped: emergency power {'active' if d['on'] else 'inactive'}.",
                       on=d["on"]))
-        return replace(state, emergency_power=d["on"])
+        return replace_in(state, "ship", emergency_power=d["on"])
     loc = d["location"]
-    n, _ = state.power[loc]
-    power = dict(state.power)
+    n, _ = state.ship.power[loc]
+    power = dict(state.ship.power)
     power[loc] = (n, d["on"])
     cons.append(C("power", f"Power token {n} ({loc}) turns {'on' if d['on'] else 'off'}.", location=loc, on=d["on"]))
-    return replace(state, power=MappingProxyType(power))
+    return replace_in(state, "ship", power=MappingProxyType(power))
 
 
 def self_destruct_started(state, fact, cons):
@@ -139,7 +140,7 @@ OUTCOME_BUTTONS_UP_TO = 4  # a short choice among this many outcomes gets one bu
 def _markers(state: LockdownState) -> tuple[list[str], list[str], list[str], list[str]]:
     """(rooms a fire may be placed in, … a malfunction may be placed in, rooms on fire, rooms with a malfunction)."""
     fire_free, malf_free, fires, malfs = [], [], [], []
-    for p, r in state.rooms.items():
+    for p, r in state.ship.rooms.items():
         if r.fire:
             fires.append(p)
         elif r.explored:
@@ -171,7 +172,7 @@ def _door_offers(board, destroyed: frozenset) -> tuple[Expected, ...]:
 
 def door_offers(state: LockdownState) -> tuple[Expected, ...]:
     """Table effect: a door closed, opened or destroyed in any corridor but the technical ones and destroyed doors."""
-    return _door_offers(state.board, state.destroyed_doors)
+    return _door_offers(state.board, state.ship.destroyed_doors)
 
 
 def removed_offers(state: LockdownState) -> list[Expected]:
@@ -188,7 +189,7 @@ def removed_offers(state: LockdownState) -> list[Expected]:
 def power_offers(state: LockdownState) -> list[Expected]:
     """Table effects: a power location switched, and the emergency power of the time token."""
     out = []
-    locations = [loc for loc in POWER_LOCATIONS if loc in state.power]
+    locations = [loc for loc in POWER_LOCATIONS if loc in state.ship.power]
     if locations:
         out.append(Expected("PowerChanged", None, {"location": locations, "on": [False, True]}, TABLE_EFFECT))
     out.append(Expected("PowerChanged", None, {"on": [True, False], "emergency": [True]},
@@ -198,14 +199,14 @@ def power_offers(state: LockdownState) -> list[Expected]:
 
 def self_destruct_offers(state: LockdownState) -> list[Expected]:
     """Table effect, rare: the self-destruct sequence started by an effect (once)."""
-    return [Expected("SelfDestructStarted", None, {}, TABLE_EFFECT)] if state.self_destruct is None else []
+    return [Expected("SelfDestructStarted", None, {}, TABLE_EFFECT)] if state.systems.self_destruct is None else []
 
 
 def effect_groups(state: LockdownState) -> list[Group]:
     """One-tap table effects (``Ruleset.effect_groups``): which of 2–4 fires, then malfunctions, is removed."""
     out: list[Group] = []
     for type_, flag in (("FireRemoved", "fire"), ("MalfunctionRemoved", "malfunction")):
-        rooms = [p for p, r in state.rooms.items() if getattr(r, flag)]
+        rooms = [p for p, r in state.ship.rooms.items() if getattr(r, flag)]
         if 2 <= len(rooms) <= OUTCOME_BUTTONS_UP_TO:
             out += [Group((Fact(0, type_, {"room": p}, None),), OUTCOME_NOTE) for p in rooms]
     return out

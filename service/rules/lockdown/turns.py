@@ -18,7 +18,7 @@ from typing import Any
 from service.rules.base import Consequence, Expected, Fact, Violation
 from service.rules.kit.builders import consequence as C, violation as V
 from service.rules.kit.facts import FactSpec, FactType, field_spec as _f
-from service.rules.kit.replace import copied, replace
+from service.rules.kit.replace import copied, replace, replace_in
 from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.components import ACTION_CARDS, ROOMS
 from service.rules.lockdown.offers import offer
@@ -68,15 +68,15 @@ def turn_check(state: LockdownState, fact: Fact) -> list[Violation]:
     seat = fact.actor
     verb = {"Passed": "pass", "CharacterMoved": "move", "CharacterMovedCarefully": "move carefully"}.get(
         fact.type, "act")
-    if state.phase == EVENT:
+    if state.clock.phase == EVENT:
         return [V("wrong-phase", f"{who(state, seat)} cannot {verb} during the event phase: actions are taken only "
-                  f"in the player phase. The event phase is at {STEP_NAMES.get(state.step, state.step)}.",
+                  f"in the player phase. The event phase is at {STEP_NAMES.get(state.clock.step, state.clock.step)}.",
                   S.EVENT_PHASE)]
-    if state.step == FIRST_PLAYER:
+    if state.clock.step == FIRST_PLAYER:
         return [V("first-player-pending", f"The round has just begun: record FirstPlayerPassed (seat "
-                  f"{state.first_player} passes the token to seat {state.next_first_player()}) before any "
+                  f"{state.clock.first_player} passes the token to seat {state.next_first_player()}) before any "
                   f"action.", S.FIRST_PLAYER)]
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     placeless = fact.type in MOVE_COST or fact.type == "Passed"  # need no room to act in
     if c.status == "base" and c.room is None and c.character and not placeless:
         # decision 0018: its room was recorded as unknown; a move to a known room puts it back on the board
@@ -89,12 +89,12 @@ def turn_check(state: LockdownState, fact: Fact) -> list[Violation]:
     if c.passed:
         return [V("acting-after-passing", f"{who(state, seat)} has already passed this round and cannot take more "
                   f"actions until the next round.", S.PASS)]
-    if seat != state.turn:
-        prev = state.last_turn
-        if prev == seat and state.turn is not None and state.characters[state.turn].actions == 0:
+    if seat != state.clock.turn:
+        prev = state.clock.last_turn
+        if prev == seat and state.clock.turn is not None and state.crew.characters[state.clock.turn].actions == 0:
             return [V("third-action", f"{who(state, seat)} already took 2 actions this turn; it is now "
-                      f"{who(state, state.turn)}'s turn.", S.TURNS)]
-        return [V("out-of-turn", f"It is {who(state, state.turn)}'s turn, not {who(state, seat)}'s.", S.TURNS)]
+                      f"{who(state, state.clock.turn)}'s turn.", S.TURNS)]
+        return [V("out-of-turn", f"It is {who(state, state.clock.turn)}'s turn, not {who(state, seat)}'s.", S.TURNS)]
     if c.actions >= 2:
         return [V("third-action", f"{who(state, seat)} already took 2 actions this turn; a turn has at most 2 "
                   f"actions (the second may be a pass).", S.TURNS)]
@@ -103,8 +103,8 @@ def turn_check(state: LockdownState, fact: Fact) -> list[Violation]:
 
 def in_game(state: LockdownState, seat: int, section: str = S.DEATH) -> list[Violation]:
     """A violation unless ``seat``'s character is still in the game (in the base, or sitting in a pod)."""
-    c = state.characters[seat]
-    if state.phase == SETUP:
+    c = state.crew.characters[seat]
+    if state.clock.phase == SETUP:
         return []
     if c.status not in (IN_BASE, IN_POD):
         return [V("character-out-of-play", f"{who(state, seat)} is no longer in the game ({c.status}).", section)]
@@ -116,7 +116,7 @@ def action_check(state: LockdownState, fact: Fact) -> list[Violation]:
     out = turn_check(state, fact)
     if out:
         return out
-    c = state.characters[fact.actor]
+    c = state.crew.characters[fact.actor]
     cost = action_cost(fact)
     if c.hand < cost:
         out.append(V("not-enough-cards", f"{fact.type} costs {cost} card{'s' if cost != 1 else ''}, but "
@@ -127,20 +127,21 @@ def action_check(state: LockdownState, fact: Fact) -> list[Violation]:
 # --- the first player token and the pass -------------------------------------------------------------------
 
 def check_first_player_passed(state: LockdownState, fact: Fact) -> list[Violation]:
-    if state.phase == PLAYER and state.round == 1:
+    if state.clock.phase == PLAYER and state.clock.round == 1:
         return [V("first-player-round-1", "The first player token does not move in round 1; start with the first "
                   "player's turn instead.", S.FIRST_PLAYER)]
-    if state.phase != PLAYER or state.step != FIRST_PLAYER:
+    if state.clock.phase != PLAYER or state.clock.step != FIRST_PLAYER:
         return [V("first-player-not-now", "The first player token passes only at the start of a round, after the "
                   "cards are drawn.", S.FIRST_PLAYER)]
     out = []
-    if fact.actor != state.first_player:
-        out.append(V("not-first-player", f"Only seat {state.first_player}, who holds the first player token, passes "
+    if fact.actor != state.clock.first_player:
+        out.append(V("not-first-player",
+                     f"Only seat {state.clock.first_player}, who holds the first player token, passes "
                      f"it on (not seat {fact.actor}).", S.FIRST_PLAYER, "actor"))
     to = fact.data.get("to")
     left = state.next_first_player()
     # the plain left neighbour stays accepted: facts stored before observers were skipped named it
-    if to is not None and to not in (left, state.left_of(state.first_player)):
+    if to is not None and to not in (left, state.left_of(state.clock.first_player)):
         out.append(V("first-player-wrong-seat", f"The token goes to the next player on the left still in the "
                      f"game: seat {left}, not seat {to}.", S.FIRST_PLAYER, "to"))
     return out
@@ -149,8 +150,8 @@ def check_first_player_passed(state: LockdownState, fact: Fact) -> list[Violatio
 def check_passed(state: LockdownState, fact: Fact) -> list[Violation]:
     out = turn_check(state, fact)
     d = fact.data.get("discarded") or 0  # null means not given, like an absent field
-    if not out and d > state.characters[fact.actor].hand:
-        out.append(V("discard-too-many", f"{who(state, fact.actor)} has only {state.characters[fact.actor].hand} "
+    if not out and d > state.crew.characters[fact.actor].hand:
+        out.append(V("discard-too-many", f"{who(state, fact.actor)} has only {state.crew.characters[fact.actor].hand} "
                      f"cards in hand and cannot discard {d}.", S.PASS, "discarded"))
     return out
 
@@ -158,7 +159,7 @@ def check_passed(state: LockdownState, fact: Fact) -> list[Violation]:
 def first_player_passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     to = fact.data.get("to") or state.next_first_player()
     cons.append(C("first-player", f"The first player token passes to {who(state, to)}, who starts.", seat=to))
-    return replace(state, first_player=to, turn=to, step=TURNS, last_turn=None)
+    return replace_in(state, "clock", first_player=to, turn=to, step=TURNS, last_turn=None)
 
 
 def passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
@@ -212,7 +213,7 @@ def _known_card(state, fact) -> list[Violation]:
         out.append(V("card-cost", f"{fact.data['card']} costs {cost} card(s) besides itself.", S.ACTION_CARDS,
                      "cost"))
     if computer:
-        r = state.rooms[state.characters[fact.actor].room]
+        r = state.ship.rooms[state.crew.characters[fact.actor].room]
         room = ROOMS[r.tile] if r.tile else None
         if room is None or room.computer is False or (room.computer is None and state.board.synthetic):
             out.append(V("card-needs-computer", f"{fact.data['card']} is played in a room with a computer.",
@@ -226,7 +227,7 @@ def _known_card(state, fact) -> list[Violation]:
 def check_card_played(state: LockdownState, fact: Fact) -> list[Violation]:
     if fact.data.get("reaction"):
         out = in_game(state, fact.actor, S.ACTION_CARDS)
-        if not out and state.characters[fact.actor].hand < 1 + (fact.data.get("cost") or 0):
+        if not out and state.crew.characters[fact.actor].hand < 1 + (fact.data.get("cost") or 0):
             out.append(V("not-enough-cards", "Not enough cards for this card and its cost.", S.ACTION_CARDS))
         return out or _known_card(state, fact) or _check_card_move(state, fact)
     return action_check(state, fact) or _known_card(state, fact) or _check_card_move(state, fact)
@@ -244,7 +245,7 @@ def _check_card_move(state, fact) -> list[Violation]:
         return []
     out = []
     seat = fact.actor
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     if c.character != CARD_MOVES[key]:
         out.append(V("card-of-another-character", f"{d['card']} is the Survivor's action card.", S.CARD_MOVE, "card"))
     if not d.get("item"):
@@ -257,7 +258,7 @@ def _check_card_move(state, fact) -> list[Violation]:
         return out + [V("card-move-missing", f"{d['card']} moves a character: record 'to_room' and 'corridor'.",
                         S.CARD_MOVE, "to_room")]
     moved = d.get("character") or seat
-    m = state.characters[moved]
+    m = state.crew.characters[moved]
     if m.status != IN_BASE or m.room != c.room:
         return out + [V("card-move-not-here", f"{who(state, moved)} is not in {who(state, seat)}'s room.",
                         S.CARD_MOVE, "character")]
@@ -273,9 +274,9 @@ def _check_card_move(state, fact) -> list[Violation]:
         if dest not in b.adjacent(c.room) or key_ is None:
             out.append(V("not-adjacent", f"No corridor {d['corridor']} leads from {state.room_label(c.room)} to "
                          f"{state.room_label(dest)}.", S.MOVE, "to_room"))
-        elif key_ in state.doors:
+        elif key_ in state.ship.doors:
             out.append(V("closed-door", "Closed doors block movement.", S.DOORS, "corridor"))
-    elif b.corridor_key(dest, d["corridor"]) in state.doors:  # no graph: the door's key is the move's key
+    elif b.corridor_key(dest, d["corridor"]) in state.ship.doors:  # no graph: the door's key is the move's key
         out.append(V("closed-door", "Closed doors block movement.", S.DOORS, "corridor"))
     return out
 
@@ -307,7 +308,7 @@ def _card_move(state, fact, cons):
         if isinstance(thing, Item):
             state = M.to_bottom(state, thing.colour, thing.name, cons, f"paid for {d['card']}")
     moved = d.get("character") or seat
-    origin = state.characters[moved].room
+    origin = state.crew.characters[moved].room
     dest = resolve_place(state, d["to_room"])
     key = M.entry_key(state, origin, dest, d["corridor"])
     occupied = M.occupied(state, dest, moved)
@@ -356,7 +357,7 @@ def is_action(fact: Fact) -> bool:
 def undo_of(before: LockdownState, fact: Fact) -> Undo | None:
     """What ``interruptible`` becomes after ``fact`` is applied to ``before``: the fact when it is an action in the
     player phase (an Interruption may follow it at once), None after anything else."""
-    if before.phase != PLAYER or not is_action(fact):
+    if before.clock.phase != PLAYER or not is_action(fact):
         return None
     # the fact without its number: a game renumbered (a trip through the notation) folds to an equal state
     return Undo(Fact(0, fact.type, fact.data, fact.actor),
@@ -372,8 +373,8 @@ def paid_for(fact: Fact) -> int:
 def first_player_offers(state: LockdownState) -> list[Expected]:
     """At a round's start: the first player token passes to the left (lockdown.md §4 step 2)."""
     to = state.next_first_player()
-    skipped = to != state.left_of(state.first_player)
-    return [Expected("FirstPlayerPassed", state.first_player, {"to": [to]},
+    skipped = to != state.left_of(state.clock.first_player)
+    return [Expected("FirstPlayerPassed", state.clock.first_player, {"to": [to]},
                      "the first player token passes to the left" + (
                          " (skipping players whose characters left the game)" if skipped else ""))]
 
@@ -385,13 +386,13 @@ def action_card_offers(state: LockdownState, seat: int) -> list[Expected]:
 
 def pass_offers(state: LockdownState, seat: int) -> list[Expected]:
     """In the own turn: pass, discarding any number of cards (lockdown.md §5.1)."""
-    return [Expected("Passed", seat, {"discarded": list(range(state.characters[seat].hand + 1))},
+    return [Expected("Passed", seat, {"discarded": list(range(state.crew.characters[seat].hand + 1))},
                      f"{who(state, seat)} passes (counts as an action; no more actions this round)")]
 
 
 def reaction_offers(state: LockdownState, seat: int, note: str) -> list[Expected]:
     """A table effect: a reaction card played out of turn by a character holding a card."""
-    if state.characters[seat].hand < 1:
+    if state.crew.characters[seat].hand < 1:
         return []
     return [offer("ActionCardPlayed", seat, None, lambda: Expected(
         "ActionCardPlayed", seat, {"card": None, "reaction": [True]}, f"{note}: a reaction card, played out of turn"))]
@@ -421,7 +422,7 @@ def check_interrupted(state: LockdownState, fact: Fact) -> list[Violation]:
     out = in_game(state, seat, S.INTERRUPTION)  # a passed character still reacts (seed 001 L2150; rules-gaps)
     if out:
         return out
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     cost = 1 + (d.get("cost") or 0)
     if c.hand < cost:
         out.append(V("not-enough-cards", f"{d['card']} and its cost take {cost} card{'s' if cost != 1 else ''}, but "
@@ -436,8 +437,8 @@ def check_interrupted(state: LockdownState, fact: Fact) -> list[Violation]:
                " No action was just recorded.")
         return out + [V("nothing-to-interrupt", f"An Interruption cancels the action just recorded — the fact right "
                         f"before it —, not {action} by {who(state, against)}.{now}", S.INTERRUPTION, "cancels")]
-    acting = u.before.characters[against].room  # where the action was declared, before it did anything
-    r = u.before.characters[seat]
+    acting = u.before.crew.characters[against].room  # where the action was declared, before it did anything
+    r = u.before.crew.characters[seat]
     if r.status != IN_BASE or acting is None or r.room != acting:
         where = state.room_label(acting) if acting else "an unknown room"
         out.append(V("interrupt-not-in-room", f"{who(state, seat)} is not in {who(state, against)}'s room ({where}): "
@@ -455,9 +456,9 @@ def interrupted(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lo
     cost = 1 + (d.get("cost") or 0)
     if u is not None and u.fact.actor == d["against"] and u.fact.type == d["cancels"]:
         acting = u.fact
-        paid = min(paid_for(acting), u.before.characters[acting.actor].hand)
+        paid = min(paid_for(acting), u.before.crew.characters[acting.actor].hand)
         # as any action, it ends the Repository's shared craft (checks_play: "before the next action")
-        state = copied(u.before, facts=state.facts, free_crafts=())
+        state = copied(u.before, facts=state.facts, clock=copied(u.before.clock, free_crafts=()))
         state = M.act(state, acting, paid)
         what = ACTION_WORDS.get(acting.type, acting.type)
         cons.append(C("action-interrupted", f"{who(state, seat)} interrupts {who(state, acting.actor)}'s {what}: it "

@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from service.rules.base import Consequence, Fact, Violation
 from service.rules.lockdown import mechanics as M
-from service.rules.kit.replace import replace
+from service.rules.kit.replace import replace, replace_in
 from service.rules.lockdown.facts import FACTS
 from service.rules.lockdown.mechanics import C
 from service.rules.lockdown.turns import ACTIONS, action_cost
@@ -81,8 +81,8 @@ Handler = Callable[[LockdownState, Fact, list[Consequence]], LockdownState]
 
 def _note(state: LockdownState, fact: Fact, fields: list[str]) -> LockdownState:
     who_ = f" (seat {fact.actor})" if fact.actor is not None else ""
-    entries = tuple(f"round {state.round}: {fact.type}.{name}{who_}" for name in fields)
-    return replace(state, unknowns=state.unknowns + entries)
+    entries = tuple(f"round {state.clock.round}: {fact.type}.{name}{who_}" for name in fields)
+    return replace_in(state, "record", unknowns=state.record.unknowns + entries)
 
 
 def _without(fact: Fact, fields: list[str], **extra: Any) -> Fact:
@@ -112,8 +112,8 @@ def _chosen(state, fact, fields, cons, handlers):
     cons.append(C("character-placed", f"{who(state, seat)} plays a character not recorded; where it starts is "
                   f"unknown.", seat=seat, room=None))
     state = with_character(state, seat, character=UNKNOWN, room=None)
-    if state.phase == "setup" and state.step != "board" and all(c.character for c in state.characters.values()):
-        state = replace(state, step="ready")
+    if state.clock.phase == "setup" and state.clock.step != "board" and all(c.character for c in state.crew.characters.values()):
+        state = replace_in(state, "clock", step="ready")
     return state
 
 
@@ -124,7 +124,7 @@ def _moved(state, fact, fields, cons, handlers):
             data["noise_corridor"] = None
         return handlers[fact.type](state, _without(fact, fields, **data), cons)
     seat = fact.actor
-    c = state.characters[seat]
+    c = state.crew.characters[seat]
     cost = (2 if fact.type == "CharacterMovedCarefully" else 1) + (fact.data.get("surcharge") or 0)
     state = M.pay(state, seat, cost)
     state = with_character(state, seat, room=None, moves=c.moves + 1)
@@ -136,7 +136,7 @@ def _moved(state, fact, fields, cons, handlers):
 def _explored(state, fact, fields, cons, handlers):
     seat = fact.actor
     state, p = M.pop_pending(state, "explore", seat)
-    place = p.room if p else state.characters[seat].room
+    place = p.room if p else state.crew.characters[seat].room
     if place is None:
         return state
     token = fact.data.get("token")
@@ -155,7 +155,8 @@ def _explored(state, fact, fields, cons, handlers):
                      else f"token {effect} (resolve its effect at the table)."), room=place, effect=effect))
     if p is not None and p.empty and not p.careful and effect not in ("silence", "danger"):
         cons.append(C("noise-roll-due", f"{who(state, seat)} entered an empty room: a noise roll is due.", seat=seat))
-        state = replace(state, pending=(Pending("noise", seat, place, reason="entered an empty room"),) + state.pending)
+        noise = Pending("noise", seat, place, reason="entered an empty room")
+        state = replace_in(state, "clock", pending=(noise,) + state.clock.pending)
     return state
 
 
@@ -168,21 +169,22 @@ def _pop(kind: str, by_intruder: bool = False):
         if kind == "retreat" and "to_room" in fact.data and "to_room" not in fields:
             from service.rules.lockdown.facts import resolve_place
             dest = resolve_place(state, fact.data["to_room"])
-            state = replace(state, intruders=tuple(replace(i, room=dest) if i.id == fact.data["intruder"] else i
-                                                   for i in state.intruders))
+            state = replace_in(state, "colony",
+                               intruders=tuple(replace(i, room=dest) if i.id == fact.data["intruder"] else i
+                                                   for i in state.colony.intruders))
         return state
     return handler
 
 
 def _step(to: str):
     def handler(state, fact, fields, cons, handlers):
-        changes: dict[str, Any] = {}
         if fact.type == "CssTokenRevealed":
-            changes = {"launches": state.launches + (UNKNOWN,), "css_at": state.css_at - {state.time_space}}
-            if state.pods:
+            state = replace_in(state, "systems", launches=state.systems.launches + (UNKNOWN,),
+                               css_at=state.systems.css_at - {state.time_space})
+            if state.systems.pods:
                 cons.append(C("pod-unknown", "Which pods launched is not recorded: the characters in pods stay "
-                              "there until a fact says where they went.", seats=sorted(state.pods.values())))
-        return replace(state, step=to if state.phase == EVENT else state.step, **changes)
+                              "there until a fact says where they went.", seats=sorted(state.systems.pods.values())))
+        return replace_in(state, "clock", step=to if state.clock.phase == EVENT else state.clock.step)
     return handler
 
 
@@ -204,7 +206,7 @@ def _died(state, fact, fields, cons, handlers):
 
 
 def _computer(state, fact, fields, cons, handlers):
-    return replace(state, computer_card=None)
+    return replace_in(state, "research", computer_card=None)
 
 
 SPECIAL: dict[str, Callable[..., LockdownState]] = {
@@ -231,7 +233,7 @@ SPECIAL: dict[str, Callable[..., LockdownState]] = {
 def room_unknown(state: LockdownState, fact: Fact) -> bool:
     """The acting character is in the base but its room was not recorded, and the fact acts in that room."""
 
-    c = state.characters.get(fact.actor) if isinstance(fact.actor, int) else None
+    c = state.crew.characters.get(fact.actor) if isinstance(fact.actor, int) else None
     return (c is not None and c.status == IN_BASE and c.room is None and bool(c.character)
             and (fact.type in ACTIONS or fact.type in ("ItemDropped",))
             and fact.type not in ("CharacterMoved", "CharacterMovedCarefully", "Passed"))

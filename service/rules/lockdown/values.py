@@ -19,14 +19,14 @@ def resolve_place(state: Any, value: Any) -> str | None:
     """A place id for ``value``: a place id, or a room id/name whose position is known."""
     if not isinstance(value, str):
         return None
-    if value in state.rooms:
+    if value in state.ship.rooms:
         return value
     for room in ROOMS.matches(value):
         place = state.room_of_tile(room.id)
         if place is not None:
             return place
     lowered = value.strip().casefold()
-    for place in state.rooms:
+    for place in state.ship.rooms:
         if place.casefold() == lowered:
             return place
     return None

@@ -122,16 +122,16 @@ def cause_name(value: str) -> str:
 # --- what the state warrants, per fact type ---------------------------------------------------------------
 
 def _here(state: LockdownState, seat: int | None):
-    c = state.characters.get(seat) if seat is not None else None
+    c = state.crew.characters.get(seat) if seat is not None else None
     return c, (c.room if c is not None and c.status == IN_BASE else None)
 
 
 def _event_card_now(state: LockdownState) -> str | None:
     """The event card being resolved (event phase, drawn and not yet followed by the colony token): its effects
     may kill, place, start …"""
-    if state.phase == EVENT and state.step == COLONY_STEP and state.last_event_card:
-        card = EVENT_CARDS.resolve(state.last_event_card)
-        return card.en if card is not None else state.last_event_card
+    if state.clock.phase == EVENT and state.clock.step == COLONY_STEP and state.decks.last_event_card:
+        card = EVENT_CARDS.resolve(state.decks.last_event_card)
+        return card.en if card is not None else state.decks.last_event_card
     return None
 
 
@@ -144,22 +144,22 @@ def _died(state: LockdownState, fact: Fact) -> str | None:
     if cause == "wounds":
         if len(c.serious) >= 3:
             return f"{who(state, fact.actor)} has 3 serious wounds: any further wound kills (lockdown.md §8.5)"
-        if room is not None and state.rooms[room].fire:
+        if room is not None and state.ship.rooms[room].fire:
             return "the character's room is on fire: its wounds may kill (lockdown.md §6.3)"
     if cause == "infection" and c.larva:
         return "a larva is on the character board: an INFECTED card kills (lockdown.md §8.6)"
     if cause == "attack":
         if room is not None and state.intruders_in(room):
             return f"a night stalker is in {state.room_label(room)} (lockdown.md §7)"
-        if any(p.kind == "attack" and p.seat == fact.actor for p in state.pending):
+        if any(p.kind == "attack" and p.seat == fact.actor for p in state.clock.pending):
             return "an attack on the character is pending (lockdown.md §7)"
-    if cause == "vent_out" and room is not None and state.ventilation == room:
+    if cause == "vent_out" and room is not None and state.ship.ventilation == room:
         return f"{state.room_label(room)} is being vented (lockdown.md §2.6.2, Vent Control Room)"
-    if cause in ("time_out", "base_destroyed", "alarm_procedure") and state.end_effects:
-        return f"the game's end ({state.end_effects.replace('_', ' ')}) is being resolved (lockdown.md §11)"
-    if cause == "base_destroyed" and state.self_destruct is not None and state.self_destruct[0] == "red":
+    if cause in ("time_out", "base_destroyed", "alarm_procedure") and state.end.end_effects:
+        return f"the game's end ({state.end.end_effects.replace('_', ' ')}) is being resolved (lockdown.md §11)"
+    if cause == "base_destroyed" and state.systems.self_destruct is not None and state.systems.self_destruct[0] == "red":
         return "the self-destruct token is red: the base will be destroyed (lockdown.md §6.9)"
-    if cause == "alarm_procedure" and state.alarm is not None:
+    if cause == "alarm_procedure" and state.systems.alarm is not None:
         return "the alarm procedure is active (lockdown.md §2.6.3, Rapid Response Center)"
     if cause == "time_out" and _time_nearly_out(state):
         return "the time token is at the end of the time track (lockdown.md §11.5)"
@@ -172,7 +172,7 @@ def _died(state: LockdownState, fact: Fact) -> str | None:
 
 def _time_nearly_out(state: LockdownState) -> bool:
     """The time token is on the last space, or on the one before it (its next step ends the game)."""
-    return state.time >= len(state.board.time_spaces) - 2
+    return state.clock.time >= len(state.board.time_spaces) - 2
 
 
 def _knowledge(state: LockdownState, fact: Fact) -> str | None:
@@ -190,14 +190,14 @@ def _item(state: LockdownState, fact: Fact) -> str | None:
     """An item outside Search/Craft/Trade: a starting item at setup (lockdown.md §3, seed 000 L1052–1100), a quest
     item, the items of a dead character in the room (lockdown.md §8.6: a corpse's items)."""
     c, room = _here(state, fact.actor)
-    if state.phase == SETUP:
+    if state.clock.phase == SETUP:
         return "setup: the starting items are dealt (lockdown.md §3)"
     colour = fact.data.get("colour")
     if colour == "starting" and c is not None and not any(i.colour == "starting" for i in c.items):
         return "the character's starting item (lockdown.md §3)"
     if colour == "quest" and c is not None and c.objectives:
         return "a quest item of the character's objective (lockdown.md §10)"
-    if room is not None and any(str(o).startswith("corpse") for o in state.objects.get(room, ())):
+    if room is not None and any(str(o).startswith("corpse") for o in state.ship.objects.get(room, ())):
         return f"a corpse lies in {state.room_label(room)}: its items may be taken (lockdown.md §8.6)"
     return None
 
@@ -214,14 +214,14 @@ def _self_destruct(state: LockdownState, fact: Fact) -> str | None:
 def _intruder_placed(state: LockdownState, fact: Fact) -> str | None:
     """A figure placed by the table: an encounter or noise being resolved, the event or colony step (lockdown.md
     §6.6–6.8, §7.1; seed 000 L2595–2615)."""
-    if any(p.kind in ("encounter", "noise", "explore") for p in state.pending):
+    if any(p.kind in ("encounter", "noise", "explore") for p in state.clock.pending):
         return "an encounter or noise roll is being resolved (lockdown.md §7.1)"
     card = _event_card_now(state)
     if card:
         return f"the event card {card} is being resolved (lockdown.md §6.6)"
-    if state.phase == EVENT and state.step == COLONY_STEP:
+    if state.clock.phase == EVENT and state.clock.step == COLONY_STEP:
         return "the colony step is being resolved (lockdown.md §6.8)"
-    if any(c.larva for c in state.characters.values() if c.status in (IN_BASE, IN_POD)):
+    if any(c.larva for c in state.crew.characters.values() if c.status in (IN_BASE, IN_POD)):
         return "a character carries a larva: an INFECTED card makes a creeper appear (lockdown.md §8.6)"
     return None
 
@@ -295,7 +295,7 @@ def offers(state: LockdownState, offered: list) -> list:
     if not required(state):
         return offered
     from service.rules.base import Expected
-    setup = state.phase == SETUP
+    setup = state.clock.phase == SETUP
     out = []
     for e in offered:
         if e.type == "GameEnded":  # a time-out only where the state warrants it (the end is derived otherwise)
