@@ -122,3 +122,49 @@ def test_the_base_class_checked_apply_is_check_then_apply():
     assert r.checked_apply(0, Fact(1, "Good")) == ([], 1, [])
     violations, state, consequences = r.checked_apply(0, Fact(1, "Bad"))
     assert state == 0 and consequences == [] and violations[0].shape
+
+
+def test_a_fold_pauses_the_collector_and_gives_it_back_as_it_found_it(monkeypatch):
+    """Decision 0046: the cyclic collector is off while a fold runs, on again after it (after a failing fold too),
+    and left off when it was off before; folds on several threads share one pause."""
+    import gc
+
+    from service.rules import replay as R
+
+    setup, generated = next(_games())
+    facts = facts_of(generated)
+    seen = []
+    real = R._fold_steps
+
+    def spy(*args):
+        seen.append(gc.isenabled())
+        return real(*args)
+
+    monkeypatch.setattr(R, "_fold_steps", spy)
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        R.fold(LOCKDOWN, setup, facts)
+        assert seen == [False] and gc.isenabled()
+
+        def boom(*args):
+            raise RuntimeError("boom")
+
+        monkeypatch.setattr(R, "_fold_steps", boom)
+        with pytest.raises(RuntimeError):
+            R.fold(LOCKDOWN, setup, facts)
+        assert gc.isenabled()
+
+        R._pause_gc()  # another thread's fold running: the collector stays off until it ends too
+        R._pause_gc()
+        R._resume_gc()
+        assert not gc.isenabled()
+        R._resume_gc()
+        assert gc.isenabled()
+
+        gc.disable()  # turned off by someone else: a fold leaves it off
+        monkeypatch.setattr(R, "_fold_steps", real)
+        R.fold(LOCKDOWN, setup, facts)
+        assert not gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
