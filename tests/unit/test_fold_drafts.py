@@ -168,3 +168,36 @@ def test_a_fold_pauses_the_collector_and_gives_it_back_as_it_found_it(monkeypatc
         assert not gc.isenabled()
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_the_shape_check_names_the_unknown_fields_unknown_fields_names():
+    """``checked_apply``'s one pass (``facts.shape_and_unknowns``) answers what the shape check and
+    ``unknowns.unknown_fields`` answer apart, on the generated games and on every fact type with its fields that
+    may be unknown recorded as unknown (the others from the spec's example)."""
+    from service.rules.lockdown import unknowns
+    from service.rules.lockdown.facts import FACTS, shape_and_unknowns, shape_violations
+    from service.rules.lockdown.unknown_values import UNKNOWN_KINDS
+
+    cases = []
+    for setup, generated in _games():
+        state = LOCKDOWN.initial_state(setup)
+        for fact in facts_of(generated):
+            cases.append((state, fact))
+            state, _ = LOCKDOWN.apply(state, fact)
+    late = cases[-1][0]
+    some_unknown = 0
+    for name, spec in FACTS.items():
+        data = dict(spec.example or {})
+        data.update({f.name: " Unknown" for f in spec.fields if f.kind in UNKNOWN_KINDS})
+        some_unknown += any(f.kind in UNKNOWN_KINDS for f in spec.fields)
+        actor = late.seats[0] if spec.actor == "seat" else None
+        cases.append((late, Fact(1, name, data, actor)))
+    assert some_unknown > 10
+    found = 0
+    for state, fact in cases:
+        shape, unknown = shape_and_unknowns(state, fact)
+        assert shape == shape_violations(state, fact)
+        if not shape:
+            assert unknown == unknowns.unknown_fields(fact), fact
+            found += bool(unknown)
+    assert found > 10  # well shaped facts with unknown fields were among them

@@ -85,12 +85,13 @@ CAUSE_FIELD = FieldSpec("by", "effect", False, "the card or effect that caused t
 
 def shape_violations(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker], state: Any, fact: Fact, *,
                      seats: Collection[int], skip: Callable[[FieldSpec, Any], bool] | None = None,
-                     common: tuple[FieldSpec, ...] = ()) -> list[Violation]:
+                     common: tuple[FieldSpec, ...] = (), skipped: list[str] | None = None) -> list[Violation]:
     """Why ``fact`` cannot be applied at all (every violation has ``shape=True``); empty when well shaped.
 
     ``skip(field, value)`` tells a value that is well shaped whatever its kind says (a value recorded as
     unknown, decision 0018). ``common``: optional fields every fact type accepts besides its own (``CAUSE_FIELD``);
-    a fact type's own field of the same name wins.
+    a fact type's own field of the same name wins. ``skipped``, when given, gets the names of the fields ``skip``
+    let through, in the order checked (the spec's fields, then the common ones).
     """
     spec = specs.get(fact.type)
     if spec is None:
@@ -133,6 +134,8 @@ def shape_violations(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker]
                 ))
             continue
         if skip is not None and skip(f, value):
+            if skipped is not None:
+                skipped.append(f.name)
             continue
         problem = kinds[f.kind](state, value)
         if problem:

@@ -182,6 +182,16 @@ def shape_violations(state: Any, fact: Fact) -> list[Violation]:
     return kit_shape_violations(FACTS, KINDS, state, fact, seats=state.seats, skip=_unknown, common=COMMON_FIELDS)
 
 
+def shape_and_unknowns(state: Any, fact: Fact) -> tuple[list[Violation], list[str]]:
+    """``shape_violations`` and, when there are none, ``unknowns.unknown_fields`` in one pass over the fact's data:
+    the fields the shape check lets through as recorded unknown are those ``unknown_fields`` names, in the spec's
+    order (a common field, ``by``, is of no kind that may be unknown). The fold's ``checked_apply`` asks both."""
+    found: list[str] = []
+    shape = kit_shape_violations(FACTS, KINDS, state, fact, seats=state.seats, skip=_unknown, common=COMMON_FIELDS,
+                                 skipped=found)
+    return shape, found
+
+
 def _unknown(spec: FieldSpec, value: Any) -> bool:
     return spec.kind in UNKNOWN_KINDS and is_unknown(value)
 

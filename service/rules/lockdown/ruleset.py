@@ -21,7 +21,7 @@ from service.rules.lockdown import (
 from service.rules.lockdown import corridors as _corridors, result_words, statistics as _statistics
 from service.rules.lockdown.components import BOARDS, EVENT_CARDS, board as _board
 from service.rules.lockdown.fact_types import FACT_TYPES
-from service.rules.lockdown.facts import KINDS, shape_violations
+from service.rules.lockdown.facts import KINDS, shape_and_unknowns
 from service.rules.replay import fold
 
 
@@ -52,11 +52,11 @@ class LockdownRuleset(Ruleset):
 
     def checked_apply(self, state: _state.LockdownState,
                       fact: Fact) -> tuple[list[Violation], _state.LockdownState, list[Consequence]]:
-        # the shape check and the unknown fields, done once for both (check and apply each do them on their own)
-        shape = shape_violations(state, fact)
+        # the shape check and the unknown fields, done once for both (check and apply each do them on their own),
+        # in one pass over the fact's data
+        shape, unknown = shape_and_unknowns(state, fact)
         if shape:
             return shape, state, []
-        unknown = unknowns.unknown_fields(fact)
         violations = checks.check_shaped(state, fact, unknown)
         after, consequences = _apply.apply_shaped(state, fact, unknown)
         return violations, after, consequences
