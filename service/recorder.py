@@ -60,7 +60,7 @@ class FailFastRecorder(PostgresApplicationRecorder):
         # the rows in their order (WITH ORDINALITY): notification ids are handed out in that order, as before
         self._insert_arrays = SQL(
             "SELECT * FROM {schema}.{function}(ARRAY(SELECT ROW(i, v, t, s)::{schema}.{type}"
-            " FROM unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) WITH ORDINALITY AS e(i, v, t, s, n)"
+            " FROM unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) WITH ORDINALITY AS e(i, v, t, s, n)"
             " ORDER BY n))"
         ).format(schema=schema, function=Identifier(self.pg_function_name_insert_events),
                  type=Identifier(self.stored_event_type_name))
@@ -75,7 +75,7 @@ class FailFastRecorder(PostgresApplicationRecorder):
             [e.state for e in stored_events],
         )
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(self._insert_arrays, params, prepare=True, binary=True)
+            curs.execute(self._insert_arrays, params, prepare=True)  # %b: the arrays go in binary, unescaped
             return [r[self.pg_function_name_insert_events] for r in curs.fetchall()]
 
     insert_events = _within_budget(_insert_events_once)

@@ -102,3 +102,18 @@ def test_events_inserted_as_arrays_are_read_back_by_the_library_byte_for_byte(ar
     assert loaded.version == game.version and loaded.chain == game.chain and loaded.facts == game.facts
     with pytest.raises(IntegrityError):  # the (game, version) key still refuses a second writer
         games.recorder.insert_events(stored[-1:])
+
+
+def test_the_array_insert_keeps_large_versions_and_any_bytes(fresh_archive):
+    """Versions past int2/int4 and states of every byte value survive the binary arrays unchanged."""
+    from uuid import uuid4
+
+    from eventsourcing.persistence import StoredEvent
+
+    recorder = fresh_archive.games.recorder  # a database of its own: no other test reads these raw events
+    gid = uuid4()
+    versions = [1, 32767, 32768, 2**31 + 5]
+    stored = [StoredEvent(gid, v, "tests:Raw", bytes(range(256)) + str(v).encode()) for v in versions]
+    recorder.insert_events(stored)
+    back = recorder.select_events(gid)
+    assert [(e.originator_version, e.topic, e.state) for e in back] == [(e.originator_version, e.topic, e.state) for e in stored]
