@@ -162,12 +162,13 @@ class Games(Application[UUID]):
             raise GameAlreadyExists(f"game {game.id} already exists", field="id") from None
         return game
 
-    def import_game(self, header: Mapping[str, Any], facts: list[Mapping[str, Any]]) -> Game:
+    def import_game(self, header: Mapping[str, Any], facts: list[Mapping[str, Any]], *, checked: bool = False) -> Game:
         """Create a game with all its facts in one transaction: all of it is stored, or none.
 
         Each fact mapping holds the fact (type, actor, data, visibility) plus the stored
         recorder, recorded_at and command id. On refusal, FactsRefused.details["index"]
-        names the fact.
+        names the fact. ``checked``: the facts are fresh from ``hygiene.loads`` (a parsed
+        notation file), so their data is not walked and copied again (``Game.record``).
         """
         if header.get("id") is not None and self.exists(header["id"]):
             raise GameAlreadyExists(f"game {header['id']} is already in the archive", field="id")
@@ -179,6 +180,7 @@ class Games(Application[UUID]):
                     command_id=group[0].get("command"),
                     recorder=group[0].get("recorder"),
                     recorded_at=[f.get("recorded_at") for f in group],
+                    checked=checked,
                 )
             except (FactsRefused, InvalidInput) as e:
                 e.details["index"] = index + e.details.get("index", 0)

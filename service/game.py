@@ -245,10 +245,13 @@ class Game(Aggregate):
         command_id: str | None = None,
         recorder: str | None = None,
         recorded_at: list[str] | None = None,
+        checked: bool = False,
     ) -> dict[str, Any]:
         """Check a batch of facts and record them all, or raise and record none.
 
-        A command id seen before returns the original result and records nothing.
+        A command id seen before returns the original result and records nothing. ``checked``: each fact's
+        ``data`` is fresh from :func:`service.hygiene.loads` (a notation line: the whole line was checked
+        there, within the same limits), so it is neither walked again nor copied through JSON here.
         """
         if not facts:
             raise InvalidInput("a batch needs at least one fact", field="facts")
@@ -268,7 +271,7 @@ class Game(Aggregate):
                 field="expected_position",
                 position=self.position,
             )
-        staged = self._stage(facts)
+        staged = self._stage(facts, checked)
         first = self.position + 1
         for i, (fact, flags, pos, after) in enumerate(staged):
             self._staged_head = after  # already folded by the check: the event body reuses it
@@ -293,7 +296,7 @@ class Game(Aggregate):
         ]
         return {"first_seq": first, "last_seq": last, "position": self.position, "flagged": flagged}
 
-    def _stage(self, facts: list[Mapping[str, Any]]) -> list[tuple[Fact, list[Violation], dict, Any]]:
+    def _stage(self, facts: list[Mapping[str, Any]], checked: bool = False) -> list[tuple[Fact, list[Violation], dict, Any]]:
         """Read and check every fact of a batch against the state it would meet.
 
         Returns each fact with its violations, the position it was recorded at and the
@@ -305,7 +308,7 @@ class Game(Aggregate):
         staged = []
         for i, raw in enumerate(facts):
             seq = self.position + 1 + i
-            fact = self._read_fact(raw, seq, i)
+            fact = self._read_fact(raw, seq, i, checked)
             pos = ruleset.position(state)
             if fact.type in GENERIC_TYPES and known is None:
                 known = {r.fact.seq: r.fact for r in self.recorded} | {f.seq: f for f, *_ in staged}
@@ -356,7 +359,7 @@ class Game(Aggregate):
         ]
 
     @staticmethod
-    def _read_fact(raw: Mapping[str, Any], seq: int, index: int) -> Fact:
+    def _read_fact(raw: Mapping[str, Any], seq: int, index: int, checked: bool = False) -> Fact:
         where = f"facts[{index}]"
         if not isinstance(raw, Mapping):
             raise InvalidInput(f"{where} must be an object", field=where, index=index)
@@ -376,10 +379,13 @@ class Game(Aggregate):
             raise InvalidInput(f"{where}.visibility must be public, private or hidden", field=f"{where}.visibility", index=index)
         try:  # whatever the door: nothing that cannot be stored, projected and shown
             hygiene.check_text(ftype, f"{where}.type", 80)
-            hygiene.check_tree(data, f"{where}.data")
+            if not checked:  # a notation line's data was checked with its line (hygiene.loads), within these limits
+                hygiene.check_tree(data, f"{where}.data")
         except InvalidInput as e:
             e.details["index"] = index
             raise
+        if checked and type(data) is dict:  # plain JSON already (json.loads): no round trip to copy it
+            return Fact(seq=seq, type=ftype, data=data, actor=actor, visibility=visibility)
         return Fact(seq=seq, type=ftype, data=json.loads(json.dumps(data)), actor=actor, visibility=visibility)
 
     @event(FactRecorded)

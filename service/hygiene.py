@@ -51,6 +51,11 @@ def path_join(parent: str, key: str | int) -> str:
     return f"{parent}.{key}" if parent else key
 
 
+def _path(parent: str | None, key: str | int) -> str:
+    """The path of the value at ``key`` in the container at ``parent`` (None: ``key`` is the root's own path)."""
+    return key if parent is None else path_join(parent, key)
+
+
 def _refuse(field: str, problem: str) -> InvalidInput:
     return InvalidInput(f"{field}: {problem}", field=field)
 
@@ -85,23 +90,28 @@ def check_tree(
     Returns ``value`` unchanged. Problems name the field by its path from ``field``
     (``root`` names the value itself when ``field`` is empty).
     """
-    stack: list[tuple[Any, str, int]] = [(value, field, 1)]
+    # (value, its container's path, its key there, depth): a value's own path is made only for a
+    # container or a refusal, not for every leaf (most of a fact's walk was building paths)
+    stack: list[tuple[Any, str | None, Any, int]] = [(value, None, field, 1)]
+    search = _UNSTORABLE.search
     while stack:
-        v, path, depth = stack.pop()
-        where = path or root
+        v, parent, key, depth = stack.pop()
         if isinstance(v, str):
-            check_text(v, where, max_text)
+            if search(v) is not None or (max_text is not None and len(v) > max_text):
+                check_text(v, _path(parent, key) or root, max_text)
         elif isinstance(v, bool) or v is None:
             continue
         elif isinstance(v, int):
             if not -MAX_INT <= v <= MAX_INT:
-                raise _refuse(where, f"the number is out of range (at most ±{MAX_INT:,})")
+                raise _refuse(_path(parent, key) or root, f"the number is out of range (at most ±{MAX_INT:,})")
         elif isinstance(v, float):
             if not math.isfinite(v):
-                raise _refuse(where, "must be a finite number (NaN and Infinity are not JSON)")
+                raise _refuse(_path(parent, key) or root, "must be a finite number (NaN and Infinity are not JSON)")
             if abs(v) > MAX_INT:
-                raise _refuse(where, f"the number is out of range (at most ±{MAX_INT:,})")
+                raise _refuse(_path(parent, key) or root, f"the number is out of range (at most ±{MAX_INT:,})")
         elif isinstance(v, (dict, list)):
+            path = _path(parent, key)
+            where = path or root
             if depth > max_depth:
                 raise _refuse(where, f"is nested too deeply (at most {max_depth} levels of objects and arrays)")
             if len(v) > MAX_ITEMS:
@@ -110,14 +120,13 @@ def check_tree(
                 for k, item in v.items():
                     if not isinstance(k, str):
                         raise _refuse(where, "object keys must be text")
-                    key_problem = text_problem(k, MAX_KEY)
-                    if key_problem:
-                        raise _refuse(where, f"the key {k[:40]!r} {key_problem}")
-                    stack.append((item, path_join(path, k), depth + 1))
+                    if len(k) > MAX_KEY or search(k) is not None:
+                        raise _refuse(where, f"the key {k[:40]!r} {text_problem(k, MAX_KEY)}")
+                    stack.append((item, path, k, depth + 1))
             else:
-                stack.extend((item, path_join(path, i), depth + 1) for i, item in enumerate(v))
+                stack.extend((item, path, i, depth + 1) for i, item in enumerate(v))
         else:
-            raise _refuse(where, f"{type(v).__name__} is not a JSON value")
+            raise _refuse(_path(parent, key) or root, f"{type(v).__name__} is not a JSON value")
     return value
 
 

@@ -186,7 +186,8 @@ def import_parsed(games, parsed: ParsedGame) -> tuple[Game, bool]:
             return existing, False
         raise NotationError(parsed.file, 1, f"game {game_id} is already in the archive with other facts", "game")
     try:
-        return games.import_game(parsed.header, parsed.facts), True
+        # every fact line went through hygiene.loads in parse(): its data is not checked and copied a second time
+        return games.import_game(parsed.header, parsed.facts, checked=True), True
     except FactsRefused as e:
         index = e.details.get("index", 0)
         violation = (e.details.get("violations") or [{}])[0]

@@ -5,15 +5,24 @@ for the pool (``POSTGRES_CONNECT_TIMEOUT``) first: with the database gone a requ
 minutes before it failed. A person at a table, or a tablet's retry loop, needs a prompt "the
 database is unreachable" instead. So the same retry stays (it rides over a dropped pooled
 connection or a server restart) but stops once ``RETRY_BUDGET`` seconds have passed.
+
+Its insert calls the same insert function (``es_insert_events_uuid``: the table lock, the NOTIFY,
+the insert) with the same rows, but sends them as four arrays of plain values in binary, rebuilt
+into the function's array of ``stored_event_uuid`` by the server, instead of one array of
+composites: psycopg writes an array of composites as text, escaping every state byte in Python,
+which was most of storing an imported game (docs/benchmarks.md §2). The rows stored are the same
+bytes; the library reads them back as always (tests/integration/test_store.py).
 """
 from __future__ import annotations
 
 import time
 from functools import wraps
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from eventsourcing.persistence import InterfaceError, OperationalError
+from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
+from psycopg.sql import SQL, Identifier
 
 RETRY_BUDGET = 2.5  # seconds after which no new try starts; the last one waits POOL_TIMEOUT at most
 RETRY_WAIT = 0.2  # the library's own pause between tries
@@ -22,7 +31,7 @@ RECONNECT_TIMEOUT = 1.0  # seconds the pool keeps re-dialling in the background 
 
 
 def _within_budget(method: Callable[..., Any]) -> Callable[..., Any]:
-    once = method.__wrapped__  # the library's method without its ten-try retry
+    once = getattr(method, "__wrapped__", method)  # the library's method without its ten-try retry
 
     @wraps(once)
     def call(*args: Any, **kwargs: Any) -> Any:
@@ -47,8 +56,29 @@ class FailFastRecorder(PostgresApplicationRecorder):
         # after a long outage it came back up to minutes after the server did. Giving up a
         # background attempt after a second lets the next request dial at once instead.
         self.datastore.pool.reconnect_timeout = RECONNECT_TIMEOUT
+        schema = Identifier(self.datastore.schema)
+        # the rows in their order (WITH ORDINALITY): notification ids are handed out in that order, as before
+        self._insert_arrays = SQL(
+            "SELECT * FROM {schema}.{function}(ARRAY(SELECT ROW(i, v, t, s)::{schema}.{type}"
+            " FROM unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) WITH ORDINALITY AS e(i, v, t, s, n)"
+            " ORDER BY n))"
+        ).format(schema=schema, function=Identifier(self.pg_function_name_insert_events),
+                 type=Identifier(self.stored_event_type_name))
 
-    insert_events = _within_budget(PostgresApplicationRecorder.insert_events)
+    def _insert_events_once(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        if not self.datastore.enable_db_functions or not stored_events:
+            return PostgresApplicationRecorder.insert_events.__wrapped__(self, stored_events, **kwargs)
+        params = (
+            [e.originator_id for e in stored_events],
+            [e.originator_version for e in stored_events],
+            [e.topic for e in stored_events],
+            [e.state for e in stored_events],
+        )
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(self._insert_arrays, params, prepare=True)  # %b: the arrays go in binary, unescaped
+            return [r[self.pg_function_name_insert_events] for r in curs.fetchall()]
+
+    insert_events = _within_budget(_insert_events_once)
     select_events = _within_budget(PostgresApplicationRecorder.select_events)
     select_notifications = _within_budget(PostgresApplicationRecorder.select_notifications)
     max_notification_id = _within_budget(PostgresApplicationRecorder.max_notification_id)
