@@ -21,6 +21,7 @@ from service import i18n
 from service.i18n import N_, _
 from service.errors import ArchiveError, InvalidInput, StalePosition
 from service.notation import NotationError, import_parsed, parse
+from service.rules.kit.facts import CAUSE_FIELD
 from service.rules.registry import RULESETS
 from service.schemas import GameHeaderSchema, flatten_errors
 from web.api import _game_id
@@ -175,8 +176,7 @@ def _fact_kinds(ruleset_name: str) -> dict[str, dict[str, Any]]:
         facts = importlib.import_module(f"service.rules.{ruleset_name}.facts").FACTS
     except (ImportError, AttributeError):
         return {}
-    from service.rules.kit.facts import CAUSE_FIELD  # optional on every fact type (decision 0039)
-
+    # ``by`` is optional on every fact type (decision 0039)
     return {t: {CAUSE_FIELD.name: CAUSE_FIELD, **{f.name: f for f in spec.fields}} for t, spec in facts.items()}
 
 
@@ -191,7 +191,6 @@ TEXT_KINDS = {"text": "item", "colour": "item_deck"}
 # the sources name only some of the cards
 SUGGESTED = {"action_card": "ACTION_CARDS"}
 # the kinds of named cause a fact's ``by`` picks from (decision 0045), as the picker names them
-CAUSE_KIND = "effect"  # the field kind of ``by`` (kit.facts.CAUSE_FIELD)
 CAUSE_TITLES = {"event": N_("event card"), "attack": N_("attack card"), "room": N_("room"), "item": N_("item")}
 # free fields naming a card of the deck another field of the same fact names: Search's card put back (decision 0037)
 DECK_FIELDS = {("RoomSearched", "returned"): "colour"}
@@ -391,7 +390,7 @@ def _field(name: str, legal: Any, spec: Any, label=None, default: Any = NO_DEFAU
     field["label"] = label.field(name) if hasattr(label, "field") else name.replace("_", " ")
     if hasattr(label, "field_doc"):
         field["doc"] = label.field_doc(name, field.get("doc") or "")
-    if field["input"] == "free" and field["kind"] == CAUSE_KIND and hasattr(label, "causes"):
+    if field["input"] == "free" and field["kind"] == CAUSE_FIELD.kind and hasattr(label, "causes"):
         causes = label.causes()  # the kind first, then the card: typing filters that kind's names (decision 0045)
         if causes:
             field["causes"], field["picks"], field["searchable"] = causes, causes["picks"], True

@@ -435,6 +435,18 @@ SEARCH_ITEMS = {  # example item names per colour for guided recording (the deck
 ITEM_COLOURS = ("red", "yellow", "green", "blue", "starting", "quest")  # the colours an item card may have
 
 
+def deck_cards(deck: str) -> tuple[str, ...]:
+    """The cards a Search in deck ``deck`` may put back, for a recorder's list (decision 0045): the items the catalogue
+    colours so, then the sources' Search examples for it, then the items whose colour no source gives (the 30-card
+    decks' contents are unknown: gaps_filled.md §9); empty for a deck that is not searched."""
+    if deck not in SEARCH_ITEMS:
+        return ()
+    named = [i for i in catalogued_items().values() if i["kind"] == "named"]
+    known = [i["en"] for i in named if i.get("colour") == deck]
+    unknown = [i["en"] for i in named if not i.get("colour")]
+    return tuple(dict.fromkeys(known + SEARCH_ITEMS[deck] + unknown))
+
+
 def search_and_carry_offers(state: LockdownState, seat: int, legal: Legal) -> list[Expected]:
     """Search where the room has items; out of combat, picking up a heavy object, crafting and trading."""
     c = state.crew.characters[seat]

@@ -15,7 +15,7 @@ from service.rules.base import (
 )
 from service.rules.lockdown import names as _names
 from service.rules.lockdown import (
-    apply as _apply, checks, inputs, masking, sidebar as _sidebar, state as _state, story, svg, unknowns, view,
+    apply as _apply, checks, inputs, items as _items, masking, sidebar as _sidebar, state as _state, story, svg, unknowns, view,
     warrants,
 )
 from service.rules.lockdown import corridors as _corridors, result_words, statistics as _statistics
@@ -172,17 +172,7 @@ class LockdownRuleset(Ruleset):
         return warrants.known_causes()
 
     def deck_cards(self, deck: str) -> tuple[str, ...]:
-        """The items of deck ``deck`` the catalogue colours so, then the sources' Search examples for it, then the
-        items whose colour no source gives (the 30-card decks' contents are unknown: gaps_filled.md §9)."""
-        from service.rules.lockdown.catalog import items
-        from service.rules.lockdown.items import SEARCH_ITEMS
-
-        if deck not in SEARCH_ITEMS:
-            return ()
-        named = [i for i in items().values() if i["kind"] == "named"]
-        known = [i["en"] for i in named if i.get("colour") == deck]
-        unknown = [i["en"] for i in named if not i.get("colour")]
-        return tuple(dict.fromkeys(known + SEARCH_ITEMS[deck] + unknown))
+        return _items.deck_cards(deck)
 
     def display_name(self, kind: str, value: Any, locale: str = "en") -> str | None:
         return _names.display_name(kind, value, locale)
