@@ -18,6 +18,7 @@ from service.rules.base import Consequence, Fact, Moment
 from service.rules.lockdown.components import ACTION_CARDS, ATTACK_CARDS, CHARACTERS, EVENT_CARDS, ROOMS
 from service.rules.lockdown.facts import FACTS, resolve_place
 from service.rules.lockdown.unknowns import unknown_fields
+from service.rules.lockdown.warrants import split_cause
 from service.rules.lockdown.names import display_name, local, shown
 from service.rules.lockdown.rooms import ROOM_ACTION_TABLE
 from service.rules.lockdown.state import DEAD, EVACUATED, IN_BUNKER, LOCKED_IN, LockdownState
@@ -665,11 +666,7 @@ def cause_words(by: str) -> str:
     >>> cause_words("event: coolant leak"), cause_words("Analyze Toolset")
     ('the event card “Coolant Leak”', '“Analyze Toolset”')
     """
-    prefix, sep, name = by.partition(":")
-    prefix = prefix.strip().casefold()
-    if not sep or not prefix or prefix not in CAUSE_WORDS:
-        prefix, name = "", by
-    name = name.strip()
+    prefix, name = split_cause(by)
     if prefix in ("", "event", "attack", "room"):
         catalogues = {"event": (EVENT_CARDS,), "attack": (ATTACK_CARDS,), "room": (ROOMS,)}.get(
             prefix, (EVENT_CARDS, ATTACK_CARDS, ACTION_CARDS, ROOMS))

@@ -100,18 +100,26 @@ def by_problem(state: Any, value: Any) -> str | None:
         return "must name the card or effect that caused the fact (text)"
     if len(value) > MAX_BY:
         return f"must be a card's or an effect's name (at most {MAX_BY} characters; a note says more)"
+    kind, name = split_cause(value)
+    if kind and not PREFIXES[kind](name):
+        return f"names an unknown {_WHAT[kind]} {name!r}"
+    return None
+
+
+def split_cause(value: str) -> tuple[str, str]:
+    """``by`` as (the prefix naming its catalogue, ``""`` when it names none; the name).
+
+    >>> split_cause("Event: Coolant Leak"), split_cause("a table rule"), split_cause("note: later")
+    (('event', 'Coolant Leak'), ('', 'a table rule'), ('', 'note: later'))
+    """
     kind, sep, name = value.partition(":")
     kind = kind.strip().casefold()
-    if sep and kind in PREFIXES:
-        if not PREFIXES[kind](name.strip()):
-            return f"names an unknown {_WHAT[kind]} {name.strip()!r}"
-    return None
+    return (kind, name.strip()) if sep and kind in PREFIXES else ("", value.strip())
 
 
 def cause_name(value: str) -> str:
     """``by`` as the catalogue prints it, where it knows it (for the story and the flags)."""
-    kind, sep, name = value.partition(":")
-    text = name.strip() if sep and kind.strip().casefold() in PREFIXES else value.strip()
+    text = split_cause(value)[1]
     for cat in (EVENT_CARDS, ATTACK_CARDS, ACTION_CARDS, ROOMS):
         found = cat.resolve(text)
         if found is not None:
