@@ -202,7 +202,6 @@
       return;
     }
     const form = live.querySelector("form.fact-form:not([hidden])");
-    live.querySelectorAll("form.fact-form[data-sent]").forEach((f) => { delete f.dataset.sent; });
     message.classList.remove("auto");
     const target = form ? form.querySelector(".form-error") : message;
     target.textContent = t("Not recorded — {n}", (form && form.dataset.label) || TITLES[entry.fact.type] || entry.fact.type) + ": " + text;
