@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
-from service.rules.kit.replace import copied, replace, replace_in
+from service.rules.kit.replace import copied, replace, replace_entry, replace_in
 from service.rules.kit.snapshot import SubState
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -607,19 +607,19 @@ def intruder(state: LockdownState, iid: str | None) -> Intruder | None:
 
 
 def with_room(state: LockdownState, place: str, **changes: Any) -> LockdownState:
-    rooms = dict(state.ship.rooms)
-    rooms[place] = replace(rooms[place], **changes)
-    return replace_in(state, "ship", rooms=MappingProxyType(rooms))
+    """The state with the room on ``place`` changed. Inside ``apply``'s draft the room and the rooms mapping are
+    copied at their first change and changed in place after it (kit ``replace_entry``; decision 0049): a room read
+    before the change is that room after it if it was already changed in the same ``apply``."""
+    return replace_entry(state, "ship", "rooms", place, **changes)
 
 
 def with_character(state: LockdownState, seat: int, **changes: Any) -> LockdownState:
-    chars = dict(state.crew.characters)
-    chars[seat] = replace(chars[seat], **changes)
-    return replace_in(state, "crew", characters=MappingProxyType(chars))
+    """The state with the character of ``seat`` changed; inside ``apply``'s draft, changed in place after its first
+    change (as ``with_room``; decision 0049)."""
+    return replace_entry(state, "crew", "characters", seat, **changes)
 
 
 def with_characters(state: LockdownState, changes: Mapping[int, Mapping[str, Any]]) -> LockdownState:
-    chars = dict(state.crew.characters)
     for seat, ch in changes.items():
-        chars[seat] = replace(chars[seat], **ch)
-    return replace_in(state, "crew", characters=MappingProxyType(chars))
+        state = replace_entry(state, "crew", "characters", seat, **ch)
+    return state
