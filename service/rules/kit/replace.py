@@ -132,9 +132,9 @@ class _Drafting(threading.local):
     # class-attribute defaults: read faster than the thread's ``__dict__``
     draft: Any = None  # the object this thread's ``replace`` changes in place
     parts: dict[str, Any] | None = None  # its sub-states copied since ``draft``, by field: changed in place too
-    # its mappings of entries copied since ``draft`` (``replace_entry``), by (sub-state, field): (the read-only view
-    # the draft holds, the private dict under it)
-    maps: dict[tuple[str, str], tuple[Any, dict]] | None = None
+    # its mappings of entries copied since ``draft`` (``replace_entry``), by field name (one name is one mapping of
+    # the draft: "characters", "rooms"): (the read-only view the draft holds, the private dict under it)
+    maps: dict[str, tuple[Any, dict]] | None = None
     # the entries of those mappings copied since ``draft``, by id (the object kept, so that its id is not reused)
     entries: dict[int, Any] | None = None
 
@@ -199,30 +199,38 @@ def replace_entry(obj: T, part: str, name: str, key: Any, /, **changes: Any) -> 
         >>> t.ship.rooms["A"], s.ship.rooms["A"]
         (Room(fire=True), Room(fire=False))
     """
+    return entry_changed(obj, part, name, key, changes)
+
+
+def entry_changed(obj: T, part: str, name: str, key: Any, changes: dict[str, Any], /) -> T:
+    """``replace_entry`` with the changes as a dict (a caller that has them so saves their repacking)."""
     local = _drafting
     if obj is not local.draft:
         mapping = dict(obj.__dict__[part].__dict__[name])
         mapping[key] = copied(mapping[key], **changes)
         return replace_in(obj, part, **{name: MappingProxyType(mapping)})
     view = obj.__dict__[part].__dict__[name]
-    got = local.maps.get((part, name))  # type: ignore[union-attr]
+    got = local.maps.get(name)  # type: ignore[union-attr]
     if got is not None and got[0] is view and _refs(view) <= _LIMITS[0] and _refs(got[1]) <= _LIMITS[1]:
         mapping = got[1]  # this draft's own, held by nobody else: changed in place
     else:  # the mapping's first change in this draft (or it is held, or the draft holds another one since): copied
         mapping = dict(view)
         view = MappingProxyType(mapping)
-        local.maps[(part, name)] = (view, mapping)  # type: ignore[index]
+        local.maps[name] = (view, mapping)  # type: ignore[index]
         obj = replace_in(obj, part, **{name: view})
     entry = mapping[key]
+    cls = type(entry)
+    names = _FIELDS.get(cls) or _field_names(cls)
+    if not names.issuperset(changes):
+        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(changes.keys() - names))}")
     entries = local.entries
     if entries.get(id(entry)) is entry and _refs(entry) <= _LIMITS[2]:  # type: ignore[union-attr]
-        cls = type(entry)  # copied in this draft and held by nobody else: changed in place
-        names = _FIELDS.get(cls) or _field_names(cls)
-        if not names.issuperset(changes):
-            raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(changes.keys() - names))}")
-        entry.__dict__.update(changes)
+        entry.__dict__.update(changes)  # copied in this draft and held by nobody else: changed in place
         return obj
-    new = copied(entry, **changes)
+    nd = dict(entry.__dict__)
+    nd.update(changes)
+    new = object.__new__(cls)
+    _set_dict(new, "__dict__", nd)
     entries[id(new)] = new  # type: ignore[index]
     mapping[key] = new
     return obj
@@ -284,9 +292,9 @@ def _calibrate() -> list[int]:
         obj, token = draft(Whole(Part(MappingProxyType({1: Entry()}))))
         try:
             obj = replace_entry(obj, "p", "m", 1, n=1)
-            held = {"view": obj.p.m, "dict": _drafting.maps[("p", "m")][1], "entry": obj.p.m[1]}[hold]
+            held = {"view": obj.p.m, "dict": _drafting.maps["m"][1], "entry": obj.p.m[1]}[hold]
             obj = replace_entry(obj, "p", "m", 1, n=2)
-            kept = held is obj.p.m or held is _drafting.maps[("p", "m")][1] or held is obj.p.m[1]
+            kept = held is obj.p.m or held is _drafting.maps["m"][1] or held is obj.p.m[1]
             del held
         finally:
             release(token)

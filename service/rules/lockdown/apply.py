@@ -140,18 +140,24 @@ def _vent_out(state: LockdownState, cons: list[Consequence]) -> LockdownState:
 
 def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     """Advance turns, phases and rounds once no sub-step is pending."""
-    while state.clock.pending and state.clock.pending[0].kind == "finish" and not state.end.ended:
-        p = state.clock.pending[0]
-        state = replace_in(state, "clock", pending=state.clock.pending[1:])
-        state = _finish(state, p, cons)
-    if state.clock.pending or state.end.ended:
-        return state
-    if state.clock.phase == EVENT and state.clock.step == ATTACKS:
+    pending = state.clock.pending
+    if pending:
+        if pending[0].kind != "finish":  # the usual case: a sub-step is due, nothing to advance (decision 0049)
+            return state
+        while state.clock.pending and state.clock.pending[0].kind == "finish" and not state.end.ended:
+            p = state.clock.pending[0]
+            state = replace_in(state, "clock", pending=state.clock.pending[1:])
+            state = _finish(state, p, cons)
+        if state.clock.pending or state.end.ended:
+            return state
+    clock = state.clock
+    phase, step = clock.phase, clock.step
+    if phase == EVENT and step == ATTACKS:
         state = replace_in(state, "clock", step=EVENT_CARD)
         state = event_phase.fire_step(state, cons)
         return state
-    if state.clock.phase == PLAYER and state.clock.step == TURNS:
-        t = state.clock.turn
+    if phase == PLAYER and step == TURNS:
+        t = clock.turn
         c = state.crew.characters.get(t) if t is not None else None
         if c is not None and not c.passed and c.actions < 2:
             return state
@@ -183,7 +189,7 @@ def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
             return replace_in(state, "clock", phase=EVENT, step=step, turn=None, last_turn=None)
         cons.append(C("turn", f"The turn passes to {who(state, nxt)}.", seat=nxt))
         return replace_in(state, "clock", turn=nxt, last_turn=t if two else None)
-    if state.clock.phase == EVENT and state.clock.step == ROUND_END:
+    if phase == EVENT and step == ROUND_END:
         cons.append(C("round-ended", f"Round {state.clock.round} ends.", round=state.clock.round))
         state = replace_in(state, "clock", phase=PLAYER, step=FIRST_PLAYER, round=state.clock.round + 1, turn=None,
                            last_turn=None)

@@ -118,7 +118,9 @@ def pay(state: LockdownState, seat: int, n: int) -> LockdownState:
     n = max(0, min(n, c.hand))
     if not n:
         return state
-    return with_character(state, seat, hand=c.hand - n, discard=c.discard + n)
+    hand, discard = c.hand - n, c.discard + n
+    del c  # not held across the change: the draft may change the character in place (decision 0049)
+    return with_character(state, seat, hand=hand, discard=discard)
 
 
 def draw(state: LockdownState, seat: int, n: int, cons: list[Consequence] | None = None) -> LockdownState:
@@ -135,6 +137,7 @@ def draw(state: LockdownState, seat: int, n: int, cons: list[Consequence] | None
             break
         deck -= 1
         hand += 1
+    del c  # as in pay
     return with_character(state, seat, hand=hand, deck=deck, discard=discard)
 
 
@@ -159,19 +162,23 @@ def wound(state: LockdownState, seat: int, kind: str, cons: list[Consequence], c
             return die(state, seat, cause, cons, room=corpse_room)
         if kind == "light":
             light = c.light + 1
+            serious = c.serious
+            del c  # as in pay
             if light >= LIGHT_TRACK:
                 cons.append(C("light-to-serious", f"{who(state, seat)}'s 3rd light wound becomes a serious wound "
                               f"(the light-wound track is cleared).", seat=seat))
-                state = with_character(state, seat, light=0, serious=c.serious + (SeriousWound(card),))
+                state = with_character(state, seat, light=0, serious=serious + (SeriousWound(card),))
             else:
                 state = with_character(state, seat, light=light)
                 cons.append(C("light-wound", f"{who(state, seat)} suffers a light wound ({light} on the track).",
                               seat=seat, light=light))
         else:
-            state = with_character(state, seat, serious=c.serious + (SeriousWound(card),))
+            serious = c.serious + (SeriousWound(card),)
+            del c  # as in pay
+            state = with_character(state, seat, serious=serious)
             cons.append(C("serious-wound", f"{who(state, seat)} suffers a serious wound"
-                          + (f" ({card})" if card else "") + f" — {len(c.serious) + 1} of 3.", seat=seat,
-                          serious=len(c.serious) + 1))
+                          + (f" ({card})" if card else "") + f" — {len(serious)} of 3.", seat=seat,
+                          serious=len(serious)))
     return state
 
 
@@ -250,7 +257,9 @@ def contaminate(state: LockdownState, seat: int, cons: list[Consequence], n: int
         return state
     cons.append(C("contamination", f"{who(state, seat)} receives {n} contamination card{'s' if n != 1 else ''} "
                   f"(onto the discard pile).", seat=seat, count=n))
-    return with_character(state, seat, contamination=c.contamination + n, discard=c.discard + n)
+    contamination, discard = c.contamination + n, c.discard + n
+    del c  # as in pay
+    return with_character(state, seat, contamination=contamination, discard=discard)
 
 
 def infest(state: LockdownState, seat: int, cons: list[Consequence], creeper_room: str | None = None,
@@ -755,4 +764,6 @@ def add_item(state: LockdownState, seat: int, name: str, colour: str, where: str
         cons.append(C("hands-full", f"Both hands of {who(state, seat)} are full: {name} goes to the backpack."))
         where = "backpack"
     cons.append(C("item", f"{who(state, seat)} takes {name} ({where}).", seat=seat, item=name))
-    return with_character(state, seat, items=c.items + (Item(name, colour, where, ammo),))
+    items = c.items + (Item(name, colour, where, ammo),)
+    del c  # as in pay
+    return with_character(state, seat, items=items)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
-from service.rules.kit.replace import copied, replace, replace_entry, replace_in
+from service.rules.kit.replace import copied, entry_changed, replace, replace_in
 from service.rules.kit.snapshot import SubState
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -610,16 +610,16 @@ def with_room(state: LockdownState, place: str, **changes: Any) -> LockdownState
     """The state with the room on ``place`` changed. Inside ``apply``'s draft the room and the rooms mapping are
     copied at their first change and changed in place after it (kit ``replace_entry``; decision 0049): a room read
     before the change is that room after it if it was already changed in the same ``apply``."""
-    return replace_entry(state, "ship", "rooms", place, **changes)
+    return entry_changed(state, "ship", "rooms", place, changes)
 
 
 def with_character(state: LockdownState, seat: int, **changes: Any) -> LockdownState:
     """The state with the character of ``seat`` changed; inside ``apply``'s draft, changed in place after its first
     change (as ``with_room``; decision 0049)."""
-    return replace_entry(state, "crew", "characters", seat, **changes)
+    return entry_changed(state, "crew", "characters", seat, changes)
 
 
 def with_characters(state: LockdownState, changes: Mapping[int, Mapping[str, Any]]) -> LockdownState:
     for seat, ch in changes.items():
-        state = replace_entry(state, "crew", "characters", seat, **ch)
+        state = entry_changed(state, "crew", "characters", seat, dict(ch))
     return state
