@@ -158,7 +158,8 @@ def draft(obj: T) -> tuple[T, Any]:
         finally:
             release(token)
     """
-    new = copied(obj)
+    new = object.__new__(type(obj))  # ``copied(obj)`` without its checks of changes there are none of
+    _set_dict(new, "__dict__", dict(obj.__dict__))
     local = _drafting
     token = (local.draft, local.parts, local.maps, local.entries)
     local.draft, local.parts, local.maps, local.entries = new, {}, {}, {}
@@ -206,7 +207,7 @@ def entry_changed(obj: T, part: str, name: str, key: Any, changes: dict[str, Any
     """``replace_entry`` with the changes as a dict (a caller that has them so saves their repacking)."""
     local = _drafting
     if obj is not local.draft:
-        mapping = dict(obj.__dict__[part].__dict__[name])
+        mapping = obj.__dict__[part].__dict__[name].copy()  # a read-only view's copy(): its dict's, 5-10x dict()
         mapping[key] = copied(mapping[key], **changes)
         return replace_in(obj, part, **{name: MappingProxyType(mapping)})
     view = obj.__dict__[part].__dict__[name]
@@ -214,7 +215,7 @@ def entry_changed(obj: T, part: str, name: str, key: Any, changes: dict[str, Any
     if got is not None and got[0] is view and _refs(view) <= _LIMITS[0] and _refs(got[1]) <= _LIMITS[1]:
         mapping = got[1]  # this draft's own, held by nobody else: changed in place
     else:  # the mapping's first change in this draft (or it is held, or the draft holds another one since): copied
-        mapping = dict(view)
+        mapping = view.copy()
         view = MappingProxyType(mapping)
         local.maps[name] = (view, mapping)  # type: ignore[index]
         obj = replace_in(obj, part, **{name: view})

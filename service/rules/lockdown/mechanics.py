@@ -80,7 +80,7 @@ def entered(state: LockdownState, seat: int, dest: str, via: str | None, was_occ
 
 
 def bag_add(state: LockdownState, token: str, n: int = 1) -> LockdownState:
-    bag = dict(state.colony.bag)
+    bag = state.colony.bag.copy()
     bag[token] = max(0, bag.get(token, 0) + n)
     return replace_in(state, "colony", bag=MappingProxyType(bag))
 
@@ -90,7 +90,7 @@ def supply_to_bag(state: LockdownState, token: str, cons: list[Consequence]) -> 
         cons.append(C("colony-supply-empty", f"No {token} token is left next to the board; nothing is added.",
                       token=token))
         return state
-    supply = dict(state.colony.supply)
+    supply = state.colony.supply.copy()
     supply[token] -= 1
     state = replace_in(state, "colony", supply=MappingProxyType(supply))
     cons.append(C("colony-token-added", f"1 {token} token is added to the colony bag.", token=token))
@@ -195,7 +195,7 @@ def die(state: LockdownState, seat: int, cause: str, cons: list[Consequence], ro
     state = with_character(state, seat, status=DEAD, room=None, pod=None, cause=cause, objects=(), items=(),
                            contingency=(), was=was, passed=True)
     if c.pod:
-        pods = dict(state.systems.pods)
+        pods = state.systems.pods.copy()
         pods.pop(c.pod, None)
         state = replace_in(state, "systems", pods=MappingProxyType(pods))
     if end_effect:
@@ -231,13 +231,13 @@ def open_gate(state: LockdownState, why: str, cons: list[Consequence]) -> Lockdo
 def add_objects(state: LockdownState, place: str, objects: tuple[str, ...]) -> LockdownState:
     if not objects:
         return state
-    floor = dict(state.ship.objects)
+    floor = state.ship.objects.copy()
     floor[place] = floor.get(place, ()) + tuple(objects)
     return replace_in(state, "ship", objects=MappingProxyType(floor))
 
 
 def take_object(state: LockdownState, place: str, obj: str) -> LockdownState:
-    floor = dict(state.ship.objects)
+    floor = state.ship.objects.copy()
     here = list(floor.get(place, ()))
     match = next((o for o in here if o == obj or o.split(":")[0] == obj), None)
     if match is None:
@@ -325,7 +325,7 @@ def set_aside(state: LockdownState, kind: str) -> LockdownState:
     (L1821–1828). The tokens of the stalkers killed later stay there. Nothing moves if the bag holds none."""
     if state.colony.bag.get(kind, 0) <= 0:
         return state
-    bag, supply = dict(state.colony.bag), dict(state.colony.supply)
+    bag, supply = state.colony.bag.copy(), state.colony.supply.copy()
     bag[kind] -= 1
     supply[kind] = supply.get(kind, 0) + 1
     return replace_in(state, "colony", bag=MappingProxyType(bag), supply=MappingProxyType(supply))
@@ -341,7 +341,7 @@ def return_tokens(state: LockdownState, kind: str, n: int, cons: list[Consequenc
                       f"into the bag.", token=kind))
     if k <= 0:
         return state
-    bag, supply = dict(state.colony.bag), dict(state.colony.supply)
+    bag, supply = state.colony.bag.copy(), state.colony.supply.copy()
     bag[kind] = bag.get(kind, 0) + k
     supply[kind] = have - k
     return replace_in(state, "colony", bag=MappingProxyType(bag), supply=MappingProxyType(supply))
@@ -645,7 +645,9 @@ def item_deck(state: LockdownState, colour: str) -> ItemDeck:
 
 
 def with_deck(state: LockdownState, colour: str, deck: ItemDeck) -> LockdownState:
-    return replace_in(state, "decks", item_decks=MappingProxyType({**state.decks.item_decks, colour: deck}))
+    decks = state.decks.item_decks.copy()  # a read-only view's copy(): 5-10x dict() or {**…} (decision 0049)
+    decks[colour] = deck
+    return replace_in(state, "decks", item_decks=MappingProxyType(decks))
 
 
 def to_bottom(state: LockdownState, colour: str | None, name: str | None, cons: list[Consequence],

@@ -445,13 +445,25 @@ class LockdownState:
         """The room on ``place`` as the table calls it. English by default: the rules' own messages and
         consequences use it, and a fold must not depend on a reader's language (decision 0019); pages
         pass ``name=names.local``, and then the words around the name are in the page's language too."""
-        words = (lambda text: text) if name is None else _t
-        name = name or _english
+        if name is None:  # the rules' own English label: kept per what it depends on (decision 0049)
+            r = self.ship.rooms.get(place) if place is not None else None
+            if r is None:
+                return "nowhere" if place is None else place
+            key = (place, r.tile, r.explored, r.kind)
+            label = _LABELS.get(key)
+            if label is None:
+                label = _LABELS[key] = self._room_label(place, r, None)
+            return label
         if place is None:
-            return words("nowhere")
+            return _t("nowhere")
         r = self.ship.rooms.get(place)
         if r is None:
             return place
+        return self._room_label(place, r, name)
+
+    def _room_label(self, place: str, r: RoomState, name: Callable[[Any], str] | None) -> str:
+        words = (lambda text: text) if name is None else _t
+        name = name or _english
         if r.tile and (r.explored or r.kind == "special"):
             return name(ROOMS[r.tile])
         if r.tile:
@@ -484,6 +496,9 @@ class LockdownState:
         if self.clock.phase == SETUP and self.clock.step == CHARACTERS:
             return next((s for s in self.seats if self.crew.characters[s].character is None), None)
         return None
+
+# room_label's English labels by (place, tile, explored, kind): a few hundred at most (the boards' places and tiles)
+_LABELS: dict[tuple[Any, ...], str] = {}
 
 # the compatibility form: each sub-state field readable under its old flat name, and kit.replace's routing of it
 FLAT_NAMES: Mapping[str, str] = MappingProxyType({f.name: sub for sub, cls in SUB_STATES.items()
