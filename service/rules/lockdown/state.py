@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
-from service.rules.kit.replace import copied, entry_changed, replace, replace_in
+from service.rules.kit.replace import copied, entry_changed, fast_init, replace, replace_in
 from service.rules.kit.snapshot import SubState
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -93,6 +93,7 @@ class RoomState:
     malfunction: bool = False
 
 
+@fast_init  # made at many facts: its dict set at once (kit/replace.py; decision 0049)
 @dataclass(frozen=True)
 class Item:
     """An item card a character holds: in a hand (heavy items) or in the backpack."""
@@ -103,6 +104,7 @@ class Item:
     ammo: int | None = None  # ammo or use markers on it, if any
 
 
+@fast_init  # made at many facts: its dict set at once (kit/replace.py; decision 0049)
 @dataclass(frozen=True)
 class ItemDeck:
     """A red, yellow or green item deck as far as the table knows it (seed 000 L3591–3595, L3686–3687, L3849–3852).
@@ -118,6 +120,7 @@ class ItemDeck:
     reshuffles: int = 0
 
 
+@fast_init  # made at many facts: its dict set at once (kit/replace.py; decision 0049)
 @dataclass(frozen=True)
 class SeriousWound:
     card: str | None = None  # the serious wound card, if the table named it
@@ -170,6 +173,7 @@ class CharacterState:
         return len(self.objects) + sum(1 for i in self.items if i.where == "hand")
 
 
+@fast_init  # made at many facts: its dict set at once (kit/replace.py; decision 0049)
 @dataclass(frozen=True)
 class Intruder:
     id: str
@@ -178,6 +182,7 @@ class Intruder:
     injuries: int = 0
 
 
+@fast_init  # made at many facts: its dict set at once (kit/replace.py; decision 0049)
 @dataclass(frozen=True)
 class Pending:
     """A sub-step the rules demand before play goes on (exploration, noise roll, encounter)."""
