@@ -25,7 +25,8 @@ from service.rules.lockdown.catalog import item_ammo
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, ROOMS
 from service.rules.lockdown.state import (
     DEAD, ENDED, EVACUATED, FIRE_MARKERS, GONE, HAND_SIZE, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, MALFUNCTION_MARKERS,
-    PLAYER, Intruder, Item, ItemDeck, LockdownState, Pending, SeriousWound, intruder, who, with_character, with_room,
+    PLAYER, SIZE_ORDER, Intruder, Item, ItemDeck, LockdownState, Pending, SeriousWound, intruder, who, with_character,
+    with_room,
 )
 
 MAX_SERIOUS = 3  # a wound beyond 3 serious wounds kills (lockdown.md §8.4)
@@ -306,17 +307,19 @@ def figures_on_board(state: LockdownState, kind: str) -> int:
     return sum(1 for i in state.colony.intruders if i.kind == kind)
 
 
+_SIZE_RANK = {k: n for n, k in enumerate(SIZE_ORDER)}
+
+
 def escape_attackers(state: LockdownState, origin: str | None) -> tuple:
     """The stalkers that attack a character escaping from ``origin``, each separately (seed 000 L3038–3039), the
     largest first (queen, breeder, adult, creeper, larva; the order of placing among equals). The game option
     ``escape_order: "any"`` lets the table take them in any order (the check); the offer stays largest first."""
-    from service.rules.lockdown.state import SIZE_ORDER
-
     if not origin:
         return ()
     found = state.intruders_in(origin)
-    rank = {k: n for n, k in enumerate(SIZE_ORDER)}
-    return tuple(sorted(found, key=lambda i: rank.get(i.kind, len(rank))))
+    if len(found) < 2:
+        return found
+    return tuple(sorted(found, key=lambda i: _SIZE_RANK.get(i.kind, len(_SIZE_RANK))))
 
 
 def set_aside(state: LockdownState, kind: str) -> LockdownState:
@@ -498,11 +501,11 @@ def larva_attack(state: LockdownState, it: Intruder, seat: int, cons: list[Conse
 
 def attack_target(state: LockdownState, place: str) -> int | None:
     """The character attacked in ``place``: fewest cards in hand, ties by player order (lockdown.md §7.6)."""
-    here = [s for s in state.player_order() if state.crew.characters[s].room == place and
-            state.crew.characters[s].status == IN_BASE]
+    chars, order = state.crew.characters, state.player_order()
+    here = [s for s in order if chars[s].room == place and chars[s].status == IN_BASE]
     if not here:
         return None
-    return min(here, key=lambda s: (state.crew.characters[s].hand, state.player_order().index(s)))
+    return min(here, key=lambda s: (chars[s].hand, order.index(s)))
 
 
 def slime(state: LockdownState, seat: int, cons: list[Consequence]) -> LockdownState:

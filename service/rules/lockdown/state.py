@@ -400,7 +400,7 @@ class LockdownState:
         return None
 
     def characters_in(self, place: str) -> tuple[int, ...]:
-        return tuple(c.seat for c in self.crew.characters.values() if c.room == place and c.status == IN_BASE)
+        return tuple([c.seat for c in self.crew.characters.values() if c.room == place and c.status == IN_BASE])
 
     def in_base(self) -> tuple[int, ...]:
         """Seats whose character is still in the base (rooms or unlaunched pods)."""
@@ -440,7 +440,7 @@ class LockdownState:
         return self.crew.characters[seat].hands_used
 
     def intruders_in(self, place: str) -> tuple[Intruder, ...]:
-        return tuple(i for i in self.colony.intruders if i.room == place)
+        return tuple([i for i in self.colony.intruders if i.room == place])
 
     def in_combat(self, seat: int) -> bool:
         c = self.crew.characters.get(seat)
