@@ -1,6 +1,7 @@
 """The Games application: the only door to the event store."""
 from __future__ import annotations
 
+import gc
 import random
 import threading
 import time
@@ -22,7 +23,6 @@ from service.game import Game
 from service.rules import Fact, Seat, Setup
 from service.rules.registry import RULESETS
 from service.rules.replay import GENERIC_TYPES
-from service.rules.replay import _pause_gc, _resume_gc  # the folds' shared pause of the collector (decision 0046)
 
 # Appends that lost the race to another writer are tried again against the new head.
 RECORD_ATTEMPTS = 8
@@ -463,7 +463,8 @@ def folded_game(header: Mapping[str, Any], facts: list[Mapping[str, Any]], *, ch
     off free nothing and walk the growing heap (docs/benchmarks.md §2).
     """
     game = Games._new_game(header)
-    _pause_gc()
+    was_on = gc.isenabled()  # a collector turned off by someone else (a fold on another thread) is left to them
+    gc.disable()
     try:
         for index, group in _command_groups(facts):
             try:
@@ -478,7 +479,8 @@ def folded_game(header: Mapping[str, Any], facts: list[Mapping[str, Any]], *, ch
                 e.details["index"] = index + e.details.get("index", 0)
                 raise
     finally:
-        _resume_gc()
+        if was_on:
+            gc.enable()
     return game
 
 
