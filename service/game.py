@@ -296,15 +296,21 @@ class Game(Aggregate):
         Calling the ``@event`` method matches its arguments to its signature, copies them twice and picks them
         out again before the event is made (a third of recording a fact outside the rules, docs/benchmarks.md §2).
         Here the same event is made from the same fields, linked and timestamped as :meth:`trigger_event` does,
-        and mutates the game and joins its pending events as the library's ``trigger_event`` does; so it is the
-        same object, stored the same (tests/unit/test_hash_chain.py compares the two byte for byte).
+        applied to the game as its ``mutate`` would (the method's body, then the version and time) and added to the
+        pending events as the library's ``trigger_event`` does: the same object, stored the same
+        (tests/unit/test_hash_chain.py compares the two byte for byte).
         """
         event_class = Game.FactRecorded
         fields["timestamp"] = timestamp = event_class.create_timestamp()
         version = self.version + 1
         chain = hash_chain.link(self.chain or hash_chain.GENESIS, self.id, version, _FACT_TOPIC, fields)
         new_event = event_class(originator_id=self.id, originator_version=version, chain=chain, **fields)
-        new_event.mutate(self)
+        # what the event's mutate does (its id and version are this game's next by construction): the method's body
+        self._took_fact(fields["seq"], fields["type"], fields["data"], fields["actor"], fields["visibility"],
+                        fields["round"], fields["phase"], fields["recorder"], fields["recorded_at"],
+                        fields["command_id"], fields["flags"], chain)
+        self.version = version
+        self.modified_on = timestamp
         self._pending_events.append(new_event)
 
     def _result(self, first: int, last: int) -> dict[str, Any]:
@@ -426,6 +432,13 @@ class Game(Aggregate):
         flags: list,
         chain: str | None = None,
     ) -> None:
+        self._took_fact(seq, type, data, actor, visibility, round, phase, recorder, recorded_at, command_id, flags, chain)
+
+    def _took_fact(self, seq: int, type: str, data: dict, actor: int | None, visibility: str,  # noqa: A002
+                   round: int | None, phase: str | None, recorder: str | None, recorded_at: str,  # noqa: A002
+                   command_id: str | None, flags: list, chain: str | None) -> None:
+        """A fact's event applied to the game: the body of ``_fact_recorded`` (a stored event loaded) and of
+        ``_trigger_fact`` (a fact recorded now)."""
         self.chain = chain
         fact = Fact(seq=seq, type=type, data=dict(data), actor=actor, visibility=visibility)
         self.recorded.append(

@@ -138,6 +138,6 @@ def test_a_recorded_fact_is_stored_as_the_librarys_event_method_stores_it(games,
     ours = [games.mapper.to_stored_event(e) for e in fast.collect_events()]
     library = [games.mapper.to_stored_event(e) for e in slow.collect_events()]
     assert len(ours) == 41 and ours == library
-    assert fast.chain == slow.chain and fast.version == slow.version == 41
+    assert fast.chain == slow.chain and fast.version == slow.version == 41 and fast.modified_on == slow.modified_on
     rows = [(e.originator_version, e.topic, e.state, i + 1) for i, e in enumerate(ours)]
     assert check_game(fast.id, rows, games.mapper, 0).problems == []
