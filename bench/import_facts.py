@@ -9,6 +9,7 @@ COPYs as many rows; the figures are the medians of the runs.
 from __future__ import annotations
 
 import os
+import resource
 import tempfile
 import time
 import uuid
@@ -28,8 +29,15 @@ def write_files(folder: Path, total_facts: int) -> tuple[list[Path], int]:
     return paths, n
 
 
-def import_files(db, paths: list[Path], workers: int = 1) -> float:
-    """Import every file as the CLI does; returns the seconds it took.
+def cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended (the workers, once their pool is shut)."""
+    own, ended = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + ended.ru_utime + ended.ru_stime
+
+
+def import_files(db, paths: list[Path], workers: int = 1) -> tuple[float, float]:
+    """Import every file as the CLI does; returns the seconds it took, and the CPU seconds of this process and
+    its workers (not the database server's).
 
     ``workers`` 1: each file read and imported in this process (read_file + import_parsed), the archive opened
     before the clock starts. More: as ``nemesis-archive import --workers N`` does it, timed from the start of the
@@ -38,30 +46,33 @@ def import_files(db, paths: list[Path], workers: int = 1) -> float:
     as in the other case).
     """
     from service.context import Archive
-    from service.notation import FoldPool, import_many, import_parsed, read_file
+    from service.notation import import_parsed, read_file
 
     if workers <= 1:
         archive = Archive(db)
         try:
-            t = time.perf_counter()
+            t, cpu = time.perf_counter(), cpu_seconds()
             for path in paths:
                 _, created = import_parsed(archive.games, read_file(path))
                 assert created, path
-            return time.perf_counter() - t
+            return time.perf_counter() - t, cpu_seconds() - cpu
         finally:
             archive.close()
-    t = time.perf_counter()
+    from service.notation import FoldPool, import_many
+
+    t, cpu = time.perf_counter(), cpu_seconds()
     with FoldPool(workers) as pool:
         parsed = [read_file(path) for path in paths]
-        opening = time.perf_counter()
+        opening, opening_cpu = time.perf_counter(), cpu_seconds()
         archive = Archive(db)
-        t += time.perf_counter() - opening
+        t, cpu = t + time.perf_counter() - opening, cpu + cpu_seconds() - opening_cpu
         try:
             for p, outcome in import_many(archive.games, parsed, pool):
                 assert isinstance(outcome, tuple) and outcome[1], (p.file, outcome)
-            return time.perf_counter() - t
+            wall = time.perf_counter() - t
         finally:
             archive.close()
+    return wall, cpu_seconds() - cpu  # the workers' CPU counts once the pool has ended
 
 
 def raw_copy_seconds(db, rows: int, per_game: int, state_bytes: int, runs: int, tag: int = 0) -> list[float]:
@@ -106,11 +117,13 @@ def main(argv=None) -> None:
     args = p.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="nemesis-bench-files-") as tmp, server(args.database_url) as srv:
         paths, facts = write_files(Path(tmp), args.facts)
-        imports, copies = [], []
+        imports, cpus, copies = [], [], []
         for run in range(args.runs):  # stored events cannot be deleted: each run has a database of its own
             with scratch_on(srv, f"bench_import{run}") as db:
                 log(f"import_facts: run {run + 1}: {len(paths)} files, {facts:,} facts; importing")
-                imports.append(import_files(db, paths, args.workers))
+                wall, cpu = import_files(db, paths, args.workers)
+                imports.append(wall)
+                cpus.append(cpu)
                 events, games, state_bytes = event_shape(db)
                 assert events == facts + games, (events, facts, games)
                 copies.extend(raw_copy_seconds(db, facts, facts // games, state_bytes, 1, tag=run))
@@ -123,7 +136,8 @@ def main(argv=None) -> None:
         [f"baseline: raw COPY, one transaction (median of {args.runs})", f"{copy:.2f}", raw_rate],
         ["**ratio import / COPY**", "", f"**1/{raw_rate / api_rate:.0f}** ({api_rate / raw_rate:.2%})"],
     ]
-    print("Runs: import " + ", ".join(f"{s:.2f}" for s in imports) + " s; COPY " + ", ".join(f"{s:.3f}" for s in copies)
+    print("Runs: import " + ", ".join(f"{s:.2f}" for s in imports) + " s (CPU " + ", ".join(f"{s:.2f}" for s in cpus)
+          + " s, this process and its workers); COPY " + ", ".join(f"{s:.3f}" for s in copies)
           + " s; ratio " + ", ".join(f"1/{i / c:.0f}" for i, c in zip(imports, copies)) + "\n")
     print(f"Import {facts:,} facts in {games} games ({facts / games:.0f} facts/game, {state_bytes} B mean stored state)\n")
     print(table(["", "seconds", "facts (rows) per second"], rows))

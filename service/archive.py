@@ -20,6 +20,7 @@ from psycopg import sql
 from service import hygiene
 from service.errors import ArchiveError, FactsRefused, GameAlreadyExists, GameBusy, GameNotFound, InvalidInput
 from service.game import Game
+from service.recorder import FailFastRecorder
 from service.rules import Fact, Seat, Setup
 from service.rules.registry import RULESETS
 from service.rules.replay import GENERIC_TYPES
@@ -180,12 +181,15 @@ class Games(Application[UUID]):
             raise GameAlreadyExists(f"game {game.id} is already in the archive", field="id") from None
         return game
 
-    def insert_folded(self, game_id: UUID, stored: list[StoredEvent]) -> None:
+    def insert_folded(self, game_id: UUID, versions: list[int], topics: list[str], states: list[bytes]) -> None:
         """Store a game folded elsewhere (:func:`folded_game`, then this application's mapper, in an import's
-        worker process): its events as the library's mapper encoded them, in one transaction, all or nothing.
-        The game is not put in the cache (the next read loads it)."""
+        worker process): its events as the mapper encoded them (version, topic and state of each), in one
+        transaction, all or nothing. The game is not put in the cache (the next read loads it)."""
         try:
-            self.recorder.insert_events(stored)
+            if isinstance(self.recorder, FailFastRecorder):
+                self.recorder.insert_rows([game_id] * len(versions), versions, topics, states)
+            else:
+                self.recorder.insert_events([StoredEvent(game_id, *row) for row in zip(versions, topics, states)])
         except IntegrityError:
             raise GameAlreadyExists(f"game {game_id} is already in the archive", field="id") from None
 

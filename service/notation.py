@@ -9,6 +9,7 @@ line), so export -> import -> export is byte-identical.
 """
 from __future__ import annotations
 
+import gc
 import json
 from dataclasses import dataclass
 from datetime import datetime
@@ -216,11 +217,14 @@ def _at_line(parsed: ParsedGame, e: ArchiveError) -> NotationError:
 
 @dataclass(frozen=True)
 class FoldedGame:
-    """What a worker sends back for one parsed game: the game's events encoded as the archive's mapper stores them,
-    or the refusal that names the file's line (``NotationError``'s arguments: file, line, reason, field)."""
+    """What a worker sends back for one parsed game: the game's events encoded as the archive's mapper stores them
+    (as columns: each event's version, topic and stored state, its game being ``game_id``), or the refusal that
+    names the file's line (``NotationError``'s arguments: file, line, reason, field)."""
 
     game_id: Any
-    stored: list | None
+    versions: list[int] = ()
+    topics: list[str] = ()
+    states: list[bytes] = ()
     refusal: tuple | None = None
 
 
@@ -246,13 +250,16 @@ def fold_parsed(parsed: ParsedGame, games) -> FoldedGame:
     try:
         game = folded_game(parsed.header, parsed.facts, checked=True)
     except ArchiveError as e:
-        refused = _at_line(parsed, e)
-        return FoldedGame(parsed.header.get("id"), None, (refused.details["file"], refused.details["line"],
-                                                          refused.details["reason"], refused.details["field"]))
+        refused = _at_line(parsed, e).details
+        return FoldedGame(parsed.header.get("id"),
+                          refusal=(refused["file"], refused["line"], refused["reason"], refused["field"]))
     except Exception as e:  # a bug, not a refusal: it reaches the parent (and the user) naming the file
         e.add_note(f"while folding {parsed.file} in an import's worker process")
         raise
-    return FoldedGame(game.id, [mapper.to_stored_event(e) for e in game.collect_events()])
+    stored = [mapper.to_stored_event(e) for e in game.collect_events()]
+    assert all(e.originator_id == game.id for e in stored)
+    return FoldedGame(game.id, [e.originator_version for e in stored], [e.topic for e in stored],
+                      [e.state for e in stored])
 
 
 def store_folded(games, parsed: ParsedGame, folded: FoldedGame) -> tuple[Any, bool]:
@@ -265,7 +272,7 @@ def store_folded(games, parsed: ParsedGame, folded: FoldedGame) -> tuple[Any, bo
     if folded.refusal is not None:
         raise NotationError(*folded.refusal)
     try:
-        games.insert_folded(folded.game_id, folded.stored)
+        games.insert_folded(folded.game_id, folded.versions, folded.topics, folded.states)
     except ArchiveError as e:
         raise _at_line(parsed, e) from None
     return folded.game_id, True
@@ -281,7 +288,8 @@ def default_workers() -> int:
 def worker_env(games) -> tuple[tuple[str, str], ...]:
     """The settings a worker builds its mapper from: the archive's own (transcoder, cipher, compressor), with an
     in-memory store instead of the database (a worker never connects)."""
-    env = {k: v for k, v in games.env.items() if "POSTGRES" not in k and not k.endswith("PERSISTENCE_MODULE")}
+    env = {k: v for k, v in games.env.items()
+           if "POSTGRES" not in k and not k.endswith(("PERSISTENCE_MODULE", "RECORDER_TOPIC"))}
     env["PERSISTENCE_MODULE"] = "eventsourcing.popo"
     return tuple(sorted(env.items()))
 
@@ -336,6 +344,11 @@ def import_many(games, parsed: list[ParsedGame], pool: FoldPool | None = None):
         return
     env = worker_env(games)
     futures = [pool.executor.submit(_fold_in_worker, p, env) for p in parsed]
+    # The collector is paused here too while the games come back and are stored: this process keeps every parsed
+    # file, so each collection that receiving them sets off walks all of those again and frees nothing (0.3 s of
+    # this process's CPU per 20,000 facts, 0.1 s without it). It runs again as soon as the import ends.
+    was_on = gc.isenabled()
+    gc.disable()
     try:
         for p, future in zip(parsed, futures):
             try:
@@ -350,6 +363,8 @@ def import_many(games, parsed: list[ParsedGame], pool: FoldPool | None = None):
                 outcome = e
             yield p, outcome
     finally:
+        if was_on:
+            gc.enable()
         for future in futures:
             future.cancel()
 
