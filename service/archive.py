@@ -20,7 +20,6 @@ from psycopg import sql
 from service import hygiene
 from service.errors import ArchiveError, FactsRefused, GameAlreadyExists, GameBusy, GameNotFound, InvalidInput
 from service.game import Game
-from service.recorder import FailFastRecorder
 from service.rules import Fact, Seat, Setup
 from service.rules.registry import RULESETS
 from service.rules.replay import GENERIC_TYPES
@@ -186,8 +185,9 @@ class Games(Application[UUID]):
         worker process): its events as the mapper encoded them (version, topic and state of each), in one
         transaction, all or nothing. The game is not put in the cache (the next read loads it)."""
         try:
-            if isinstance(self.recorder, FailFastRecorder):
-                self.recorder.insert_rows([game_id] * len(versions), versions, topics, states)
+            insert_rows = getattr(self.recorder, "insert_rows", None)  # service.recorder.FailFastRecorder's
+            if insert_rows is not None:
+                insert_rows([game_id] * len(versions), versions, topics, states)
             else:
                 self.recorder.insert_events([StoredEvent(game_id, *row) for row in zip(versions, topics, states)])
         except IntegrityError:
