@@ -141,3 +141,17 @@ def test_a_recorded_fact_is_stored_as_the_librarys_event_method_stores_it(games,
     assert fast.chain == slow.chain and fast.version == slow.version == 41 and fast.modified_on == slow.modified_on
     rows = [(e.originator_version, e.topic, e.state, i + 1) for i, e in enumerate(ours)]
     assert check_game(fast.id, rows, games.mapper, 0).problems == []
+
+
+def test_a_game_folded_apart_is_stored_as_its_columns_and_loads_back_chained(games):
+    """An import's worker folds and encodes a game (``fold_parsed``), the parent inserts the columns it sends."""
+    from service.notation import fold_parsed, parse, write_game
+
+    game = imported(games, facts=30, seed=7)
+    text = write_game(games.get_game(game.id)).replace(str(game.id), "6f1c2a52-0b7e-4f36-9d4e-5a0c0d1e2f30").replace(
+        '"recorded_at":null', '"recorded_at":"2026-11-27T10:00:00.000+00:00"')
+    folded = fold_parsed(parse(text, "copy.jsonl"), games)
+    assert folded.refusal is None and folded.versions == list(range(1, 32))
+    games.insert_folded(folded.game_id, folded.versions, folded.topics, folded.states)
+    assert write_game(games.get_game(folded.game_id)) == text
+    assert check_game(folded.game_id, stored_rows(games, folded.game_id), games.mapper, 0).problems == []
