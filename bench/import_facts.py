@@ -29,14 +29,19 @@ def write_files(folder: Path, total_facts: int) -> tuple[list[Path], int]:
     return paths, n
 
 
-def cpu_seconds() -> float:
-    """CPU time of this process and of its children that have ended (the workers, once their pool is shut)."""
+def cpu_seconds() -> tuple[float, float]:
+    """CPU time of this process, and of its children that have ended (the workers, once their pool is shut)."""
     own, ended = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + ended.ru_utime + ended.ru_stime
+    return own.ru_utime + own.ru_stime, ended.ru_utime + ended.ru_stime
 
 
-def import_files(db, paths: list[Path], workers: int = 1) -> tuple[float, float]:
-    """Import every file as the CLI does; returns the seconds it took, and the CPU seconds of this process and
+def _since(start: tuple[float, float]) -> tuple[float, float]:
+    now = cpu_seconds()
+    return now[0] - start[0], now[1] - start[1]
+
+
+def import_files(db, paths: list[Path], workers: int = 1) -> tuple[float, tuple[float, float]]:
+    """Import every file as the CLI does; returns the seconds it took, and the CPU seconds of this process and of
     its workers (not the database server's).
 
     ``workers`` 1: each file read and imported in this process (read_file + import_parsed), the archive opened
@@ -55,7 +60,7 @@ def import_files(db, paths: list[Path], workers: int = 1) -> tuple[float, float]
             for path in paths:
                 _, created = import_parsed(archive.games, read_file(path))
                 assert created, path
-            return time.perf_counter() - t, cpu_seconds() - cpu
+            return time.perf_counter() - t, _since(cpu)
         finally:
             archive.close()
     from service.notation import FoldPool, import_many
@@ -63,16 +68,16 @@ def import_files(db, paths: list[Path], workers: int = 1) -> tuple[float, float]
     t, cpu = time.perf_counter(), cpu_seconds()
     with FoldPool(workers) as pool:
         parsed = [read_file(path) for path in paths]
-        opening, opening_cpu = time.perf_counter(), cpu_seconds()
+        opening, opening_cpu = time.perf_counter(), cpu_seconds()[0]
         archive = Archive(db)
-        t, cpu = t + time.perf_counter() - opening, cpu + cpu_seconds() - opening_cpu
+        t, cpu = t + time.perf_counter() - opening, (cpu[0] + cpu_seconds()[0] - opening_cpu, cpu[1])
         try:
             for p, outcome in import_many(archive.games, parsed, pool):
                 assert isinstance(outcome, tuple) and outcome[1], (p.file, outcome)
             wall = time.perf_counter() - t
         finally:
             archive.close()
-    return wall, cpu_seconds() - cpu  # the workers' CPU counts once the pool has ended
+    return wall, _since(cpu)  # the workers' CPU counts once the pool has ended
 
 
 def raw_copy_seconds(db, rows: int, per_game: int, state_bytes: int, runs: int, tag: int = 0) -> list[float]:
@@ -136,8 +141,8 @@ def main(argv=None) -> None:
         [f"baseline: raw COPY, one transaction (median of {args.runs})", f"{copy:.2f}", raw_rate],
         ["**ratio import / COPY**", "", f"**1/{raw_rate / api_rate:.0f}** ({api_rate / raw_rate:.2%})"],
     ]
-    print("Runs: import " + ", ".join(f"{s:.2f}" for s in imports) + " s (CPU " + ", ".join(f"{s:.2f}" for s in cpus)
-          + " s, this process and its workers); COPY " + ", ".join(f"{s:.3f}" for s in copies)
+    print("Runs: import " + ", ".join(f"{s:.2f}" for s in imports) + " s (CPU s, this process + its workers: "
+          + ", ".join(f"{a:.2f} + {b:.2f}" for a, b in cpus) + "); COPY " + ", ".join(f"{s:.3f}" for s in copies)
           + " s; ratio " + ", ".join(f"1/{i / c:.0f}" for i, c in zip(imports, copies)) + "\n")
     print(f"Import {facts:,} facts in {games} games ({facts / games:.0f} facts/game, {state_bytes} B mean stored state)\n")
     print(table(["", "seconds", "facts (rows) per second"], rows))
