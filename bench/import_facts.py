@@ -136,8 +136,8 @@ def main(argv=None) -> None:
         seconds, copy = median(imports), median(copies)
     api_rate, raw_rate = facts / seconds, facts / copy
     rows = [
-        [f"import {len(paths)} notation files ({args.workers} worker process(es); median of {args.runs})", f"{seconds:.2f}",
-         api_rate],
+        [f"import {len(paths)} notation files ({args.workers} worker process(es); median of {args.runs})",
+         f"{seconds:.2f}", api_rate],
         [f"baseline: raw COPY, one transaction (median of {args.runs})", f"{copy:.2f}", raw_rate],
         ["**ratio import / COPY**", "", f"**1/{raw_rate / api_rate:.0f}** ({api_rate / raw_rate:.2%})"],
     ]

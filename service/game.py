@@ -433,7 +433,8 @@ class Game(Aggregate):
         flags: list,
         chain: str | None = None,
     ) -> None:
-        self._took_fact(seq, type, data, actor, visibility, round, phase, recorder, recorded_at, command_id, flags, chain)
+        self._took_fact(seq, type, data, actor, visibility, round, phase, recorder, recorded_at, command_id, flags,
+                        chain)
 
     def _took_fact(self, seq: int, type: str, data: dict, actor: int | None, visibility: str,  # noqa: A002
                    round: int | None, phase: str | None, recorder: str | None, recorded_at: str,  # noqa: A002

@@ -191,7 +191,8 @@ def import_parsed(games, parsed: ParsedGame) -> tuple[Game, bool]:
 def _already_stored(games, parsed: ParsedGame, game_id) -> Game:
     """The stored game if its facts are the file's (the file is skipped), else the file's refusal."""
     existing = games.get_game(game_id)
-    if write_game(existing).split("\n", 1)[1] == "\n".join(_dump(_canonical_fact(f)) for f in parsed.facts) + ("\n" if parsed.facts else ""):
+    facts = "\n".join(_dump(_canonical_fact(f)) for f in parsed.facts) + ("\n" if parsed.facts else "")
+    if write_game(existing).split("\n", 1)[1] == facts:
         return existing
     raise NotationError(parsed.file, 1, f"game {game_id} is already in the archive with other facts", "game")
 
@@ -228,7 +229,7 @@ class FoldedGame:
     refusal: tuple | None = None
 
 
-_worker_apps: dict[tuple, Any] = {}  # in a worker process: a Games without a database per mapper setting, for its mapper
+_worker_apps: dict[tuple, Any] = {}  # in a worker process: a Games without a database (for its mapper) per setting
 
 
 def _fold_in_worker(parsed: ParsedGame, env: tuple[tuple[str, str], ...]) -> FoldedGame:

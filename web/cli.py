@@ -304,7 +304,8 @@ def import_(ctx: click.Context, files: tuple[Path, ...], workers: int | None) ->
                 click.secho(f"rejected {e.message}; nothing of it was stored", fg="red", err=True)
         with _Open(ctx) as archive:
             total = sum(len(p.facts) for p in parsed)
-            with click.progressbar(length=max(total, 1), label="importing facts", show_pos=True, file=sys.stderr) as bar:
+            with click.progressbar(length=max(total, 1), label="importing facts", show_pos=True,
+                                   file=sys.stderr) as bar:
                 for game, outcome in import_many(archive.games, parsed, pool):
                     if isinstance(outcome, NotationError):
                         failed += 1
