@@ -1,6 +1,7 @@
 """The Games application: the only door to the event store."""
 from __future__ import annotations
 
+import gc
 import random
 import threading
 import time
@@ -172,24 +173,25 @@ class Games(Application[UUID]):
         """
         if header.get("id") is not None and self.exists(header["id"]):
             raise GameAlreadyExists(f"game {header['id']} is already in the archive", field="id")
-        game = self._new_game(header)
-        for index, group in _command_groups(facts):
-            try:
-                game.record(
-                    [_fact_part(f) for f in group],
-                    command_id=group[0].get("command"),
-                    recorder=group[0].get("recorder"),
-                    recorded_at=[f.get("recorded_at") for f in group],
-                    checked=checked,
-                )
-            except (FactsRefused, InvalidInput) as e:
-                e.details["index"] = index + e.details.get("index", 0)
-                raise
+        game = folded_game(header, facts, checked=checked)
         try:
             self.save(game)
         except IntegrityError:
             raise GameAlreadyExists(f"game {game.id} is already in the archive", field="id") from None
         return game
+
+    def insert_folded(self, game_id: UUID, versions: list[int], topics: list[str], states: list[bytes]) -> None:
+        """Store a game folded elsewhere (:func:`folded_game`, then this application's mapper, in an import's
+        worker process): its events as the mapper encoded them (version, topic and state of each), in one
+        transaction, all or nothing. The game is not put in the cache (the next read loads it)."""
+        try:
+            insert_rows = getattr(self.recorder, "insert_rows", None)  # service.recorder.FailFastRecorder's
+            if insert_rows is not None:
+                insert_rows([game_id] * len(versions), versions, topics, states)
+            else:
+                self.recorder.insert_events([StoredEvent(game_id, *row) for row in zip(versions, topics, states)])
+        except IntegrityError:
+            raise GameAlreadyExists(f"game {game_id} is already in the archive", field="id") from None
 
     def record(self, game_id: UUID, facts: list[Mapping[str, Any]], **kwargs: Any) -> dict[str, Any]:
         """Append a batch to a game, all or nothing.
@@ -453,6 +455,37 @@ class Games(Application[UUID]):
             played_on=played_on.isoformat() if hasattr(played_on, "isoformat") else played_on,
             title=header.get("title"),
         )
+
+
+def folded_game(header: Mapping[str, Any], facts: list[Mapping[str, Any]], *, checked: bool = False) -> Game:
+    """A new game with all its facts recorded, not stored: what :meth:`Games.import_game` stores, made without a
+    database (an import's worker process makes it too). Raises as ``Games.import_game`` does; FactsRefused and
+    InvalidInput name the fact by ``details["index"]``.
+
+    The cyclic collector is paused while the game's facts are recorded, as a fold pauses it (decision 0046): an
+    import keeps every event and fact it makes until the game is stored, so the collections its allocations set
+    off free nothing and walk the growing heap (docs/benchmarks.md §2).
+    """
+    game = Games._new_game(header)
+    was_on = gc.isenabled()  # a collector turned off by someone else (a fold on another thread) is left to them
+    gc.disable()
+    try:
+        for index, group in _command_groups(facts):
+            try:
+                game.record(
+                    [_fact_part(f) for f in group],
+                    command_id=group[0].get("command"),
+                    recorder=group[0].get("recorder"),
+                    recorded_at=[f.get("recorded_at") for f in group],
+                    checked=checked,
+                )
+            except (FactsRefused, InvalidInput) as e:
+                e.details["index"] = index + e.details.get("index", 0)
+                raise
+    finally:
+        if was_on:
+            gc.enable()
+    return game
 
 
 def _project(aggregate: Any, events: Iterable[Any]) -> Any:

@@ -30,8 +30,12 @@ def _text(value: Any) -> str:
     raise TypeError(f"cannot hash a {type(value).__name__}: {value!r}")
 
 
+# one encoder made once (``json.dumps`` with options makes a new one per call)
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=_text)
+
+
 def canonical(content: Mapping[str, Any]) -> str:
-    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=_text)
+    return _ENCODER.encode(content)
 
 
 def link(previous: str, game_id: UUID | str, version: int, topic: str, fields: Mapping[str, Any]) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import abc
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Mapping
@@ -275,20 +276,43 @@ class Game(Aggregate):
         first = self.position + 1
         for i, (fact, flags, pos, after) in enumerate(staged):
             self._staged_head = after  # already folded by the check: the event body reuses it
-            self._fact_recorded(
-                seq=fact.seq,
-                type=fact.type,
-                data=dict(fact.data),
-                actor=fact.actor,
-                visibility=fact.visibility,
-                round=pos.get("round"),
-                phase=pos.get("phase"),
-                recorder=recorder,
-                recorded_at=recorded_at[i] if recorded_at else now_iso(),
-                command_id=command_id,
-                flags=[v.as_dict() for v in flags],
-            )
+            self._trigger_fact({
+                "seq": fact.seq,
+                "type": fact.type,
+                "data": dict(fact.data),
+                "actor": fact.actor,
+                "visibility": fact.visibility,
+                "round": pos.get("round"),
+                "phase": pos.get("phase"),
+                "recorder": recorder,
+                "recorded_at": recorded_at[i] if recorded_at else now_iso(),
+                "command_id": command_id,
+                "flags": [v.as_dict() for v in flags],
+            })
         return {**self._result(first, self.position), "replayed": False}
+
+    def _trigger_fact(self, fields: dict[str, Any]) -> None:
+        """``self._fact_recorded(**fields)`` without the library's generic plumbing around it.
+
+        Calling the ``@event`` method matches its arguments to its signature, copies them twice and picks them
+        out again before the event is made (a third of recording a fact outside the rules, docs/benchmarks.md §2).
+        Here the same event is made from the same fields, linked and timestamped as :meth:`trigger_event` does,
+        applied to the game as its ``mutate`` would (the method's body, then the version and time) and added to the
+        pending events as the library's ``trigger_event`` does: the same object, stored the same
+        (tests/unit/test_hash_chain.py compares the two byte for byte).
+        """
+        event_class = Game.FactRecorded
+        fields["timestamp"] = timestamp = event_class.create_timestamp()
+        version = self.version + 1
+        chain = hash_chain.link(self.chain or hash_chain.GENESIS, self.id, version, _FACT_TOPIC, fields)
+        new_event = event_class(originator_id=self.id, originator_version=version, chain=chain, **fields)
+        # what the event's mutate does (its id and version are this game's next by construction): the method's body
+        self._took_fact(fields["seq"], fields["type"], fields["data"], fields["actor"], fields["visibility"],
+                        fields["round"], fields["phase"], fields["recorder"], fields["recorded_at"],
+                        fields["command_id"], fields["flags"], chain)
+        self.version = version
+        self.modified_on = timestamp
+        self._pending_events.append(new_event)
 
     def _result(self, first: int, last: int) -> dict[str, Any]:
         flagged = [
@@ -318,8 +342,13 @@ class Game(Aggregate):
                     violations = self._check_replacement(known, fact)
             elif fact.type in ANNOTATION_TYPES:  # a comment or a note: checked here, never by the ruleset
                 violations = check_annotation(known, fact, [p["seat"] for p in self.players])
-            else:
-                violations = ruleset.check(state, fact)
+            else:  # the check and the fold at once (one shape check); the state after is taken below unless refused
+                try:
+                    violations, after, _ = ruleset.checked_apply(state, fact)
+                except Exception:  # noqa: BLE001 - a fact the check refuses may not be appliable: the refusal answers
+                    violations = ruleset.check(state, fact)
+                    if not any(v.shape or self.strict for v in violations):
+                        raise
             refused = [v for v in violations if v.shape or self.strict]
             if refused:
                 raise FactsRefused(
@@ -338,7 +367,7 @@ class Game(Aggregate):
             else:
                 if known is not None:
                     known[seq] = fact
-                state, _ = ruleset.apply(state, fact)
+                state = after
             staged.append((fact, violations, pos, state))
         return staged
 
@@ -361,7 +390,7 @@ class Game(Aggregate):
     @staticmethod
     def _read_fact(raw: Mapping[str, Any], seq: int, index: int, checked: bool = False) -> Fact:
         where = f"facts[{index}]"
-        if not isinstance(raw, Mapping):
+        if type(raw) is not dict and not isinstance(raw, abc.Mapping):  # a dict first: typing's isinstance is slow
             raise InvalidInput(f"{where} must be an object", field=where, index=index)
         ftype = raw.get("type")
         if not isinstance(ftype, str) or not ftype:
@@ -369,7 +398,7 @@ class Game(Aggregate):
         data = raw.get("data", {})
         if data is None:
             data = {}
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, abc.Mapping):
             raise InvalidInput(f"{where}.data must be an object", field=f"{where}.data", index=index)
         actor = raw.get("actor")
         if actor is not None and (not isinstance(actor, int) or isinstance(actor, bool)):
@@ -404,6 +433,14 @@ class Game(Aggregate):
         flags: list,
         chain: str | None = None,
     ) -> None:
+        self._took_fact(seq, type, data, actor, visibility, round, phase, recorder, recorded_at, command_id, flags,
+                        chain)
+
+    def _took_fact(self, seq: int, type: str, data: dict, actor: int | None, visibility: str,  # noqa: A002
+                   round: int | None, phase: str | None, recorder: str | None, recorded_at: str,  # noqa: A002
+                   command_id: str | None, flags: list, chain: str | None) -> None:
+        """A fact's event applied to the game: the body of ``_fact_recorded`` (a stored event loaded) and of
+        ``_trigger_fact`` (a fact recorded now)."""
         self.chain = chain
         fact = Fact(seq=seq, type=type, data=dict(data), actor=actor, visibility=visibility)
         self.recorded.append(
@@ -417,3 +454,6 @@ class Game(Aggregate):
             self._head = _Head((self.position, staged))
         else:  # loaded or fast-forwarded: folded when asked for (head_state), not here
             self._head = self._head.carried()
+
+
+_FACT_TOPIC = get_topic(Game.FactRecorded)  # the topic a fact's event is stored (and hashed) under

@@ -282,31 +282,37 @@ def retry_parked(ctx: click.Context, view: str | None) -> None:
 
 @main.command(name="import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes that check and fold the games of several files (default: one per core; 1: all in"
+                   " this process). This process only stores them, each file's game whole or not at all.")
 @click.pass_context
-def import_(ctx: click.Context, files: tuple[Path, ...]) -> None:
+def import_(ctx: click.Context, files: tuple[Path, ...], workers: int | None) -> None:
     """Import games from notation files; each file is stored whole or not at all."""
-    from service.notation import NotationError, import_parsed, read_file
+    from contextlib import nullcontext
 
-    parsed, failed = [], 0
-    for path in files:  # read every file first: a bad one is reported before anything is stored
-        try:
-            parsed.append(read_file(path))
-        except NotationError as e:
-            failed += 1
-            click.secho(f"rejected {e.message}; nothing of it was stored", fg="red", err=True)
-    with _Open(ctx) as archive:
-        total = sum(len(p.facts) for p in parsed)
-        with click.progressbar(length=max(total, 1), label="importing facts", show_pos=True, file=sys.stderr) as bar:
-            for game in parsed:
-                try:
-                    stored, created = import_parsed(archive.games, game)
-                except NotationError as e:
-                    failed += 1
-                    click.secho(f"\nrejected {e.message}; nothing of it was stored", fg="red", err=True)
-                else:
-                    if not created:
-                        click.echo(f"\n{game.file}: game {stored.id} is already in the archive; skipped", err=True)
-                bar.update(len(game.facts))
+    from service.notation import FoldPool, NotationError, default_workers, import_many, read_file
+
+    workers = min(workers or default_workers(), len(files))
+    # the workers are forked first, before this process opens the archive and its pools start threads (decision 0050)
+    with FoldPool(workers) if workers > 1 else nullcontext() as pool:
+        parsed, failed = [], 0
+        for path in files:  # read every file first: a bad one is reported before anything is stored
+            try:
+                parsed.append(read_file(path))
+            except NotationError as e:
+                failed += 1
+                click.secho(f"rejected {e.message}; nothing of it was stored", fg="red", err=True)
+        with _Open(ctx) as archive:
+            total = sum(len(p.facts) for p in parsed)
+            with click.progressbar(length=max(total, 1), label="importing facts", show_pos=True,
+                                   file=sys.stderr) as bar:
+                for game, outcome in import_many(archive.games, parsed, pool):
+                    if isinstance(outcome, NotationError):
+                        failed += 1
+                        click.secho(f"\nrejected {outcome.message}; nothing of it was stored", fg="red", err=True)
+                    elif not outcome[1]:
+                        click.echo(f"\n{game.file}: game {outcome[0]} is already in the archive; skipped", err=True)
+                    bar.update(len(game.facts))
     click.echo(f"imported {len(files) - failed} of {len(files)} file(s)")
     if failed:
         sys.exit(1)

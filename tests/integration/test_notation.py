@@ -123,3 +123,75 @@ def test_commands_refuse_an_unmigrated_server_and_say_what_to_run(pg_server):
         assert result.exit_code == 0 and "3 loaded" in result.output
     finally:
         drop_database(pg_server, db.name)
+
+
+def _import_set(folder: Path) -> tuple[list[str], str]:
+    """Files of each outcome, in an order that mixes them; returns (names, the first game's id)."""
+    first, other = _lines(63), _lines(64)
+    files = {
+        "a.jsonl": "\n".join(first) + "\n",
+        "b.jsonl": _mutate(_lines(65), 3, lambda o: o.update(seq=1)),  # refused when read
+        "c.jsonl": _mutate(_lines(66), 2, lambda o: o.update(actor=None, type="SetupCompleted",
+                                                             data={"first_player": 1})),  # refused when folded
+        "d.jsonl": "\n".join(other) + "\n",
+        "e.jsonl": "\n".join(first) + "\n",  # a's game again: skipped
+        "f.jsonl": "\n".join([first[0]] + other[1:]) + "\n",  # a's game id with other facts: refused
+    }
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return list(files), json.loads(first[0])["game"]
+
+
+@pytest.mark.parametrize("how", ["in this process", "forked workers", "workers from a fork server"])
+def test_an_import_in_worker_processes_reports_and_stores_as_one_in_process(fresh_archive, tmp_path, how):
+    """``import --workers N``: the games are folded in worker processes (forked from a process without threads,
+    the CLI's; from a fork server when the importing process already runs threads, as this test process does),
+    with the same messages in the same order, each game stored whole, its hash chain intact (decision 0050)."""
+    import subprocess
+    import sys
+
+    names, first_id = _import_set(tmp_path)
+    url = fresh_archive.db.url
+    args = ["--database-url", url, "import", "--workers", "1" if how == "in this process" else "2", *names]
+    if how == "forked workers":  # a process of its own, as the command runs
+        run = subprocess.run([str(Path(sys.executable).parent / "nemesis-archive"), *args], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=120)
+        code, output = run.returncode, run.stderr + run.stdout
+    else:
+        import os
+
+        here = os.getcwd()
+        os.chdir(tmp_path)
+        try:
+            result = CliRunner().invoke(cli, args)
+        finally:
+            os.chdir(here)
+        code, output = result.exit_code, result.output
+    said = [line for line in output.splitlines() if "rejected" in line or "skipped" in line or "imported" in line]
+    assert said == [
+        "rejected b.jsonl:4: seq must be 3 (facts are numbered 1, 2, 3 ... in order); nothing of it was stored",
+        "rejected c.jsonl:3: SetupCompleted: Setup is not complete: seats 1, 2, 3 have not chosen a character.;"
+        " nothing of it was stored",
+        f"e.jsonl: game {first_id} is already in the archive; skipped",
+        f"rejected f.jsonl:1: game {first_id} is already in the archive with other facts; nothing of it was stored",
+        "imported 3 of 6 file(s)",
+    ], output
+    assert code == 1
+    verified = CliRunner().invoke(cli, ["--database-url", url, "verify"])
+    assert verified.exit_code == 0 and "verified 2 game(s)" in verified.output and "2 intact" in verified.output
+    assert write_game(fresh_archive.games.get_game(first_id)) == (tmp_path / "a.jsonl").read_text(encoding="utf-8")
+
+
+def test_a_bug_in_a_worker_names_the_file_it_was_folding(monkeypatch):
+    import service.archive
+    from service.archive import Games
+    from service.notation import fold_parsed
+
+    def broken(*args, **kwargs):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(service.archive, "folded_game", broken)
+    games = Games(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    with pytest.raises(KeyError) as err:
+        fold_parsed(parse("\n".join(_lines(63)) + "\n", "games/buggy.jsonl"), games)
+    assert any("games/buggy.jsonl" in note for note in err.value.__notes__)

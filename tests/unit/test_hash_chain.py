@@ -113,3 +113,45 @@ def test_a_legacy_game_that_grows_chains_its_new_facts(games):
     new = loaded.collect_events()
     assert new[0].chain == hash_chain.link(hash_chain.GENESIS, game.id, 6, "service.game:Game.FactRecorded", vars(new[0]))
     assert new[1].chain == hash_chain.link(new[0].chain, game.id, 7, "service.game:Game.FactRecorded", vars(new[1]))
+
+
+def test_a_recorded_fact_is_stored_as_the_librarys_event_method_stores_it(games, monkeypatch):
+    """``Game.record`` makes its events without the ``@event`` method's plumbing (``_trigger_fact``): the same
+    events, hashed and stored byte for byte as calling the decorated method gives them."""
+    from datetime import datetime, timezone
+
+    from service.game import Game
+
+    moment = datetime(2026, 11, 27, 10, 0, tzinfo=timezone.utc)
+    monkeypatch.setattr(Game.FactRecorded, "create_timestamp", staticmethod(lambda: moment))
+    monkeypatch.setattr(Game.Created, "create_timestamp", staticmethod(lambda: moment))
+    header, facts = generated(seed=5)
+    fast = Games._new_game(header)
+    for i, f in enumerate(facts[:40]):
+        fast.record([f], command_id=f"c{i}", recorder="r", recorded_at=[f"2026-11-27T10:00:{i % 60:02d}+00:00"])
+    slow = Games._new_game({**header, "id": fast.id})
+    for r in fast.recorded:  # the same fields through the library's own trigger (the @event method)
+        slow._staged_head = None
+        slow._fact_recorded(seq=r.fact.seq, type=r.fact.type, data=dict(r.fact.data), actor=r.fact.actor,
+                            visibility=r.fact.visibility, round=r.round, phase=r.phase, recorder=r.recorder,
+                            recorded_at=r.recorded_at, command_id=r.command_id, flags=[dict(f) for f in r.flags])
+    ours = [games.mapper.to_stored_event(e) for e in fast.collect_events()]
+    library = [games.mapper.to_stored_event(e) for e in slow.collect_events()]
+    assert len(ours) == 41 and ours == library
+    assert fast.chain == slow.chain and fast.version == slow.version == 41 and fast.modified_on == slow.modified_on
+    rows = [(e.originator_version, e.topic, e.state, i + 1) for i, e in enumerate(ours)]
+    assert check_game(fast.id, rows, games.mapper, 0).problems == []
+
+
+def test_a_game_folded_apart_is_stored_as_its_columns_and_loads_back_chained(games):
+    """An import's worker folds and encodes a game (``fold_parsed``), the parent inserts the columns it sends."""
+    from service.notation import fold_parsed, parse, write_game
+
+    game = imported(games, facts=30, seed=7)
+    text = write_game(games.get_game(game.id)).replace(str(game.id), "6f1c2a52-0b7e-4f36-9d4e-5a0c0d1e2f30").replace(
+        '"recorded_at":null', '"recorded_at":"2026-11-27T10:00:00.000+00:00"')
+    folded = fold_parsed(parse(text, "copy.jsonl"), games)
+    assert folded.refusal is None and folded.versions == list(range(1, 32))
+    games.insert_folded(folded.game_id, folded.versions, folded.topics, folded.states)
+    assert write_game(games.get_game(folded.game_id)) == text
+    assert check_game(folded.game_id, stored_rows(games, folded.game_id), games.mapper, 0).problems == []
