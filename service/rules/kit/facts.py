@@ -144,6 +144,98 @@ def shape_violations(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker]
     return out
 
 
+def shape_check(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker], *, common: tuple[FieldSpec, ...] = (),
+                skippable: Callable[[FieldSpec], bool] | None = None,
+                skip_value: Callable[[Any], bool] | None = None) -> Callable[..., tuple[list[Violation], list[str]]]:
+    """``shape_violations`` compiled once per fact spec (decision 0048): ``check(state, fact, seats)`` answers
+    ``(violations, skipped)``, what ``shape_violations(..., skip=, common=, skipped=)`` gives, with ``skip(field,
+    value)`` being ``skippable(field) and skip_value(value)``.
+
+    A fact type's first fact writes a function for its spec (``exec``, as ``dataclasses`` writes ``__init__``):
+    straight-line code that reads each field of the spec once and calls its kind's checker, with no loop over the
+    fields and no dispatch on their kinds. It only answers "well shaped, these fields skipped"; at the first sign
+    of a problem it gives up and the generic ``shape_violations`` writes the violations, so their messages and
+    order are its own. The checkers are bound when a spec is compiled (``kinds`` is complete by then); a spec
+    replaced in ``specs`` is compiled again.
+
+        >>> SPECS = {"Passed": FactSpec("Passed", "seat", "The player passed.",
+        ...                             (field_spec("discarded", "count", "cards discarded", False),))}
+        >>> KINDS = {"count": lambda state, v: None if is_int(v) and v >= 0 else f"must be ≥ 0, got {v!r}"}
+        >>> from service.rules.base import Fact
+        >>> check = shape_check(SPECS, KINDS)
+        >>> check(None, Fact(1, "Passed", {"discarded": 2}, 1), (1, 2))
+        ([], [])
+        >>> [v.rule for v in check(None, Fact(1, "Passed", {"discarded": -1}, 1), (1, 2))[0]]
+        ['invalid-field']
+    """
+    compiled: dict[str, tuple[FactSpec, Callable[[Any, Fact, Collection[int]], list[str] | None]]] = {}
+
+    def skip(f: FieldSpec, value: Any) -> bool:
+        return skippable(f) and skip_value(value)  # type: ignore[misc]
+
+    generic_skip = skip if skippable is not None and skip_value is not None else None
+
+    def check(state: Any, fact: Fact, seats: Collection[int]) -> tuple[list[Violation], list[str]]:
+        t = fact.type
+        spec = specs.get(t)
+        entry = compiled.get(t)
+        if entry is None or entry[0] is not spec:
+            if spec is None:
+                return shape_violations(specs, kinds, state, fact, seats=seats, common=common), []
+            entry = compiled[t] = (spec, _compile(spec, kinds, common, skippable if generic_skip else None,
+                                                  skip_value))
+        fast = entry[1](state, fact, seats)
+        if fast is not None:
+            return [], fast
+        skipped: list[str] = []
+        return shape_violations(specs, kinds, state, fact, seats=seats, skip=generic_skip, common=common,
+                                skipped=skipped), skipped
+
+    return check
+
+
+def _compile(spec: FactSpec, kinds: Mapping[str, Checker], common: tuple[FieldSpec, ...],
+             skippable: Callable[[FieldSpec], bool] | None,
+             skip_value: Callable[[Any], bool] | None) -> Callable[[Any, Fact, Collection[int]], list[str] | None]:
+    """The fast path of ``shape_check`` for one spec: the fields ``skip`` lets through when ``fact`` is well shaped,
+    None when it may not be (then the generic check decides, and words what is wrong)."""
+    _, known, fields = _plan(spec, common)
+    if any(f.kind not in kinds for f in fields):  # the generic check raises where it meets one, if it does
+        return lambda state, fact, seats: None
+    env: dict[str, Any] = {"known": known, "Mapping": Mapping, "dict": dict, "int": int, "skip_value": skip_value}
+    lines = ["def fast(state, fact, seats):",
+             "    data = fact.data",
+             "    if data.__class__ is not dict and not isinstance(data, Mapping):",
+             "        return None"]
+    if spec.actor == SEAT:  # is_int(actor) and actor in seats; a subclass of int goes the generic way
+        lines += ["    actor = fact.actor",
+                  "    if actor.__class__ is not int or actor not in seats:",
+                  "        return None"]
+    elif spec.actor == TABLE:
+        lines += ["    if fact.actor is not None:",
+                  "        return None"]
+    lines += ["    if not known.issuperset(data):",
+              "        return None",
+              "    skipped = []"]
+    for i, f in enumerate(fields):
+        env[f"k{i}"] = kinds[f.kind]
+        lines.append(f"    v = data.get({f.name!r})")
+        if f.required:
+            lines += ["    if v is None:", "        return None"]
+            pad = "    "
+        else:
+            lines.append("    if v is not None:")
+            pad = "        "
+        if skippable is not None and skippable(f):
+            lines += [f"{pad}if skip_value(v):", f"{pad}    skipped.append({f.name!r})",
+                      f"{pad}elif k{i}(state, v):", f"{pad}    return None"]
+        else:
+            lines += [f"{pad}if k{i}(state, v):", f"{pad}    return None"]
+    lines.append("    return skipped")
+    exec(compile("\n".join(lines), f"<shape check of {spec.type}>", "exec"), env)
+    return env["fast"]
+
+
 def undocumented(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker]) -> list[str]:
     """What a ruleset's vocabulary leaves unsaid: a fact type without summary or section, a field without a doc,
     a field kind without a checker (the contract test asks for none).

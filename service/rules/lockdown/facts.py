@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from service.rules.base import Fact, Violation
 from service.rules.kit.facts import CAUSE_FIELD, Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
-from service.rules.kit.facts import shape_violations as kit_shape_violations
+from service.rules.kit.facts import shape_check as kit_shape_check
 from service.rules.lockdown import (
     coarse_record, combat, condition, endgame, event_phase, hidden_information, items, movement, rooms, sections, setup,
     systems, turns, warrants,
@@ -179,21 +179,26 @@ COMMON_FIELDS = (CAUSE_FIELD,)
 def shape_violations(state: Any, fact: Fact) -> list[Violation]:
     """Why ``fact`` cannot be applied at all (the kit's shape check over ``FACTS`` and ``KINDS``); a value
     recorded as unknown is well shaped (``checks.check`` answers value-unknown, decision 0018)."""
-    return kit_shape_violations(FACTS, KINDS, state, fact, seats=state.seats, skip=_unknown, common=COMMON_FIELDS)
+    return _SHAPE(state, fact, state.seats)[0]
 
 
 def shape_and_unknowns(state: Any, fact: Fact) -> tuple[list[Violation], list[str]]:
     """``shape_violations`` and, when there are none, ``unknowns.unknown_fields`` in one pass over the fact's data:
     the fields the shape check lets through as recorded unknown are those ``unknown_fields`` names, in the spec's
     order (a common field, ``by``, is of no kind that may be unknown). The fold's ``checked_apply`` asks both."""
-    found: list[str] = []
-    shape = kit_shape_violations(FACTS, KINDS, state, fact, seats=state.seats, skip=_unknown, common=COMMON_FIELDS,
-                                 skipped=found)
-    return shape, found
+    return _SHAPE(state, fact, state.seats)
 
 
 def _unknown(spec: FieldSpec, value: Any) -> bool:
     return spec.kind in UNKNOWN_KINDS and is_unknown(value)
+
+
+def _may_be_unknown(spec: FieldSpec) -> bool:
+    return spec.kind in UNKNOWN_KINDS
+
+
+# the kit's shape check compiled per fact type at its first fact (decision 0048); ``skip`` is ``_unknown``
+_SHAPE = kit_shape_check(FACTS, KINDS, common=COMMON_FIELDS, skippable=_may_be_unknown, skip_value=is_unknown)
 
 
 # =========================================================================================
