@@ -154,8 +154,8 @@ def shape_check(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker], *, 
     A fact type's first fact writes a function for its spec (``exec``, as ``dataclasses`` writes ``__init__``):
     straight-line code that reads each field of the spec once and calls its kind's checker, with no loop over the
     fields and no dispatch on their kinds. It only answers "well shaped, these fields skipped"; at the first sign
-    of a problem it gives up and the generic ``shape_violations`` writes the violations, so their messages and
-    order are its own. The checkers are bound when a spec is compiled (``kinds`` is complete by then); a spec
+    of a problem it hands the fact to the generic ``shape_violations``, which writes the violations, so their
+    messages and order are its own. The checkers are bound when a spec is compiled (``kinds`` is complete by then); a spec
     replaced in ``specs`` is compiled again.
 
         >>> SPECS = {"Passed": FactSpec("Passed", "seat", "The player passed.",
@@ -168,12 +168,17 @@ def shape_check(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker], *, 
         >>> [v.rule for v in check(None, Fact(1, "Passed", {"discarded": -1}, 1), (1, 2))[0]]
         ['invalid-field']
     """
-    compiled: dict[str, tuple[FactSpec, Callable[[Any, Fact, Collection[int]], list[str] | None]]] = {}
+    compiled: dict[str, tuple[FactSpec, Callable[[Any, Fact, Collection[int]], Any]]] = {}
 
     def skip(f: FieldSpec, value: Any) -> bool:
         return skippable(f) and skip_value(value)  # type: ignore[misc]
 
     generic_skip = skip if skippable is not None and skip_value is not None else None
+
+    def slow(state: Any, fact: Fact, seats: Collection[int]) -> tuple[list[Violation], list[str]]:
+        skipped: list[str] = []
+        return shape_violations(specs, kinds, state, fact, seats=seats, skip=generic_skip, common=common,
+                                skipped=skipped), skipped
 
     def check(state: Any, fact: Fact, seats: Collection[int]) -> tuple[list[Violation], list[str]]:
         t = fact.type
@@ -181,57 +186,53 @@ def shape_check(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker], *, 
         entry = compiled.get(t)
         if entry is None or entry[0] is not spec:
             if spec is None:
-                return shape_violations(specs, kinds, state, fact, seats=seats, common=common), []
+                return slow(state, fact, seats)
             entry = compiled[t] = (spec, _compile(spec, kinds, common, skippable if generic_skip else None,
-                                                  skip_value))
-        fast = entry[1](state, fact, seats)
-        if fast is not None:
-            return [], fast
-        skipped: list[str] = []
-        return shape_violations(specs, kinds, state, fact, seats=seats, skip=generic_skip, common=common,
-                                skipped=skipped), skipped
+                                                  skip_value, slow))
+        return entry[1](state, fact, seats)
 
     return check
 
 
 def _compile(spec: FactSpec, kinds: Mapping[str, Checker], common: tuple[FieldSpec, ...],
-             skippable: Callable[[FieldSpec], bool] | None,
-             skip_value: Callable[[Any], bool] | None) -> Callable[[Any, Fact, Collection[int]], list[str] | None]:
-    """The fast path of ``shape_check`` for one spec: the fields ``skip`` lets through when ``fact`` is well shaped,
-    None when it may not be (then the generic check decides, and words what is wrong)."""
+             skippable: Callable[[FieldSpec], bool] | None, skip_value: Callable[[Any], bool] | None,
+             slow: Callable[[Any, Fact, Collection[int]], Any]) -> Callable[[Any, Fact, Collection[int]], Any]:
+    """``shape_check`` for one spec: ``([], skipped)`` straight away when ``fact`` is well shaped, else what
+    ``slow`` (the generic check) answers, at the first sign of a problem."""
     _, known, fields = _plan(spec, common)
     if any(f.kind not in kinds for f in fields):  # the generic check raises where it meets one, if it does
-        return lambda state, fact, seats: None
-    env: dict[str, Any] = {"known": known, "Mapping": Mapping, "dict": dict, "int": int, "skip_value": skip_value}
+        return slow
+    env: dict[str, Any] = {"known": known, "Mapping": Mapping, "dict": dict, "int": int, "skip_value": skip_value,
+                           "slow": slow}
     lines = ["def fast(state, fact, seats):",
              "    data = fact.data",
              "    if data.__class__ is not dict and not isinstance(data, Mapping):",
-             "        return None"]
+             "        return slow(state, fact, seats)"]
     if spec.actor == SEAT:  # is_int(actor) and actor in seats; a subclass of int goes the generic way
         lines += ["    actor = fact.actor",
                   "    if actor.__class__ is not int or actor not in seats:",
-                  "        return None"]
+                  "        return slow(state, fact, seats)"]
     elif spec.actor == TABLE:
         lines += ["    if fact.actor is not None:",
-                  "        return None"]
+                  "        return slow(state, fact, seats)"]
     lines += ["    if not known.issuperset(data):",
-              "        return None",
+              "        return slow(state, fact, seats)",
               "    skipped = []"]
     for i, f in enumerate(fields):
         env[f"k{i}"] = kinds[f.kind]
         lines.append(f"    v = data.get({f.name!r})")
         if f.required:
-            lines += ["    if v is None:", "        return None"]
+            lines += ["    if v is None:", "        return slow(state, fact, seats)"]
             pad = "    "
         else:
             lines.append("    if v is not None:")
             pad = "        "
         if skippable is not None and skippable(f):
             lines += [f"{pad}if skip_value(v):", f"{pad}    skipped.append({f.name!r})",
-                      f"{pad}elif k{i}(state, v):", f"{pad}    return None"]
+                      f"{pad}elif k{i}(state, v):", f"{pad}    return slow(state, fact, seats)"]
         else:
-            lines += [f"{pad}if k{i}(state, v):", f"{pad}    return None"]
-    lines.append("    return skipped")
+            lines += [f"{pad}if k{i}(state, v):", f"{pad}    return slow(state, fact, seats)"]
+    lines.append("    return [], skipped")
     exec(compile("\n".join(lines), f"<shape check of {spec.type}>", "exec"), env)
     return env["fast"]
 
