@@ -56,14 +56,14 @@ def test_the_compiled_shape_check_answers_what_the_generic_one_does():
             cases.append((late, Fact(1, name, {**(spec.example or {}), **unknown}, actor)))
     seen_types, broken, well, skipped = set(), 0, 0, 0
     for state, fact in cases:
-        found = SHAPE(state, fact, state.seats)
+        found = SHAPE[fact.type](state, fact, state.seats)
         assert found == _generic(state, fact), fact
         well += not found[0]
         skipped += bool(found[1]) and not found[0]
         if fact.type not in seen_types:  # each type broken every way once (the generic check words it)
             seen_types.add(fact.type)
             for odd in _broken(fact, state.seats):
-                got = SHAPE(state, odd, state.seats)
+                got = SHAPE[odd.type](state, odd, state.seats)
                 assert got == _generic(state, odd), odd
                 broken += bool(got[0])
     assert well > 300 and skipped > 10 and broken > 1000
@@ -74,9 +74,12 @@ def test_a_spec_replaced_is_compiled_again_and_an_unknown_kind_goes_the_generic_
 
     specs = {"Passed": FactSpec("Passed", "seat", "passed", (field_spec("n", "count", "cards"),))}
     kinds = {"count": lambda state, v: None if isinstance(v, int) and v >= 0 else "must be ≥ 0"}
-    check = shape_check(specs, kinds)
-    assert check(None, Fact(1, "Passed", {"n": 1}, 1), (1,)) == ([], [])
+    checks = shape_check(specs, kinds)
+    assert checks["Passed"](None, Fact(1, "Passed", {"n": 1}, 1), (1,)) == ([], [])
     specs["Passed"] = FactSpec("Passed", "table", "passed", (field_spec("n", "count", "cards"),))
-    assert [v.rule for v in check(None, Fact(1, "Passed", {"n": 1}, 1), (1,))[0]] == ["actor-not-allowed"]
+    assert [v.rule for v in checks["Passed"](None, Fact(1, "Passed", {"n": 1}, 1), (1,))[0]] == ["actor-not-allowed"]
+    assert [v.rule for v in checks["Passed"](None, Fact(1, "Passed", {"n": 1}, 1), (1,))[0]] == ["actor-not-allowed"]
     specs["Odd"] = FactSpec("Odd", "table", "odd", (field_spec("x", "nokind", "x", False),))
-    assert check(None, Fact(1, "Odd", {}, None), (1,)) == ([], [])
+    assert checks["Odd"](None, Fact(1, "Odd", {}, None), (1,)) == ([], [])
+    assert [v.rule for v in checks["Nope"](None, Fact(1, "Nope", {}, None), (1,))[0]] == ["unknown-fact-type"]
+    assert "Nope" not in checks

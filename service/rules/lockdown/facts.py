@@ -198,14 +198,14 @@ COMMON_FIELDS = (CAUSE_FIELD,)
 def shape_violations(state: Any, fact: Fact) -> list[Violation]:
     """Why ``fact`` cannot be applied at all (the kit's shape check over ``FACTS`` and ``KINDS``); a value
     recorded as unknown is well shaped (``checks.check`` answers value-unknown, decision 0018)."""
-    return SHAPE(state, fact, state.seats)[0]
+    return SHAPE[fact.type](state, fact, state.seats)[0]
 
 
 def shape_and_unknowns(state: Any, fact: Fact) -> tuple[list[Violation], list[str]]:
     """``shape_violations`` and, when there are none, ``unknowns.unknown_fields`` in one pass over the fact's data:
     the fields the shape check lets through as recorded unknown are those ``unknown_fields`` names, in the spec's
     order (a common field, ``by``, is of no kind that may be unknown). The fold's ``checked_apply`` asks both."""
-    return SHAPE(state, fact, state.seats)
+    return SHAPE[fact.type](state, fact, state.seats)
 
 
 def _unknown(spec: FieldSpec, value: Any) -> bool:
@@ -216,7 +216,8 @@ def _may_be_unknown(spec: FieldSpec) -> bool:
     return spec.kind in UNKNOWN_KINDS
 
 
-# the kit's shape check compiled per fact type at its first fact (decision 0048); ``skip`` is ``_unknown``
+# the kit's shape check compiled per fact type at its first fact (decision 0048): ``SHAPE[fact.type](state, fact,
+# seats)``; its ``skip`` is ``_unknown``
 SHAPE = kit_shape_check(FACTS, KINDS, common=COMMON_FIELDS, skippable=_may_be_unknown, skip_value=is_unknown)
 
 

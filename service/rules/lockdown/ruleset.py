@@ -54,7 +54,7 @@ class LockdownRuleset(Ruleset):
                       fact: Fact) -> tuple[list[Violation], _state.LockdownState, list[Consequence]]:
         # the shape check and the unknown fields, done once for both (check and apply each do them on their own),
         # in one pass over the fact's data
-        shape, unknown = _shape(state, fact, state.seats)  # facts.shape_and_unknowns without its call
+        shape, unknown = _shape[fact.type](state, fact, state.seats)  # facts.shape_and_unknowns, inlined
         if shape:
             return shape, state, []
         violations = checks.check_shaped(state, fact, unknown)
