@@ -1,6 +1,10 @@
-"""The shape check compiled per fact spec (``kit.facts.shape_check``, decision 0048) answers what the generic one
+"""The fold's per-fact machinery made cheap (decision 0048) answers as before.
+
+The shape check compiled per fact spec (``kit.facts.shape_check``) answers what the generic one
 (``kit.facts.shape_violations``) answers: the same violations, messages and order, and the same fields let through
-as recorded unknown, on well-shaped facts and on facts broken in every way the shape check looks at."""
+as recorded unknown, on well-shaped facts and on facts broken in every way the shape check looks at. The shortcuts
+by the fact type (``turns.undo_of``, ``unknowns.room_unknown``) and the kept answers of ``is_unknown`` answer what
+the longer ways do."""
 from __future__ import annotations
 
 from types import MappingProxyType
@@ -83,3 +87,59 @@ def test_a_spec_replaced_is_compiled_again_and_an_unknown_kind_goes_the_generic_
     assert checks["Odd"](None, Fact(1, "Odd", {}, None), (1,)) == ([], [])
     assert [v.rule for v in checks["Nope"](None, Fact(1, "Nope", {}, None), (1,))[0]] == ["unknown-fact-type"]
     assert "Nope" not in checks
+
+
+def _cases():
+    for seed, players in ((3, 2), (11, 4)):
+        setup, generated = generate_game(seed, players=players, max_rounds=6)
+        state = LOCKDOWN.initial_state(setup)
+        for fact in facts_of(generated):
+            yield state, fact
+            state, _ = LOCKDOWN.apply(state, fact)
+
+
+def test_undo_of_and_room_unknown_answer_what_their_long_forms_do():
+    from service.rules.kit.replace import copied
+    from service.rules.lockdown import turns, unknowns
+    from service.rules.lockdown.state import IN_BASE, PLAYER
+
+    undone = unknown_room = 0
+    for state, fact in _cases():
+        long_undo = None
+        if state.clock.phase == PLAYER and turns.is_action(fact):
+            long_undo = turns.Undo(Fact(0, fact.type, fact.data, fact.actor),
+                                   copied(state, interruptible=None) if state.interruptible is not None else state)
+        got = turns.undo_of(state, fact)
+        assert got == long_undo and type(got) is type(long_undo), fact
+        if got is not None:
+            assert vars(got) == vars(long_undo) and vars(got.fact) == vars(long_undo.fact)
+            undone += 1
+        for moved in (state, _nowhere(state, fact)):
+            c = moved.crew.characters.get(fact.actor) if isinstance(fact.actor, int) else None
+            long_unknown = (c is not None and c.status == IN_BASE and c.room is None and bool(c.character)
+                            and (fact.type in turns.ACTIONS or fact.type in ("ItemDropped",))
+                            and fact.type not in ("CharacterMoved", "CharacterMovedCarefully", "Passed"))
+            assert unknowns.room_unknown(moved, fact) == long_unknown, fact
+            unknown_room += long_unknown
+    assert undone > 50 and unknown_room > 20
+
+
+def _nowhere(state, fact):
+    """``state`` with the actor's room recorded as unknown (None), where it has a character."""
+    from service.rules.lockdown.state import with_character
+
+    if not isinstance(fact.actor, int) or fact.actor not in state.crew.characters:
+        return state
+    return with_character(state, fact.actor, room=None)
+
+
+def test_is_unknown_answers_the_same_when_it_keeps_its_answers():
+    from service.rules.lockdown import unknown_values as U
+
+    class Text(str):
+        pass
+
+    values = ["unknown", " Unknown ", "UNKNOWN", "unknown!", "slot-01", "", " ", "\u212anown", "x" * 50,
+              " unknown" + " " * 40, Text("unknown"), Text("no"), 3, None, ["unknown"], b"unknown"]
+    for value in values * 2:  # the second time from what was kept
+        assert U.is_unknown(value) == (isinstance(value, str) and value.strip().casefold() == "unknown"), value
