@@ -16,8 +16,10 @@ same result.
 """
 from __future__ import annotations
 
+import sys
 import threading
 from dataclasses import fields
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -130,6 +132,11 @@ class _Drafting(threading.local):
     # class-attribute defaults: read faster than the thread's ``__dict__``
     draft: Any = None  # the object this thread's ``replace`` changes in place
     parts: dict[str, Any] | None = None  # its sub-states copied since ``draft``, by field: changed in place too
+    # its mappings of entries copied since ``draft`` (``replace_entry``), by field name (one name is one mapping of
+    # the draft: "characters", "rooms"): (the read-only view the draft holds, the private dict under it)
+    maps: dict[str, tuple[Any, dict]] | None = None
+    # the entries of those mappings copied since ``draft``, by id (the object kept, so that its id is not reused)
+    entries: dict[int, Any] | None = None
 
 
 _drafting = _Drafting()
@@ -140,7 +147,8 @@ def draft(obj: T) -> tuple[T, Any]:
 
     For a function that makes many successive versions of one object of which only the last is seen (the
     rules' ``apply``: a fact's effect replaces the state five to ten times): one copy instead of one per change.
-    A sub-state of it that ``replace_in`` changes is copied at its first change and changed in place after it.
+    A sub-state of it that ``replace_in`` changes is copied at its first change and changed in place after it,
+    and so are a mapping of entries and an entry that ``replace_entry`` changes (decision 0049).
     The caller promises that no version but the last is kept or looked at, and that the copy leaves it only
     after ``release`` (from then on it is as frozen as any other). Returns the copy and what ``release`` takes::
 
@@ -150,13 +158,174 @@ def draft(obj: T) -> tuple[T, Any]:
         finally:
             release(token)
     """
-    new = copied(obj)
+    new = object.__new__(type(obj))  # ``copied(obj)`` without its checks of changes there are none of
+    _set_dict(new, "__dict__", dict(obj.__dict__))
     local = _drafting
-    token = (local.draft, local.parts)
-    local.draft, local.parts = new, {}
+    token = (local.draft, local.parts, local.maps, local.entries)
+    local.draft, local.parts, local.maps, local.entries = new, {}, {}, {}
     return new, token
 
 
 def release(token: Any) -> None:
     """End the draft ``draft`` began (the one before it, if drafts nest, is this thread's draft again)."""
-    _drafting.draft, _drafting.parts = token
+    local = _drafting
+    local.draft, local.parts, local.maps, local.entries = token
+
+
+def replace_entry(obj: T, part: str, name: str, key: Any, /, **changes: Any) -> T:
+    """``obj`` with the entry ``key`` of the read-only mapping ``obj.<part>.<name>`` replaced by a copy with
+    ``changes`` (a character of the crew, a room of the ship): ``replace_in(obj, part, name=<a new read-only
+    mapping with that entry replaced>)``.
+
+    Inside a draft of ``obj`` (decision 0049) the mapping is copied at its first change in the draft and the entry
+    at its first change; a later change in the same draft changes that private copy in place, *unless something
+    else holds it*: a caller that kept the entry (``c = state.crew.characters[seat]``) or the mapping (an
+    iteration over it, a variable) sees it as it was, because the entry (or the mapping) is then copied again.
+    Whether anything else holds it is told by its reference count, which counts every variable, container and
+    iterator that refers to it; so no version anyone can still read is ever changed, and nothing that existed
+    before the draft is. What leaves the draft is frozen like any other object.
+
+        >>> from dataclasses import dataclass
+        >>> @dataclass(frozen=True)
+        ... class Room:
+        ...     fire: bool = False
+        >>> @dataclass(frozen=True)
+        ... class Ship:
+        ...     rooms: Any
+        >>> @dataclass(frozen=True)
+        ... class State:
+        ...     ship: Ship
+        >>> s = State(Ship(MappingProxyType({"A": Room()})))
+        >>> t = replace_entry(s, "ship", "rooms", "A", fire=True)
+        >>> t.ship.rooms["A"], s.ship.rooms["A"]
+        (Room(fire=True), Room(fire=False))
+    """
+    return entry_changed(obj, part, name, key, changes)
+
+
+def entry_changed(obj: T, part: str, name: str, key: Any, changes: dict[str, Any], /) -> T:
+    """``replace_entry`` with the changes as a dict (a caller that has them so saves their repacking)."""
+    local = _drafting
+    if obj is not local.draft:
+        mapping = obj.__dict__[part].__dict__[name].copy()  # a read-only view's copy(): its dict's, 5-10x dict()
+        mapping[key] = copied(mapping[key], **changes)
+        return replace_in(obj, part, **{name: MappingProxyType(mapping)})
+    view = obj.__dict__[part].__dict__[name]
+    got = local.maps.get(name)  # type: ignore[union-attr]
+    if got is not None and got[0] is view and _refs(view) <= _LIMITS[0] and _refs(got[1]) <= _LIMITS[1]:
+        mapping = got[1]  # this draft's own, held by nobody else: changed in place
+    else:  # the mapping's first change in this draft (or it is held, or the draft holds another one since): copied
+        mapping = view.copy()
+        view = MappingProxyType(mapping)
+        local.maps[name] = (view, mapping)  # type: ignore[index]
+        obj = replace_in(obj, part, **{name: view})
+    entry = mapping[key]
+    cls = type(entry)
+    names = _FIELDS.get(cls) or _field_names(cls)
+    if not names.issuperset(changes):
+        raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(changes.keys() - names))}")
+    entries = local.entries
+    if entries.get(id(entry)) is entry and _refs(entry) <= _LIMITS[2]:  # type: ignore[union-attr]
+        entry.__dict__.update(changes)  # copied in this draft and held by nobody else: changed in place
+        return obj
+    nd = dict(entry.__dict__)
+    nd.update(changes)
+    new = object.__new__(cls)
+    _set_dict(new, "__dict__", nd)
+    entries[id(new)] = new  # type: ignore[index]
+    mapping[key] = new
+    return obj
+
+
+_getrefcount = _refs = sys.getrefcount
+# The reference counts of a draft's own mapping view, its dict and an entry, as ``replace_entry`` sees them when
+# nothing but the draft holds them: found at import (below) by trying, not assumed, because what the interpreter
+# counts for a function's own variables and arguments changes between versions. Until then (and if it fails)
+# nothing is changed in place.
+_LIMITS = [0, 0, 0]
+
+
+def _calibrate() -> list[int]:
+    """``_LIMITS``: the counts ``replace_entry`` sees for a second change in a draft with nothing else holding the
+    mapping or the entry (read through a recorder standing for ``sys.getrefcount``, its own extra reference taken
+    off), checked by holding each of them once: the change must then copy it."""
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Entry:
+        n: int = 0
+
+    @dataclass(frozen=True)
+    class Part:
+        m: Any
+
+    @dataclass(frozen=True)
+    class Whole:
+        p: Part
+
+    global _refs
+    seen: list[int] = []
+
+    def record(x: Any) -> int:
+        seen.append(_getrefcount(x))
+        return 0
+
+    probe = object()
+    direct = _getrefcount(probe)
+    record(probe)
+    extra = seen.pop() - direct
+    _refs = record
+    try:
+        obj, token = draft(Whole(Part(MappingProxyType({1: Entry()}))))
+        try:
+            obj = replace_entry(obj, "p", "m", 1, n=1)
+            seen.clear()
+            obj = replace_entry(obj, "p", "m", 1, n=2)
+        finally:
+            release(token)
+    finally:
+        _refs = _getrefcount
+    if len(seen) != 3:
+        return [0, 0, 0]
+    limits = [n - extra for n in seen]
+    _LIMITS[:] = limits
+    for hold in ("view", "dict", "entry"):
+        obj, token = draft(Whole(Part(MappingProxyType({1: Entry()}))))
+        try:
+            obj = replace_entry(obj, "p", "m", 1, n=1)
+            held = {"view": obj.p.m, "dict": _drafting.maps["m"][1], "entry": obj.p.m[1]}[hold]
+            obj = replace_entry(obj, "p", "m", 1, n=2)
+            kept = held is obj.p.m or held is _drafting.maps["m"][1] or held is obj.p.m[1]
+            del held
+        finally:
+            release(token)
+        if kept:  # a holder was not seen: never change in place
+            return [0, 0, 0]
+    return limits
+
+
+_LIMITS[:] = _calibrate()
+
+
+# --- frozen dataclasses made without their __init__'s one object.__setattr__ per field --------------------------
+
+def fast_init(cls: type) -> type:
+    """Give the frozen dataclass ``cls`` an ``__init__`` that sets its instance dict at once, the same object (equal,
+    same fields in the same order) for a fraction of the time of the dataclass's own, which calls
+    ``object.__setattr__`` once per field (decision 0049: the rules make a sub-step, an item or a figure at many
+    facts). Only for a class without ``__post_init__`` and without default factories; the signature is kept."""
+    from dataclasses import MISSING
+
+    fs = fields(cls)
+    if hasattr(cls, "__post_init__") or any(f.default_factory is not MISSING or not f.init for f in fs):
+        raise TypeError(f"{cls.__name__}: fast_init is for plain frozen dataclasses")
+    defaults = {f"_d_{f.name}": f.default for f in fs if f.default is not MISSING}
+    params = ", ".join(f.name if f.default is MISSING else f"{f.name}=_d_{f.name}" for f in fs)
+    body = ", ".join(f"{f.name!r}: {f.name}" for f in fs)
+    namespace: dict[str, Any] = {"_set_dict": _set_dict, **defaults}
+    exec(f"def __init__(self, {params}):\n    _set_dict(self, '__dict__', {{{body}}})\n", namespace)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__doc__ = cls.__init__.__doc__
+    cls.__init__ = init  # type: ignore[misc]
+    return cls

@@ -147,18 +147,24 @@ def _vent_out(state: LockdownState, cons: list[Consequence]) -> LockdownState:
 
 def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
     """Advance turns, phases and rounds once no sub-step is pending."""
-    while state.clock.pending and state.clock.pending[0].kind == "finish" and not state.end.ended:
-        p = state.clock.pending[0]
-        state = replace_in(state, "clock", pending=state.clock.pending[1:])
-        state = _finish(state, p, cons)
-    if state.clock.pending or state.end.ended:
-        return state
-    if state.clock.phase == EVENT and state.clock.step == ATTACKS:
+    pending = state.clock.pending
+    if pending:
+        if pending[0].kind != "finish":  # the usual case: a sub-step is due, nothing to advance (decision 0049)
+            return state
+        while state.clock.pending and state.clock.pending[0].kind == "finish" and not state.end.ended:
+            p = state.clock.pending[0]
+            state = replace_in(state, "clock", pending=state.clock.pending[1:])
+            state = _finish(state, p, cons)
+        if state.clock.pending or state.end.ended:
+            return state
+    clock = state.clock
+    phase, step = clock.phase, clock.step
+    if phase == EVENT and step == ATTACKS:
         state = replace_in(state, "clock", step=EVENT_CARD)
         state = event_phase.fire_step(state, cons)
         return state
-    if state.clock.phase == PLAYER and state.clock.step == TURNS:
-        t = state.clock.turn
+    if phase == PLAYER and step == TURNS:
+        t = clock.turn
         c = state.crew.characters.get(t) if t is not None else None
         if c is not None and not c.passed and c.actions < 2:
             return state
@@ -167,13 +173,20 @@ def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
             if state.end.ended:
                 return state
             c = state.crew.characters[t]
+        two = c is not None and not c.passed and c.actions >= 2  # read before the changes below (decision 0049)
+        del c
+        chars = state.crew.characters
         order = state.seats
         start = order.index(t) + 1 if t in order else 0
-        nxt = next((s for s in order[start:] + order[:start] if not state.crew.characters[s].passed), None)
-        changes = {s: {"actions": 0} for s in order if state.crew.characters[s].actions}
-        if t is not None and t in state.crew.characters:  # its turn is over (faq_lockdown.md 7: "your first turn")
-            changes.setdefault(t, {})["first_turn_done"] = True
-        state = with_characters(state, changes) if changes else state
+        nxt = next((s for s in order[start:] + order[:start] if not chars[s].passed), None)
+        reset = [s for s in order if chars[s].actions]
+        done = t if t is not None and t in chars else None  # its turn is over (faq_lockdown.md 7: "your first turn")
+        del chars  # held, the mapping would be copied at each change below (decision 0049)
+        for s in reset:
+            state = (with_character(state, s, actions=0, first_turn_done=True) if s == done
+                     else with_character(state, s, actions=0))
+        if done is not None and done not in reset:
+            state = with_character(state, done, first_turn_done=True)
         if nxt is None:
             state = _vent_out(state, cons)
             if state.end.ended:
@@ -181,10 +194,9 @@ def _settle(state: LockdownState, cons: list[Consequence]) -> LockdownState:
             step = CSS if state.time_space in state.systems.css_at else TIME
             cons.append(C("event-phase", "Everyone has passed: the event phase begins.", round=state.clock.round))
             return replace_in(state, "clock", phase=EVENT, step=step, turn=None, last_turn=None)
-        two = c is not None and not c.passed and c.actions >= 2
         cons.append(C("turn", f"The turn passes to {who(state, nxt)}.", seat=nxt))
         return replace_in(state, "clock", turn=nxt, last_turn=t if two else None)
-    if state.clock.phase == EVENT and state.clock.step == ROUND_END:
+    if phase == EVENT and step == ROUND_END:
         cons.append(C("round-ended", f"Round {state.clock.round} ends.", round=state.clock.round))
         state = replace_in(state, "clock", phase=PLAYER, step=FIRST_PLAYER, round=state.clock.round + 1, turn=None,
                            last_turn=None)

@@ -190,7 +190,7 @@ def _power_drop(state: LockdownState, colour: str, cons: list[Consequence]) -> L
                       threshold=colour))
         return state
     n, loc = max(on)
-    power = dict(state.ship.power)
+    power = state.ship.power.copy()
     power[loc] = (n, False)
     cons.append(C("power-drop", f"{colour.capitalize()} power threshold: power token {n} ({loc}) turns off.",
                   threshold=colour, location=loc, token=n))
@@ -318,7 +318,9 @@ def _tile_places(state: LockdownState, card, tiles, what: str, cons: list[Conseq
 def _kickstopper(state: LockdownState, card, cons: list[Consequence]) -> LockdownState:
     """Kickstopper: the elevator's power token turns inactive; a malfunction in every Elevator Room."""
     n, _on = state.ship.power.get("elevator", (4, False))
-    state = replace_in(state, "ship", power=MappingProxyType({**state.ship.power, "elevator": (n, False)}))
+    power = state.ship.power.copy()
+    power["elevator"] = (n, False)
+    state = replace_in(state, "ship", power=MappingProxyType(power))
     cons.append(C("event-effect", f"{card.en}: the elevator's power token turns inactive; a malfunction marker goes "
                   f"into every Elevator Room.", card=card.id))
     for place in _tile_places(state, card, ("elevator_room_s01", "elevator_room_s02", "elevator_room_s03"),

@@ -25,7 +25,8 @@ from service.rules.lockdown.catalog import item_ammo
 from service.rules.lockdown.components import ATTACK_CARDS, COLONY, ROOMS
 from service.rules.lockdown.state import (
     DEAD, ENDED, EVACUATED, FIRE_MARKERS, GONE, HAND_SIZE, IN_BASE, IN_BUNKER, IN_POD, LOCKED_IN, MALFUNCTION_MARKERS,
-    PLAYER, Intruder, Item, ItemDeck, LockdownState, Pending, SeriousWound, intruder, who, with_character, with_room,
+    PLAYER, SIZE_ORDER, Intruder, Item, ItemDeck, LockdownState, Pending, SeriousWound, intruder, who, with_character,
+    with_room,
 )
 
 MAX_SERIOUS = 3  # a wound beyond 3 serious wounds kills (lockdown.md §8.4)
@@ -80,7 +81,7 @@ def entered(state: LockdownState, seat: int, dest: str, via: str | None, was_occ
 
 
 def bag_add(state: LockdownState, token: str, n: int = 1) -> LockdownState:
-    bag = dict(state.colony.bag)
+    bag = state.colony.bag.copy()
     bag[token] = max(0, bag.get(token, 0) + n)
     return replace_in(state, "colony", bag=MappingProxyType(bag))
 
@@ -90,7 +91,7 @@ def supply_to_bag(state: LockdownState, token: str, cons: list[Consequence]) -> 
         cons.append(C("colony-supply-empty", f"No {token} token is left next to the board; nothing is added.",
                       token=token))
         return state
-    supply = dict(state.colony.supply)
+    supply = state.colony.supply.copy()
     supply[token] -= 1
     state = replace_in(state, "colony", supply=MappingProxyType(supply))
     cons.append(C("colony-token-added", f"1 {token} token is added to the colony bag.", token=token))
@@ -118,7 +119,9 @@ def pay(state: LockdownState, seat: int, n: int) -> LockdownState:
     n = max(0, min(n, c.hand))
     if not n:
         return state
-    return with_character(state, seat, hand=c.hand - n, discard=c.discard + n)
+    hand, discard = c.hand - n, c.discard + n
+    del c  # not held across the change: the draft may change the character in place (decision 0049)
+    return with_character(state, seat, hand=hand, discard=discard)
 
 
 def draw(state: LockdownState, seat: int, n: int, cons: list[Consequence] | None = None) -> LockdownState:
@@ -135,6 +138,7 @@ def draw(state: LockdownState, seat: int, n: int, cons: list[Consequence] | None
             break
         deck -= 1
         hand += 1
+    del c  # as in pay
     return with_character(state, seat, hand=hand, deck=deck, discard=discard)
 
 
@@ -159,19 +163,23 @@ def wound(state: LockdownState, seat: int, kind: str, cons: list[Consequence], c
             return die(state, seat, cause, cons, room=corpse_room)
         if kind == "light":
             light = c.light + 1
+            serious = c.serious
+            del c  # as in pay
             if light >= LIGHT_TRACK:
                 cons.append(C("light-to-serious", f"{who(state, seat)}'s 3rd light wound becomes a serious wound "
                               f"(the light-wound track is cleared).", seat=seat))
-                state = with_character(state, seat, light=0, serious=c.serious + (SeriousWound(card),))
+                state = with_character(state, seat, light=0, serious=serious + (SeriousWound(card),))
             else:
                 state = with_character(state, seat, light=light)
                 cons.append(C("light-wound", f"{who(state, seat)} suffers a light wound ({light} on the track).",
                               seat=seat, light=light))
         else:
-            state = with_character(state, seat, serious=c.serious + (SeriousWound(card),))
+            serious = c.serious + (SeriousWound(card),)
+            del c  # as in pay
+            state = with_character(state, seat, serious=serious)
             cons.append(C("serious-wound", f"{who(state, seat)} suffers a serious wound"
-                          + (f" ({card})" if card else "") + f" — {len(c.serious) + 1} of 3.", seat=seat,
-                          serious=len(c.serious) + 1))
+                          + (f" ({card})" if card else "") + f" — {len(serious)} of 3.", seat=seat,
+                          serious=len(serious)))
     return state
 
 
@@ -188,7 +196,7 @@ def die(state: LockdownState, seat: int, cause: str, cons: list[Consequence], ro
     state = with_character(state, seat, status=DEAD, room=None, pod=None, cause=cause, objects=(), items=(),
                            contingency=(), was=was, passed=True)
     if c.pod:
-        pods = dict(state.systems.pods)
+        pods = state.systems.pods.copy()
         pods.pop(c.pod, None)
         state = replace_in(state, "systems", pods=MappingProxyType(pods))
     if end_effect:
@@ -224,13 +232,13 @@ def open_gate(state: LockdownState, why: str, cons: list[Consequence]) -> Lockdo
 def add_objects(state: LockdownState, place: str, objects: tuple[str, ...]) -> LockdownState:
     if not objects:
         return state
-    floor = dict(state.ship.objects)
+    floor = state.ship.objects.copy()
     floor[place] = floor.get(place, ()) + tuple(objects)
     return replace_in(state, "ship", objects=MappingProxyType(floor))
 
 
 def take_object(state: LockdownState, place: str, obj: str) -> LockdownState:
-    floor = dict(state.ship.objects)
+    floor = state.ship.objects.copy()
     here = list(floor.get(place, ()))
     match = next((o for o in here if o == obj or o.split(":")[0] == obj), None)
     if match is None:
@@ -250,7 +258,9 @@ def contaminate(state: LockdownState, seat: int, cons: list[Consequence], n: int
         return state
     cons.append(C("contamination", f"{who(state, seat)} receives {n} contamination card{'s' if n != 1 else ''} "
                   f"(onto the discard pile).", seat=seat, count=n))
-    return with_character(state, seat, contamination=c.contamination + n, discard=c.discard + n)
+    contamination, discard = c.contamination + n, c.discard + n
+    del c  # as in pay
+    return with_character(state, seat, contamination=contamination, discard=discard)
 
 
 def infest(state: LockdownState, seat: int, cons: list[Consequence], creeper_room: str | None = None,
@@ -297,17 +307,19 @@ def figures_on_board(state: LockdownState, kind: str) -> int:
     return sum(1 for i in state.colony.intruders if i.kind == kind)
 
 
+_SIZE_RANK = {k: n for n, k in enumerate(SIZE_ORDER)}
+
+
 def escape_attackers(state: LockdownState, origin: str | None) -> tuple:
     """The stalkers that attack a character escaping from ``origin``, each separately (seed 000 L3038–3039), the
     largest first (queen, breeder, adult, creeper, larva; the order of placing among equals). The game option
     ``escape_order: "any"`` lets the table take them in any order (the check); the offer stays largest first."""
-    from service.rules.lockdown.state import SIZE_ORDER
-
     if not origin:
         return ()
     found = state.intruders_in(origin)
-    rank = {k: n for n, k in enumerate(SIZE_ORDER)}
-    return tuple(sorted(found, key=lambda i: rank.get(i.kind, len(rank))))
+    if len(found) < 2:
+        return found
+    return tuple(sorted(found, key=lambda i: _SIZE_RANK.get(i.kind, len(_SIZE_RANK))))
 
 
 def set_aside(state: LockdownState, kind: str) -> LockdownState:
@@ -316,7 +328,7 @@ def set_aside(state: LockdownState, kind: str) -> LockdownState:
     (L1821–1828). The tokens of the stalkers killed later stay there. Nothing moves if the bag holds none."""
     if state.colony.bag.get(kind, 0) <= 0:
         return state
-    bag, supply = dict(state.colony.bag), dict(state.colony.supply)
+    bag, supply = state.colony.bag.copy(), state.colony.supply.copy()
     bag[kind] -= 1
     supply[kind] = supply.get(kind, 0) + 1
     return replace_in(state, "colony", bag=MappingProxyType(bag), supply=MappingProxyType(supply))
@@ -332,7 +344,7 @@ def return_tokens(state: LockdownState, kind: str, n: int, cons: list[Consequenc
                       f"into the bag.", token=kind))
     if k <= 0:
         return state
-    bag, supply = dict(state.colony.bag), dict(state.colony.supply)
+    bag, supply = state.colony.bag.copy(), state.colony.supply.copy()
     bag[kind] = bag.get(kind, 0) + k
     supply[kind] = have - k
     return replace_in(state, "colony", bag=MappingProxyType(bag), supply=MappingProxyType(supply))
@@ -489,11 +501,11 @@ def larva_attack(state: LockdownState, it: Intruder, seat: int, cons: list[Conse
 
 def attack_target(state: LockdownState, place: str) -> int | None:
     """The character attacked in ``place``: fewest cards in hand, ties by player order (lockdown.md §7.6)."""
-    here = [s for s in state.player_order() if state.crew.characters[s].room == place and
-            state.crew.characters[s].status == IN_BASE]
+    chars, order = state.crew.characters, state.player_order()
+    here = [s for s in order if chars[s].room == place and chars[s].status == IN_BASE]
     if not here:
         return None
-    return min(here, key=lambda s: (state.crew.characters[s].hand, state.player_order().index(s)))
+    return min(here, key=lambda s: (chars[s].hand, order.index(s)))
 
 
 def slime(state: LockdownState, seat: int, cons: list[Consequence]) -> LockdownState:
@@ -636,7 +648,9 @@ def item_deck(state: LockdownState, colour: str) -> ItemDeck:
 
 
 def with_deck(state: LockdownState, colour: str, deck: ItemDeck) -> LockdownState:
-    return replace_in(state, "decks", item_decks=MappingProxyType({**state.decks.item_decks, colour: deck}))
+    decks = state.decks.item_decks.copy()  # a read-only view's copy(): 5-10x dict() or {**…} (decision 0049)
+    decks[colour] = deck
+    return replace_in(state, "decks", item_decks=MappingProxyType(decks))
 
 
 def to_bottom(state: LockdownState, colour: str | None, name: str | None, cons: list[Consequence],
@@ -755,4 +769,6 @@ def add_item(state: LockdownState, seat: int, name: str, colour: str, where: str
         cons.append(C("hands-full", f"Both hands of {who(state, seat)} are full: {name} goes to the backpack."))
         where = "backpack"
     cons.append(C("item", f"{who(state, seat)} takes {name} ({where}).", seat=seat, item=name))
-    return with_character(state, seat, items=c.items + (Item(name, colour, where, ammo),))
+    items = c.items + (Item(name, colour, where, ammo),)
+    del c  # as in pay
+    return with_character(state, seat, items=items)

@@ -24,7 +24,7 @@ from service.rules.lockdown import mechanics as M, sections as S
 from service.rules.lockdown.board import PATH, TECHNICAL, is_area
 from service.rules.lockdown.components import NOISE_RESULTS, ROOMS
 from service.rules.lockdown.offers import TABLE_EFFECT, corridor_groups, grouped, offer
-from service.rules.lockdown.state import LockdownState, Pending, who, with_character, with_room
+from service.rules.lockdown.state import PLAYER, LockdownState, Pending, who, with_character, with_room
 from service.rules.lockdown.turns import MOVE_COST, in_game, turn_check
 from service.rules.lockdown.values import MARS_CARD, noise_result, resolve_place, resolve_token
 
@@ -315,9 +315,14 @@ def moved(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockdown
                       f"{state.room_label(origin)} attacks first, the largest first (record IntruderAttacked for "
                       f"each).", seat=seat,
                       intruders=[i.id for i in escape_from]))
-    state = M.pay(state, seat, cost)
-    state = with_character(state, seat, room=dest, moves=c.moves + 1)
-    state = M.count_action(state, seat)
+    # M.pay, the move and M.count_action in one change of the character (decision 0049)
+    paid = max(0, min(cost, c.hand))
+    changes = {"hand": c.hand - paid, "discard": c.discard + paid} if paid else {}
+    changes["room"], changes["moves"] = dest, c.moves + 1
+    if seat == state.clock.turn and state.clock.phase == PLAYER:
+        changes["actions"] = c.actions + 1
+    del c  # nothing reads it after the change: the draft may change the character in place (decision 0049)
+    state = with_character(state, seat, **changes)
     cons.append(C("moved", f"{who(state, seat)} {'carefully ' if careful else ''}moves from "
                   f"{state.room_label(origin)} to {state.room_label(dest)} "
                   f"{'along a path' if n == PATH else f'through corridor {n}' if n is not None else 'through a corridor not recorded'} ({cost} "

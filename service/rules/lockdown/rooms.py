@@ -438,7 +438,7 @@ def _ra_pod(state, seat, place, d, cons):
                            discard=c.discard + c.hand)
     if letter is None:
         return M.check_base_empty(state, cons)
-    pods = dict(state.systems.pods)
+    pods = state.systems.pods.copy()
     pods[letter] = seat
     return M.check_base_empty(replace_in(state, "systems", pods=MappingProxyType(pods)), cons)
 
@@ -465,7 +465,7 @@ def _ra_toggle_power(state, seat, place, d, cons):
     if loc not in state.ship.power:
         return state
     n, on = state.ship.power[loc]
-    power = dict(state.ship.power)
+    power = state.ship.power.copy()
     power[loc] = (n, not on)
     cons.append(C("power", f"Power in {loc} turns {'off' if on else 'on'}.", location=loc, on=not on))
     return replace_in(state, "ship", power=MappingProxyType(power))
@@ -559,7 +559,7 @@ def _ra_alarm(state, seat, place, d, cons):
 
 
 def _ra_restore(state, seat, place, d, cons):
-    power = dict(state.ship.power)
+    power = state.ship.power.copy()
     if sum(1 for _, on in power.values() if on) < 3:
         for loc, (n, _) in list(power.items()):
             power[loc] = (n, n <= 2)
@@ -624,7 +624,7 @@ def computer(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockd
         state = replace_in(state, "systems", rover=d.get("to") or ("away" if state.systems.rover == "exit" else "exit"))
     elif option == "swap_power" and d.get("locations"):
         a, b = d["locations"]
-        power = dict(state.ship.power)
+        power = state.ship.power.copy()
         power[a], power[b] = power[b], power[a]
         state = replace_in(state, "ship", power=MappingProxyType(power))
     elif option == "clear_room" and d.get("room"):
@@ -639,7 +639,7 @@ def computer(state: LockdownState, fact: Fact, cons: list[Consequence]) -> Lockd
         if key and key != TECHNICAL and key not in state.ship.destroyed_doors:
             state = replace_in(state, "ship", doors=state.ship.doors ^ {key})
     elif option == "peek_css" and d.get("space") is not None and d.get("token"):
-        known = dict(state.systems.css_known)
+        known = state.systems.css_known.copy()
         known[str(d["space"])] = d["token"]
         state = replace_in(state, "systems", css_known=MappingProxyType(known))
     return replace_in(state, "research", computer_card=None)

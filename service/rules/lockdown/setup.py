@@ -111,7 +111,7 @@ def check_setup_completed(state: LockdownState, fact: Fact) -> list[Violation]:
 # --- effects -------------------------------------------------------------------------------------------------
 
 def board_prepared(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
-    rooms = dict(state.ship.rooms)
+    rooms = state.ship.rooms.copy()
     placed = []
     for place, tile in (fact.data.get("tiles") or {}).items():
         room = ROOMS.resolve(tile) if tile is not None else None

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
-from service.rules.kit.replace import copied, replace, replace_in
+from service.rules.kit.replace import copied, entry_changed, fast_init, replace, replace_in
 from service.rules.kit.snapshot import SubState
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
@@ -93,6 +93,7 @@ class RoomState:
     malfunction: bool = False
 
 
+@fast_init  # made at many facts: its dict set at once (kit/replace.py; decision 0049)
 @dataclass(frozen=True)
 class Item:
     """An item card a character holds: in a hand (heavy items) or in the backpack."""
@@ -103,6 +104,7 @@ class Item:
     ammo: int | None = None  # ammo or use markers on it, if any
 
 
+@fast_init  # made at many facts: its dict set at once (kit/replace.py; decision 0049)
 @dataclass(frozen=True)
 class ItemDeck:
     """A red, yellow or green item deck as far as the table knows it (seed 000 L3591–3595, L3686–3687, L3849–3852).
@@ -118,6 +120,7 @@ class ItemDeck:
     reshuffles: int = 0
 
 
+@fast_init  # made at many facts: its dict set at once (kit/replace.py; decision 0049)
 @dataclass(frozen=True)
 class SeriousWound:
     card: str | None = None  # the serious wound card, if the table named it
@@ -170,6 +173,7 @@ class CharacterState:
         return len(self.objects) + sum(1 for i in self.items if i.where == "hand")
 
 
+@fast_init  # made at many facts: its dict set at once (kit/replace.py; decision 0049)
 @dataclass(frozen=True)
 class Intruder:
     id: str
@@ -178,6 +182,7 @@ class Intruder:
     injuries: int = 0
 
 
+@fast_init  # made at many facts: its dict set at once (kit/replace.py; decision 0049)
 @dataclass(frozen=True)
 class Pending:
     """A sub-step the rules demand before play goes on (exploration, noise roll, encounter)."""
@@ -395,7 +400,7 @@ class LockdownState:
         return None
 
     def characters_in(self, place: str) -> tuple[int, ...]:
-        return tuple(c.seat for c in self.crew.characters.values() if c.room == place and c.status == IN_BASE)
+        return tuple([c.seat for c in self.crew.characters.values() if c.room == place and c.status == IN_BASE])
 
     def in_base(self) -> tuple[int, ...]:
         """Seats whose character is still in the base (rooms or unlaunched pods)."""
@@ -435,7 +440,7 @@ class LockdownState:
         return self.crew.characters[seat].hands_used
 
     def intruders_in(self, place: str) -> tuple[Intruder, ...]:
-        return tuple(i for i in self.colony.intruders if i.room == place)
+        return tuple([i for i in self.colony.intruders if i.room == place])
 
     def in_combat(self, seat: int) -> bool:
         c = self.crew.characters.get(seat)
@@ -445,13 +450,25 @@ class LockdownState:
         """The room on ``place`` as the table calls it. English by default: the rules' own messages and
         consequences use it, and a fold must not depend on a reader's language (decision 0019); pages
         pass ``name=names.local``, and then the words around the name are in the page's language too."""
-        words = (lambda text: text) if name is None else _t
-        name = name or _english
+        if name is None:  # the rules' own English label: kept per what it depends on (decision 0049)
+            r = self.ship.rooms.get(place) if place is not None else None
+            if r is None:
+                return "nowhere" if place is None else place
+            key = (place, r.tile, r.explored, r.kind)
+            label = _LABELS.get(key)
+            if label is None:
+                label = _LABELS[key] = self._room_label(place, r, None)
+            return label
         if place is None:
-            return words("nowhere")
+            return _t("nowhere")
         r = self.ship.rooms.get(place)
         if r is None:
             return place
+        return self._room_label(place, r, name)
+
+    def _room_label(self, place: str, r: RoomState, name: Callable[[Any], str] | None) -> str:
+        words = (lambda text: text) if name is None else _t
+        name = name or _english
         if r.tile and (r.explored or r.kind == "special"):
             return name(ROOMS[r.tile])
         if r.tile:
@@ -484,6 +501,9 @@ class LockdownState:
         if self.clock.phase == SETUP and self.clock.step == CHARACTERS:
             return next((s for s in self.seats if self.crew.characters[s].character is None), None)
         return None
+
+# room_label's English labels by (place, tile, explored, kind): a few hundred at most (the boards' places and tiles)
+_LABELS: dict[tuple[Any, ...], str] = {}
 
 # the compatibility form: each sub-state field readable under its old flat name, and kit.replace's routing of it
 FLAT_NAMES: Mapping[str, str] = MappingProxyType({f.name: sub for sub, cls in SUB_STATES.items()
@@ -607,19 +627,19 @@ def intruder(state: LockdownState, iid: str | None) -> Intruder | None:
 
 
 def with_room(state: LockdownState, place: str, **changes: Any) -> LockdownState:
-    rooms = dict(state.ship.rooms)
-    rooms[place] = replace(rooms[place], **changes)
-    return replace_in(state, "ship", rooms=MappingProxyType(rooms))
+    """The state with the room on ``place`` changed. Inside ``apply``'s draft the room and the rooms mapping are
+    copied at their first change and changed in place after it (kit ``replace_entry``; decision 0049): a room read
+    before the change is that room after it if it was already changed in the same ``apply``."""
+    return entry_changed(state, "ship", "rooms", place, changes)
 
 
 def with_character(state: LockdownState, seat: int, **changes: Any) -> LockdownState:
-    chars = dict(state.crew.characters)
-    chars[seat] = replace(chars[seat], **changes)
-    return replace_in(state, "crew", characters=MappingProxyType(chars))
+    """The state with the character of ``seat`` changed; inside ``apply``'s draft, changed in place after its first
+    change (as ``with_room``; decision 0049)."""
+    return entry_changed(state, "crew", "characters", seat, changes)
 
 
 def with_characters(state: LockdownState, changes: Mapping[int, Mapping[str, Any]]) -> LockdownState:
-    chars = dict(state.crew.characters)
     for seat, ch in changes.items():
-        chars[seat] = replace(chars[seat], **ch)
-    return replace_in(state, "crew", characters=MappingProxyType(chars))
+        state = entry_changed(state, "crew", "characters", seat, dict(ch))
+    return state

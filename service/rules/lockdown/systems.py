@@ -121,7 +121,7 @@ def power_changed(state, fact, cons):
         return replace_in(state, "ship", emergency_power=d["on"])
     loc = d["location"]
     n, _ = state.ship.power[loc]
-    power = dict(state.ship.power)
+    power = state.ship.power.copy()
     power[loc] = (n, d["on"])
     cons.append(C("power", f"Power token {n} ({loc}) turns {'on' if d['on'] else 'off'}.", location=loc, on=d["on"]))
     return replace_in(state, "ship", power=MappingProxyType(power))

@@ -165,9 +165,15 @@ def first_player_passed(state: LockdownState, fact: Fact, cons: list[Consequence
 def passed(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:
     seat = fact.actor
     d = fact.data.get("discarded", 0) or 0
-    state = M.count_action(state, seat)
-    state = M.pay(state, seat, d)
-    state = with_character(state, seat, passed=True)
+    # M.count_action, M.pay and the pass in one change of the character (decision 0049)
+    c = state.crew.characters[seat]
+    paid = max(0, min(d, c.hand))
+    changes = {"hand": c.hand - paid, "discard": c.discard + paid} if paid else {}
+    if seat == state.clock.turn and state.clock.phase == PLAYER:
+        changes["actions"] = c.actions + 1
+    changes["passed"] = True
+    del c
+    state = with_character(state, seat, **changes)
     cons.append(C("passed", f"{who(state, seat)} passes" + (f" and discards {d} card{'s' if d != 1 else ''}."
                                                                 if d else "."), seat=seat, discarded=d))
     return state

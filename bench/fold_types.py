@@ -1,0 +1,96 @@
+"""The rules' apply per fact type, in CPU time per fact, this checkout against another, alternated.
+
+Each round folds the corpus of bench/fold.py (the demo games and --games generated games) once in a fresh process
+per checkout to get every fact's state before it, then times ``LOCKDOWN.apply`` on each (state, fact) pair with the
+cyclic garbage collector off (as a fold runs, decision 0046), best of --runs per fact type. The table gives each
+type's median over the rounds, its share of the apply time and the ratio of this checkout to the first.
+
+    .venv/bin/python bench/fold_types.py --against /path/to/main-checkout [--games 40] [--runs 5] [--rounds 3]
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+
+
+def measure(root: str, n_games: int, runs: int) -> dict:
+    sys.path[:0] = [root, str(Path(root) / "bench")]
+    from fold import corpus  # the checkout's own bench/fold.py
+
+    from service.rules.lockdown.ruleset import LOCKDOWN
+
+    pairs = []
+    for _, setup, facts in corpus(n_games):
+        state = LOCKDOWN.initial_state(setup)
+        for fact in facts:
+            pairs.append((state, fact))
+            state, _ = LOCKDOWN.apply(state, fact)
+    count = Counter(f.type for _, f in pairs)
+    best: dict[str, float] = defaultdict(lambda: float("inf"))
+    apply, clock = LOCKDOWN.apply, time.process_time
+    gc.disable()
+    for _ in range(runs):
+        spent: dict[str, float] = defaultdict(float)
+        for state, fact in pairs:
+            t = clock()
+            apply(state, fact)
+            spent[fact.type] += clock() - t
+        for k, v in spent.items():
+            best[k] = min(best[k], v)
+    gc.enable()
+    return {"facts": len(pairs), "types": {k: [count[k], best[k] / count[k] * 1e6] for k in count}}
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--against", action="append", default=[], help="another checkout to measure (repeatable)")
+    p.add_argument("--games", type=int, default=40, help="generated games besides the demo games")
+    p.add_argument("--runs", type=int, default=5, help="runs per measurement (best)")
+    p.add_argument("--rounds", type=int, default=3, help="alternations of the checkouts (median)")
+    p.add_argument("--top", type=int, default=15, help="fact types shown, by their share of the first's time")
+    p.add_argument("--measure", help=argparse.SUPPRESS)  # internal: measure this root and print JSON
+    args = p.parse_args(argv)
+    if args.measure:
+        print(json.dumps(measure(args.measure, args.games, args.runs)))
+        return
+    roots = [str(Path(a).resolve()) for a in args.against] + [str(HERE)]
+    seen: dict[str, list[dict]] = {r: [] for r in roots}
+    for _ in range(args.rounds):
+        for root in roots:
+            line = subprocess.run([sys.executable, __file__, "--measure", root, "--games", str(args.games),
+                                   "--runs", str(args.runs)], check=True, capture_output=True, text=True).stdout
+            seen[root].append(json.loads(line.strip().splitlines()[-1]))
+
+    def med(root: str, kind: str) -> float:
+        values = sorted(m["types"][kind][1] for m in seen[root] if kind in m["types"])
+        return values[len(values) // 2]
+
+    first = roots[0]
+    counts = {k: v[0] for k, v in seen[first][0]["types"].items()}
+    total = {r: sum(med(r, k) * n for k, n in counts.items()) for r in roots}
+    print(f"apply, CPU µs per fact by fact type (collector off), best of {args.runs} runs, median of {args.rounds} "
+          f"alternated rounds; {seen[first][0]['facts']:,} facts (the demo games and {args.games} generated games)\n")
+    names = [Path(r).name for r in roots[:-1]] + ["this checkout"]
+    print("| fact type | facts | " + " | ".join(f"{n} µs (share)" for n in names) + " | ratio |")
+    print("|---|---:|" + "---:|" * len(roots) + "---:|")
+    rows = sorted(counts, key=lambda k: -med(first, k) * counts[k])[:args.top]
+    for k in rows + ["(all)"]:
+        if k == "(all)":
+            cells = [f"{total[r] / sum(counts.values()):.1f}" for r in roots]
+            ratio = total[roots[-1]] / total[first]
+            print(f"| all | {sum(counts.values()):,} | " + " | ".join(cells) + f" | {ratio:.2f}× |")
+            continue
+        cells = [f"{med(r, k):.1f} ({med(r, k) * counts[k] / total[r] * 100:.1f} %)" for r in roots]
+        print(f"| {k} | {counts[k]:,} | " + " | ".join(cells) + f" | {med(roots[-1], k) / med(first, k):.2f}× |")
+
+
+if __name__ == "__main__":
+    main()
