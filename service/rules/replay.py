@@ -425,40 +425,46 @@ def _fold_steps(ruleset: Ruleset, setup: Setup, effective: Iterable[tuple[Fact, 
     state = steps[-1].state
     truth = truths[-1]  # the all-seeing state, folded alongside a perspective
     seeing = as_ != "all"
+    checked_apply = ruleset.checked_apply
     for fact, corrected_by, note in effective:
-        if fact.type in ANNOTATION_TYPES:  # a remark: the state does not change
-            if fact.type == "Commented" or not corrected:  # a note shows on its fact in the corrected view
-                steps.append(Step(fact.seq, fact, state, (), (), corrected_by, note))
-                truths.append(truth)
-            continue
-        if fact.type in CORRECTION_TYPES:  # as played: a marker, the state does not change
+        if fact.type in _GENERIC:  # one set lookup answers a ruleset's fact (decision 0048)
+            if fact.type in ANNOTATION_TYPES:  # a remark: the state does not change
+                if fact.type == "Commented" or not corrected:  # a note shows on its fact in the corrected view
+                    steps.append(Step(fact.seq, fact, state, (), (), corrected_by, note))
+                    truths.append(truth)
+                continue
+            # a correction, as played: a marker, the state does not change
             if seeing:
                 fact = _masked_correction(ruleset, setup, fact, as_)
             steps.append(Step(fact.seq, fact, state, note=note))
             truths.append(truth)
             continue
         if seeing:
-            _, truth, _ = ruleset.checked_apply(truth, fact)
+            _, truth, _ = checked_apply(truth, fact)
             fact = ruleset.mask(setup, fact, as_)
-        violations, after, consequences = ruleset.checked_apply(state, fact)
-        violations = tuple(violations)
+        violations, after, consequences = checked_apply(state, fact)
         noted = notes.get(fact.seq)
-        if violations and any(v.shape for v in violations):  # cannot be applied (only reachable through a replacement)
-            steps.append(_step(fact.seq, fact, state, (), violations, corrected_by, note, tuple(noted or ())))
-            truths.append(truth)
-            continue
+        if violations:
+            violations = tuple(violations)
+            if any(v.shape for v in violations):  # cannot be applied (only reachable through a replacement)
+                steps.append(_step(fact.seq, fact, state, (), violations, corrected_by, note, tuple(noted or ())))
+                truths.append(truth)
+                continue
+        else:
+            violations = ()
         state = after
         if seeing:
             for shown in ruleset.revealed(truth, state, as_):
-                shape, after, more = ruleset.checked_apply(state, shown)
+                shape, after, more = checked_apply(state, shown)
                 if not any(v.shape for v in shape):
                     state = after
                     consequences = list(consequences) + list(more)
         steps.append(_step(fact.seq, fact, state, tuple(consequences), violations, corrected_by, note,
-                           tuple(noted or ())))
+                           tuple(noted) if noted else ()))
         truths.append(truth)
 
 
+_GENERIC = frozenset(GENERIC_TYPES)
 _new = object.__new__
 
 

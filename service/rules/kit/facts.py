@@ -144,6 +144,115 @@ def shape_violations(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker]
     return out
 
 
+def shape_check(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker], *, common: tuple[FieldSpec, ...] = (),
+                skippable: Callable[[FieldSpec], bool] | None = None,
+                skip_value: Callable[[Any], bool] | None = None) -> "ShapeChecks":
+    """``shape_violations`` compiled once per fact spec (decision 0048): ``checks[fact.type](state, fact, seats)``
+    answers ``(violations, skipped)``, what ``shape_violations(..., skip=, common=, skipped=)`` gives, with
+    ``skip(field, value)`` being ``skippable(field) and skip_value(value)``.
+
+    A fact type's first fact writes a function for its spec (``exec``, as ``dataclasses`` writes ``__init__``):
+    straight-line code that reads each field of the spec once and calls its kind's checker, with no loop over the
+    fields and no dispatch on their kinds. It only answers "well shaped, these fields skipped"; at the first sign
+    of a problem it hands the fact to the generic ``shape_violations``, which writes the violations, so their
+    messages and order are its own. The checkers are bound when a spec is compiled (``kinds`` is complete by
+    then); a spec replaced in ``specs`` is compiled again. An unknown type gets the generic check.
+
+        >>> SPECS = {"Passed": FactSpec("Passed", "seat", "The player passed.",
+        ...                             (field_spec("discarded", "count", "cards discarded", False),))}
+        >>> KINDS = {"count": lambda state, v: None if is_int(v) and v >= 0 else f"must be ≥ 0, got {v!r}"}
+        >>> from service.rules.base import Fact
+        >>> checks = shape_check(SPECS, KINDS)
+        >>> fact = Fact(1, "Passed", {"discarded": 2}, 1)
+        >>> checks[fact.type](None, fact, (1, 2))
+        ([], [])
+        >>> fact = Fact(1, "Passed", {"discarded": -1}, 1)
+        >>> [v.rule for v in checks[fact.type](None, fact, (1, 2))[0]]
+        ['invalid-field']
+    """
+    def skip(f: FieldSpec, value: Any) -> bool:
+        return skippable(f) and skip_value(value)  # type: ignore[misc]
+
+    generic_skip = skip if skippable is not None and skip_value is not None else None
+
+    def slow(state: Any, fact: Fact, seats: Collection[int]) -> tuple[list[Violation], list[str]]:
+        skipped: list[str] = []
+        return shape_violations(specs, kinds, state, fact, seats=seats, skip=generic_skip, common=common,
+                                skipped=skipped), skipped
+
+    return ShapeChecks(specs, kinds, common, skippable if generic_skip else None, skip_value, slow)
+
+
+class ShapeChecks(dict):
+    """Fact type → its compiled shape check (``shape_check``), written at the type's first fact."""
+
+    def __init__(self, specs, kinds, common, skippable, skip_value, slow) -> None:
+        super().__init__()
+        self._args = (specs, kinds, common, skippable, skip_value, slow)
+
+    def __missing__(self, t: str) -> Callable[[Any, Fact, Collection[int]], tuple[list[Violation], list[str]]]:
+        specs, kinds, common, skippable, skip_value, slow = self._args
+        spec = specs.get(t)
+        if spec is None:
+            return slow  # not kept: any text may come as a type
+        check = self[t] = _compile(t, spec, specs, kinds, common, skippable, skip_value, slow, self)
+        return check
+
+
+def _compile(t: str, spec: FactSpec, specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker],
+             common: tuple[FieldSpec, ...], skippable: Callable[[FieldSpec], bool] | None,
+             skip_value: Callable[[Any], bool] | None, slow: Callable[[Any, Fact, Collection[int]], Any],
+             compiled: dict) -> Callable[[Any, Fact, Collection[int]], Any]:
+    """``shape_check`` for one spec: ``([], skipped)`` straight away when ``fact`` is well shaped, else what
+    ``slow`` (the generic check) answers, at the first sign of a problem; a spec no longer in ``specs`` under
+    its type is forgotten and the type's new one compiled."""
+    _, known, fields = _plan(spec, common)
+
+    def replaced(state: Any, fact: Fact, seats: Collection[int]) -> Any:
+        compiled.pop(t, None)
+        return compiled[t](state, fact, seats)
+
+    env: dict[str, Any] = {"known": known, "Mapping": Mapping, "dict": dict, "int": int, "skip_value": skip_value,
+                           "slow": slow, "spec": spec, "specs_get": specs.get, "replaced": replaced}
+    head = ["    if specs_get(fact.type) is not spec:",
+            "        return replaced(state, fact, seats)"]
+    if any(f.kind not in kinds for f in fields):  # the generic check raises where it meets one, if it does
+        exec(compile("\n".join(["def fast(state, fact, seats):", *head, "    return slow(state, fact, seats)"]),
+                     f"<shape check of {spec.type}>", "exec"), env)
+        return env["fast"]
+    lines = ["def fast(state, fact, seats):", *head,
+             "    data = fact.data",
+             "    if data.__class__ is not dict and not isinstance(data, Mapping):",
+             "        return slow(state, fact, seats)"]
+    if spec.actor == SEAT:  # is_int(actor) and actor in seats; a subclass of int goes the generic way
+        lines += ["    actor = fact.actor",
+                  "    if actor.__class__ is not int or actor not in seats:",
+                  "        return slow(state, fact, seats)"]
+    elif spec.actor == TABLE:
+        lines += ["    if fact.actor is not None:",
+                  "        return slow(state, fact, seats)"]
+    lines += ["    if not known.issuperset(data):",
+              "        return slow(state, fact, seats)",
+              "    skipped = []"]
+    for i, f in enumerate(fields):
+        env[f"k{i}"] = kinds[f.kind]
+        lines.append(f"    v = data.get({f.name!r})")
+        if f.required:
+            lines += ["    if v is None:", "        return slow(state, fact, seats)"]
+            pad = "    "
+        else:
+            lines.append("    if v is not None:")
+            pad = "        "
+        if skippable is not None and skippable(f):
+            lines += [f"{pad}if skip_value(v):", f"{pad}    skipped.append({f.name!r})",
+                      f"{pad}elif k{i}(state, v):", f"{pad}    return slow(state, fact, seats)"]
+        else:
+            lines += [f"{pad}if k{i}(state, v):", f"{pad}    return slow(state, fact, seats)"]
+    lines.append("    return [], skipped")
+    exec(compile("\n".join(lines), f"<shape check of {spec.type}>", "exec"), env)
+    return env["fast"]
+
+
 def undocumented(specs: Mapping[str, FactSpec], kinds: Mapping[str, Checker]) -> list[str]:
     """What a ruleset's vocabulary leaves unsaid: a fact type without summary or section, a field without a doc,
     a field kind without a checker (the contract test asks for none).

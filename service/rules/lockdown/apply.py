@@ -18,15 +18,16 @@ from typing import Callable
 from service.rules.base import Consequence, Fact
 from service.rules.lockdown.checks import ACTIONS, who
 from service.rules.lockdown.components import CHARACTERS, ROOMS
-from service.rules.lockdown.facts import AFTER_END, shape_violations
+from service.rules.lockdown.facts import AFTER_END, shape_and_unknowns, shape_violations  # noqa: F401
 from service.rules.lockdown import mechanics as M
 from service.rules.lockdown.mechanics import add_noise, nest_check, start_self_destruct  # noqa: F401 (old path)
 from service.rules.lockdown.mechanics import C
 from service.rules.lockdown import coarse_record, endgame, event_phase, movement, setup, turns
+from service.rules.lockdown.turns import INTERRUPTIBLE
 from service.rules.lockdown.mechanics import revive as _revive  # noqa: F401 (old path: apply._revive)
 from service.rules.lockdown.movement import corridor_unverified  # noqa: F401 (old path: apply.corridor_unverified)
 from service.rules.lockdown.unknowns import (
-    apply_nowhere, apply_unknown, room_unknown, unknown_fields,
+    ACTS_IN_ROOM, apply_nowhere, apply_unknown, room_unknown, unknown_fields,
 )
 from service.rules.lockdown.state import (
     ATTACKS, CSS, EVENT, EVENT_CARD, FIRST_PLAYER, IN_BASE, IN_BUNKER, LOCKED_IN, PLAYER, ROUND_END, TIME,
@@ -37,38 +38,44 @@ Result = tuple[LockdownState, list[Consequence]]
 
 
 def apply(state: LockdownState, fact: Fact) -> Result:
-    shape = shape_violations(state, fact)
+    shape, unknown = shape_and_unknowns(state, fact)  # the unknown fields from the same pass (decision 0046)
     if shape:  # cannot be applied at all; stores refuse such facts in every game
         ignored = C("fact-ignored", f"{fact.type} was not applied: {shape[0].message}")
         return replace(state, facts=state.facts + 1), [ignored]
-    return apply_shaped(state, fact, None)
+    return apply_shaped(state, fact, unknown)
+
+
+_ACTIONS = frozenset(ACTIONS)  # a set: ``in`` is one lookup, not a scan of the tuple (decision 0048)
 
 
 def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) -> Result:
     """``apply`` of a fact already found well shaped; ``unknown``: its unknown fields when already worked out
     (``unknowns.unknown_fields``), None to work them out here."""
-    handler = HANDLERS.get(fact.type)
+    t = fact.type
+    handler = HANDLERS.get(t)
     cons: list[Consequence] = []
-    if fact.type in ACTIONS and _off_board(state, fact.actor):
+    action = t in _ACTIONS
+    if action and _off_board(state, fact.actor):
         # only a lenient game stores it (check(): character-out-of-play, flagged): an action needs a room to act in
-        cons.append(C("fact-ignored", f"{fact.type} was not applied: {who(state, fact.actor)} is not on the board."))
+        cons.append(C("fact-ignored", f"{t} was not applied: {who(state, fact.actor)} is not on the board."))
         return copied(state, facts=state.facts + 1, interruptible=None), cons
-    if handler is None or (state.end.ended and fact.type not in AFTER_END):
+    if handler is None or (state.end.ended and t not in AFTER_END):
         return copied(state, facts=state.facts + 1, interruptible=None), cons
-    undo = turns.undo_of(state, fact)  # an action an Interruption may cancel next (decision 0038)
+    # an action an Interruption may cancel next (decision 0038); nothing to work out for most fact types
+    undo = turns.undo_of(state, fact) if t in INTERRUPTIBLE else None
     # the effect works on a private draft of the state (kit/replace.py): every replace() of it until release()
     # changes it in place, and only the last version leaves this function
     state, token = draft(state)
     try:
-        if state.clock.free_crafts and fact.type in ACTIONS and not (fact.type == "ItemCrafted" and fact.data.get("free")):
+        if action and state.clock.free_crafts and not (t == "ItemCrafted" and fact.data.get("free")):
             state = replace_in(state, "clock",
                                free_crafts=())  # the Repository's shared craft ends with the next action
         if unknown is None:
             unknown = unknown_fields(fact)
         if unknown:  # docs/decisions/0018: apply what does not depend on the unknown value
             state = apply_unknown(state, fact, unknown, cons, HANDLERS)
-        elif room_unknown(state, fact):  # the actor's room was recorded as unknown: nothing derived there
-            state = apply_nowhere(state, fact, cons)
+        elif t in ACTS_IN_ROOM and room_unknown(state, fact):  # the actor's room was recorded as unknown
+            state = apply_nowhere(state, fact, cons)  # nothing derived there
         else:
             state = handler(state, fact, cons)
         if not state.end.ended:

@@ -29,6 +29,7 @@ from service.rules.lockdown.state import (
 
 PENDING_FACT = {"explore": "RoomExplored", "noise": "NoiseRolled", "encounter": "EncounterTokenDrawn",
                 "attack": "IntruderAttacked", "injury_check": "InjuryCheckDrawn", "retreat": "IntruderRetreated"}
+_PENDING_TYPES = frozenset(PENDING_FACT.values())  # a set: ``_order`` asks every fact (decision 0048)
 # facts the table may record at any moment of play (effects it resolved, corrections of hidden information)
 ANYTIME = frozenset((
     "WoundSuffered", "WoundDressed", "WoundHealed", "ContaminationCardReceived", "ContaminationScanned",
@@ -82,8 +83,11 @@ def check_shaped(state: LockdownState, fact: Fact, unknown: list[str]) -> list[V
         return out + unknowns.violations(state, fact, unknown) + (coarse(state, fact) if coarse else [])
     if out:
         return out
-    # a fact the rules do not derive must be warranted by the state or name its cause (decision 0039)
-    return RULES.get(fact.type, _no_rule)(state, fact) + warrants.check(state, fact)
+    rule = RULES.get(fact.type)
+    found = rule(state, fact) if rule is not None else []
+    if fact.type in warrants.WARRANTS:  # a fact the rules do not derive must be warranted by the state or name its
+        return found + warrants.check(state, fact)  # cause (decision 0039); six fact types, answered by the type
+    return found
 
 
 def _no_rule(state: LockdownState, fact: Fact) -> list[Violation]:
@@ -99,20 +103,22 @@ def _order(state: LockdownState, fact: Fact) -> list[Violation]:
                   f"(BoardPrepared, a CharacterChosen per seat, then SetupCompleted).", S.SETUP_BOARD)]
     # a free item use (cost 0: not an action) may come in the middle of a sub-step, e.g. the Flashlight during an
     # encounter in darkness (seed 000 L3546–3552; example_of_play.md B10)
-    free_item = t == "ItemUsed" and not fact.data.get("cost")
-    if t in ANYTIME or (t == "ActionCardPlayed" and fact.data.get("reaction")) or free_item or state.clock.phase == SETUP:
+    if t in ANYTIME or state.clock.phase == SETUP:
         return []
-    if state.clock.pending:
-        p = state.clock.pending[0]
+    if t == "ItemUsed" and not fact.data.get("cost") or t == "ActionCardPlayed" and fact.data.get("reaction"):
+        return []
+    pending = state.clock.pending
+    if pending:
+        p = pending[0]
         seat_ok = fact.actor == p.seat if FACTS[t].actor == "seat" else True
         if t != PENDING_FACT[p.kind] or not seat_ok:
-            if t in PENDING_FACT.values() and t != PENDING_FACT[p.kind] and not any(
-                    PENDING_FACT.get(q.kind) == t for q in state.clock.pending):
+            if t in _PENDING_TYPES and t != PENDING_FACT[p.kind] and not any(
+                    PENDING_FACT.get(q.kind) == t for q in pending):
                 return [_not_due(state, fact)]
             return [V("pending-step", f"First record {pending_text(state)}; {t} by {who(state, fact.actor)} "
                       f"has to wait until then.", _pending_section(p.kind))]
         return []
-    if t in PENDING_FACT.values():
+    if t in _PENDING_TYPES:
         return [_not_due(state, fact)]
     return []
 

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from service.rules.base import Fact, Violation
 from service.rules.kit.facts import CAUSE_FIELD, Checker, FactSpec, FieldSpec, field_spec, is_int as _is_int
-from service.rules.kit.facts import shape_violations as kit_shape_violations
+from service.rules.kit.facts import shape_check as kit_shape_check
 from service.rules.lockdown import (
     coarse_record, combat, condition, endgame, event_phase, hidden_information, items, movement, rooms, sections, setup,
     systems, turns, warrants,
@@ -25,7 +25,7 @@ from service.rules.lockdown.values import (  # noqa: F401 (old paths: facts.reso
     MARS_CARD, noise_result, resolve_card, resolve_place, resolve_token,
 )
 from service.rules.lockdown.components import (
-    BOARDS, CHARACTERS, EVENT_CARDS, EXPLORATION_EFFECTS, ROOMS, TOKEN_TYPES,
+    ATTACK_CARDS, BOARDS, CHARACTERS, EVENT_CARDS, EXPLORATION_EFFECTS, ROOMS, TOKEN_TYPES,
 )
 
 ENDINGS = endgame.ENDINGS  # "incomplete": the record stops before the game's end (docs/decisions/0018)
@@ -110,7 +110,7 @@ def _sectors(state: Any, v: Any) -> str | None:
 def _exploration(state: Any, v: Any) -> str | None:
     if not isinstance(v, Mapping):
         return "must be an object {effect, items}"
-    effects = tuple(dict.fromkeys(EXPLORATION_EFFECTS + tuple(getattr(state.board, "surface_effects", ()))))
+    effects = _effects(getattr(state.board, "surface_effects", ()))
     if v.get("effect") not in effects:
         return f"token effect must be one of {', '.join(effects)}, got {v.get('effect')!r}"
     items = v.get("items")
@@ -120,6 +120,26 @@ def _exploration(state: Any, v: Any) -> str | None:
     if unknown:
         return f"token has unknown keys {sorted(unknown)}; expected only effect and items"
     return None
+
+
+_EFFECTS: dict[Any, tuple[str, ...]] = {}
+
+
+def _effects(surface: Any) -> tuple[str, ...]:
+    """The exploration tokens' effects on a board with these surface effects (worked out once per board)."""
+    effects = _EFFECTS.get(surface) if isinstance(surface, tuple) else None
+    if effects is None:
+        effects = tuple(dict.fromkeys(EXPLORATION_EFFECTS + tuple(surface)))
+        if isinstance(surface, tuple):
+            _EFFECTS[surface] = effects
+    return effects
+
+
+def _intruder(state: Any, v: Any) -> str | None:
+    for i in state.colony.intruders:  # a loop, not any() over a generator: every attack and melee asks
+        if i.id == v:
+            return None
+    return f"no intruder {v!r} on the board (on the board: {', '.join(i.id for i in state.colony.intruders) or 'none'})"
 
 
 def _markers(state: Any, v: Any) -> str | None:
@@ -158,8 +178,7 @@ KINDS: dict[str, Checker] = {
     "colony_token": lambda s, v: None if resolve_token(v) else f"must be one of {', '.join(TOKEN_TYPES)}, got {v!r}",
     "css_token": lambda s, v: None if v in CSS_TOKENS else f"must be one of {', '.join(CSS_TOKENS)}, got {v!r}",
     "event_card": lambda s, v: None if EVENT_CARDS.resolve(v) else f"unknown event card {v!r}",
-    "intruder": lambda s, v: None if any(i.id == v for i in s.colony.intruders) else
-    f"no intruder {v!r} on the board (on the board: {', '.join(i.id for i in s.colony.intruders) or 'none'})",
+    "intruder": _intruder,
     "markers": _markers,
     "ending": lambda s, v: None if v in ENDINGS else f"must be one of {', '.join(ENDINGS)}, got {v!r}",
     "text": lambda s, v: None if isinstance(v, str) else "must be text",
@@ -179,21 +198,27 @@ COMMON_FIELDS = (CAUSE_FIELD,)
 def shape_violations(state: Any, fact: Fact) -> list[Violation]:
     """Why ``fact`` cannot be applied at all (the kit's shape check over ``FACTS`` and ``KINDS``); a value
     recorded as unknown is well shaped (``checks.check`` answers value-unknown, decision 0018)."""
-    return kit_shape_violations(FACTS, KINDS, state, fact, seats=state.seats, skip=_unknown, common=COMMON_FIELDS)
+    return SHAPE[fact.type](state, fact, state.seats)[0]
 
 
 def shape_and_unknowns(state: Any, fact: Fact) -> tuple[list[Violation], list[str]]:
     """``shape_violations`` and, when there are none, ``unknowns.unknown_fields`` in one pass over the fact's data:
     the fields the shape check lets through as recorded unknown are those ``unknown_fields`` names, in the spec's
     order (a common field, ``by``, is of no kind that may be unknown). The fold's ``checked_apply`` asks both."""
-    found: list[str] = []
-    shape = kit_shape_violations(FACTS, KINDS, state, fact, seats=state.seats, skip=_unknown, common=COMMON_FIELDS,
-                                 skipped=found)
-    return shape, found
+    return SHAPE[fact.type](state, fact, state.seats)
 
 
 def _unknown(spec: FieldSpec, value: Any) -> bool:
     return spec.kind in UNKNOWN_KINDS and is_unknown(value)
+
+
+def _may_be_unknown(spec: FieldSpec) -> bool:
+    return spec.kind in UNKNOWN_KINDS
+
+
+# the kit's shape check compiled per fact type at its first fact (decision 0048): ``SHAPE[fact.type](state, fact,
+# seats)``; its ``skip`` is ``_unknown``
+SHAPE = kit_shape_check(FACTS, KINDS, common=COMMON_FIELDS, skippable=_may_be_unknown, skip_value=is_unknown)
 
 
 # =========================================================================================
@@ -266,11 +291,10 @@ def _blood(state: Any, v: Any) -> str | None:
 def _target(state: Any, v: Any) -> str | None:
     if v == "egg":
         return None
-    return KINDS["intruder"](state, v)
+    return _intruder(state, v)
 
 
 def _attack_card(state: Any, v: Any) -> str | None:
-    from service.rules.lockdown.components import ATTACK_CARDS
     return None if ATTACK_CARDS.resolve(v) else f"unknown attack card {v!r}; expected one of " \
         f"{', '.join(c.en for c in ATTACK_CARDS)}"
 

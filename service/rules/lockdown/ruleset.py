@@ -21,7 +21,7 @@ from service.rules.lockdown import (
 from service.rules.lockdown import corridors as _corridors, result_words, statistics as _statistics
 from service.rules.lockdown.components import BOARDS, EVENT_CARDS, board as _board
 from service.rules.lockdown.fact_types import FACT_TYPES
-from service.rules.lockdown.facts import KINDS, shape_and_unknowns
+from service.rules.lockdown.facts import KINDS, SHAPE as _shape, shape_and_unknowns  # noqa: F401
 from service.rules.replay import fold
 
 
@@ -54,7 +54,7 @@ class LockdownRuleset(Ruleset):
                       fact: Fact) -> tuple[list[Violation], _state.LockdownState, list[Consequence]]:
         # the shape check and the unknown fields, done once for both (check and apply each do them on their own),
         # in one pass over the fact's data
-        shape, unknown = shape_and_unknowns(state, fact)
+        shape, unknown = _shape[fact.type](state, fact, state.seats)  # facts.shape_and_unknowns, inlined
         if shape:
             return shape, state, []
         violations = checks.check_shaped(state, fact, unknown)

@@ -363,11 +363,21 @@ def is_action(fact: Fact) -> bool:
 def undo_of(before: LockdownState, fact: Fact) -> Undo | None:
     """What ``interruptible`` becomes after ``fact`` is applied to ``before``: the fact when it is an action in the
     player phase (an Interruption may follow it at once), None after anything else."""
-    if before.clock.phase != PLAYER or not is_action(fact):
-        return None
-    # the fact without its number: a game renumbered (a trip through the notation) folds to an equal state
-    return Undo(Fact(0, fact.type, fact.data, fact.actor),
-                copied(before, interruptible=None) if before.interruptible is not None else before)
+    if fact.type not in INTERRUPTIBLE or before.clock.phase != PLAYER or not is_action(fact):  # the type first: one
+        return None  # set lookup answers most facts (decision 0048)
+    # the fact without its number: a game renumbered (a trip through the notation) folds to an equal state. Both
+    # objects are made as replay._step makes a step, their fields' dict set at once instead of a frozen __init__'s
+    # object.__setattr__ per field (decision 0048): the same objects, equal to Undo(Fact(0, …), …)
+    bare = _new(Fact)
+    _set_dict(bare, "__dict__", {"seq": 0, "type": fact.type, "data": fact.data, "actor": fact.actor,
+                                 "visibility": "public"})
+    undo = _new(Undo)
+    _set_dict(undo, "__dict__", {
+        "fact": bare, "before": copied(before, interruptible=None) if before.interruptible is not None else before})
+    return undo
+
+
+_new, _set_dict = object.__new__, object.__setattr__
 
 
 def paid_for(fact: Fact) -> int:

@@ -18,4 +18,15 @@ UNKNOWN_KINDS = frozenset((
 
 
 def is_unknown(value: Any) -> bool:
+    if value.__class__ is str:  # the answer for a plain text is kept: a fold asks about the same few names again
+        found = _SEEN.get(value)  # and again (decision 0048)
+        if found is None:
+            found = value.strip().casefold() == UNKNOWN
+            if len(_SEEN) < _KEEP and len(value) <= 40:
+                _SEEN[value] = found
+        return found
     return isinstance(value, str) and value.strip().casefold() == UNKNOWN
+
+
+_SEEN: dict[str, bool] = {}
+_KEEP = 4096  # short texts (a name, an id) whose answer is kept; any other is worked out each time

@@ -230,13 +230,17 @@ SPECIAL: dict[str, Callable[..., LockdownState]] = {
 }
 
 
+#: the fact types that act in the actor's room (``room_unknown``): the actions but the moves and the pass, and a drop
+ACTS_IN_ROOM = (frozenset(ACTIONS) | {"ItemDropped"}) - {"CharacterMoved", "CharacterMovedCarefully", "Passed"}
+
+
 def room_unknown(state: LockdownState, fact: Fact) -> bool:
     """The acting character is in the base but its room was not recorded, and the fact acts in that room."""
 
+    if fact.type not in ACTS_IN_ROOM:  # most facts: nothing to read in the state
+        return False
     c = state.crew.characters.get(fact.actor) if isinstance(fact.actor, int) else None
-    return (c is not None and c.status == IN_BASE and c.room is None and bool(c.character)
-            and (fact.type in ACTIONS or fact.type in ("ItemDropped",))
-            and fact.type not in ("CharacterMoved", "CharacterMovedCarefully", "Passed"))
+    return c is not None and c.status == IN_BASE and c.room is None and bool(c.character)
 
 
 def apply_nowhere(state: LockdownState, fact: Fact, cons: list[Consequence]) -> LockdownState:

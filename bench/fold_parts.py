@@ -1,0 +1,106 @@
+"""The rules fold's per-fact parts in CPU time, each alone over the corpus, this checkout against another, alternated.
+
+Each part runs over every fact of bench/fold.py's corpus with the state before the fact given (folded once
+beforehand), the cyclic collector off: the shape check with the unknown fields (``facts.shape_and_unknowns``),
+``checks.check_shaped``, ``apply.apply_shaped``, ``LOCKDOWN.checked_apply``, ``turns.undo_of``,
+``unknowns.room_unknown``, and the *floor*: ``checked_apply`` with every effect, rule and ``_settle`` replaced by
+one that does nothing, what every fact pays before and after its own handler (decision 0048). Best of --runs
+in a process, median of --rounds alternated processes per checkout.
+
+    .venv/bin/python bench/fold_parts.py --against /path/to/main-checkout [--games 40] [--runs 5] [--rounds 3]
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+PARTS = ("shape_and_unknowns", "check_shaped", "apply_shaped", "checked_apply", "undo_of", "room_unknown", "floor")
+
+
+def measure(root: str, n_games: int, runs: int) -> dict:
+    sys.path[:0] = [root, str(Path(root) / "bench")]
+    from fold import corpus  # the checkout's own bench/fold.py
+
+    from service.rules.lockdown import apply as A, checks, facts as F, turns, unknowns
+    from service.rules.lockdown.ruleset import LOCKDOWN
+
+    pairs = []
+    for _, setup, facts in corpus(n_games):
+        state = LOCKDOWN.initial_state(setup)
+        for fact in facts:
+            pairs.append((state, fact))
+            state, _ = LOCKDOWN.apply(state, fact)
+    shaped = [(s, f, u) for s, f in pairs for shape, u in [F.shape_and_unknowns(s, f)] if not shape]
+
+    def part(name: str):
+        if name == "shape_and_unknowns":
+            return lambda: [F.shape_and_unknowns(s, f) for s, f in pairs]
+        if name == "check_shaped":
+            return lambda: [checks.check_shaped(s, f, u) for s, f, u in shaped]
+        if name == "apply_shaped":
+            return lambda: [A.apply_shaped(s, f, u) for s, f, u in shaped]
+        if name == "undo_of":
+            return lambda: [turns.undo_of(s, f) for s, f in pairs]
+        if name == "room_unknown":
+            return lambda: [unknowns.room_unknown(s, f) for s, f in pairs]
+        return lambda: [LOCKDOWN.checked_apply(s, f) for s, f in pairs]
+
+    out = {"facts": len(pairs)}
+    gc.disable()
+    for name in PARTS:
+        if name == "floor":  # last: what every fact pays besides its own effect, rules and settling
+            for t in list(A.HANDLERS):
+                A.HANDLERS[t] = lambda state, fact, cons: state
+            for t in list(checks.RULES):
+                checks.RULES[t] = lambda state, fact: []
+            A._settle = lambda state, cons: state
+        fn = part(name)
+        best = float("inf")
+        for _ in range(runs):
+            t = time.process_time()
+            fn()
+            best = min(best, time.process_time() - t)
+        out[name] = best / len(pairs) * 1e6
+    return out
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--against", action="append", default=[], help="another checkout to measure (repeatable)")
+    p.add_argument("--games", type=int, default=40, help="generated games besides the demo games")
+    p.add_argument("--runs", type=int, default=5, help="runs per measurement (best)")
+    p.add_argument("--rounds", type=int, default=3, help="alternations of the checkouts (median)")
+    p.add_argument("--measure", help=argparse.SUPPRESS)  # internal: measure this root and print JSON
+    args = p.parse_args(argv)
+    if args.measure:
+        print(json.dumps(measure(args.measure, args.games, args.runs)))
+        return
+    roots = [str(Path(a).resolve()) for a in args.against] + [str(HERE)]
+    seen: dict[str, list[dict]] = {r: [] for r in roots}
+    for _ in range(args.rounds):
+        for root in roots:
+            line = subprocess.run([sys.executable, __file__, "--measure", root, "--games", str(args.games),
+                                   "--runs", str(args.runs)], check=True, capture_output=True, text=True).stdout
+            seen[root].append(json.loads(line.strip().splitlines()[-1]))
+
+    def med(root: str, key: str) -> float:
+        values = sorted(m[key] for m in seen[root])
+        return values[len(values) // 2]
+
+    print(f"CPU µs per fact, each part alone, best of {args.runs} runs, median of {args.rounds} alternated rounds; "
+          f"{seen[roots[0]][0]['facts']:,} facts\n")
+    print("| checkout | " + " | ".join(f"`{k}`" for k in PARTS) + " |")
+    print("|---|" + "---:|" * len(PARTS))
+    for root in roots:
+        name = "this checkout" if root == str(HERE) else Path(root).name
+        print(f"| {name} | " + " | ".join(f"{med(root, k):.2f}" for k in PARTS) + " |")
+
+
+if __name__ == "__main__":
+    main()
