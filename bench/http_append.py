@@ -91,11 +91,11 @@ SERVER_SIDE = [
     ("  reading new events back (fast-forward SELECT)", "eventsourcing/postgres.py", "select_events"),
     ("  copying the game out of the cache", "copy.py", "deepcopy"),
     ("  Game.record: check the fact, fold it, make the event", "service/game.py", "record"),
-    ("    the rules' check", "service/rules/lockdown/ruleset.py", "check"),
+    ("    the rules' check and fold of the fact", "service/rules/lockdown/ruleset.py", "checked_apply"),
     ("    the hash chain", "service/chain.py", "link"),
     ("  save(): encode + insert + commit", "eventsourcing/application.py", "save"),
     ("    encoding the event (mapper)", "eventsourcing/persistence.py", "to_stored_event"),
-    ("    the insert: es_insert_events_uuid, one round trip", "eventsourcing/postgres.py", "insert_events"),
+    ("    the insert: es_insert_events_uuid, one round trip", "service/recorder.py", "_insert_rows_once"),
 ]
 HTTP_SIDE = [
     ("the request in Flask, all of it", "flask/app.py", "full_dispatch_request"),

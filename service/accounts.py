@@ -227,7 +227,8 @@ class Accounts:
     def _lookup(self, query: str, secret: str, via: str) -> Account | None:
         if not secret or len(secret) > 100:
             return None
-        with reading(self.db) as conn:  # every request asks: borrow from the archive's read pool
+        # every request asks: borrow from the archive's read pool; one statement, committed as it runs
+        with reading(self.db, single=True) as conn:
             row = conn.execute(query, {"h": _digest(secret)}).fetchone()
         if row is None:
             return None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import threading
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Iterator
 
 import psycopg
@@ -81,16 +81,26 @@ def pool_of(db: Database) -> ConnectionPool | None:
 
 
 @contextmanager
-def reading(db: Database, row_factory=dict_row) -> Iterator[psycopg.Connection]:
+def reading(db: Database, row_factory=dict_row, *, single: bool = False) -> Iterator[psycopg.Connection]:
     """A connection to read views with: borrowed from the archive's pool, else opened for this use.
 
     Its transaction ends (committed) when the block ends; rows come as ``row_factory`` makes them.
+    ``single``: the block sends one statement, which needs no transaction around it (autocommit: no COMMIT
+    round trip after it); a block of several statements reads one snapshot of the database, so keeps it.
     """
     pool = pool_of(db)
     if pool is None:
-        with db.connect(row_factory=row_factory) as conn:
+        with db.connect(row_factory=row_factory, autocommit=single) as conn:
             yield conn
         return
     with pool.connection() as conn:
         conn.row_factory = row_factory
-        yield conn
+        if not single:
+            yield conn
+            return
+        conn.autocommit = True  # idle after the pool's check: a local setting, no round trip
+        try:
+            yield conn
+        finally:
+            with suppress(psycopg.Error):  # a broken connection refuses it; the pool drops that one anyway
+                conn.autocommit = False

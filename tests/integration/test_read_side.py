@@ -18,7 +18,7 @@ from psycopg import sql
 from projections import league_queries as lq
 from projections import queries
 from projections.generations import active_prefix
-from service.readpool import APPLICATION_NAME, close_pool, open_pool, pool_of
+from service.readpool import APPLICATION_NAME, close_pool, open_pool, pool_of, reading
 from projections.runner import rebuild_views
 from service.context import Archive
 from service.roles import app_database
@@ -74,6 +74,24 @@ def test_the_pool_survives_a_dropped_session(fresh_database):
             conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s"
                          " AND application_name = %s", (db.name, APPLICATION_NAME))
         assert queries.list_games(db) == []
+    finally:
+        close_pool(db)
+
+
+def test_a_single_statement_read_commits_as_it_runs_and_the_next_borrower_gets_a_transaction(fresh_database):
+    """``reading(single=True)`` (the token lookup on every request) sends its statement in autocommit, so no COMMIT
+    follows it; the same pooled connection then reads in a transaction again (one snapshot for several SELECTs)."""
+    db = app_database(fresh_database)
+    open_pool(db, 1)  # one connection: the second borrower gets the first one's
+    try:
+        with reading(db, single=True) as conn:
+            first = conn
+            conn.execute("SELECT 1")
+            assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE  # nothing left to commit
+        with reading(db) as conn:
+            assert conn is first
+            conn.execute("SELECT 1")
+            assert conn.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
     finally:
         close_pool(db)
 
