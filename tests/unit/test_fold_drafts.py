@@ -99,7 +99,8 @@ class Q:
 
 
 def _no_draft_open():
-    return _drafting.draft is None and not _drafting.parts and not _drafting.maps and not _drafting.entries
+    now = _drafting.now
+    return now.draft is None and not now.parts and not now.maps and not now.entries
 
 
 def test_a_draft_ends_as_it_began_nested_released_with_changes_or_left_by_an_exception():
@@ -107,13 +108,13 @@ def test_a_draft_ends_as_it_began_nested_released_with_changes_or_left_by_an_exc
     puts the outer draft back as it was; ``released`` sets its changes into the draft, or copies another object."""
     outer = Q(P(1))
     d, token = draft(outer)
-    assert replace_in(d, "p", x=2) is d and _drafting.parts["p"] is d.p
+    assert replace_in(d, "p", x=2) is d and _drafting.now.parts["p"] is d.p
     inner_source = Q(P(7))
     e, inner = draft(inner_source)
-    assert _drafting.draft is e and not _drafting.parts
+    assert _drafting.now.draft is e and not _drafting.now.parts
     assert replace_in(e, "p", x=8) is e
     release(inner)
-    assert _drafting.draft is d and _drafting.parts["p"] is d.p  # the outer draft is this thread's draft again
+    assert _drafting.now.draft is d and _drafting.now.parts["p"] is d.p  # the outer draft is this thread's draft again
     assert replace_in(d, "p", y=3) is d and d.p == P(2, 3)
     out = released(token, d, {"n": 5})
     assert out is d and out == Q(P(2, 3), 5) and outer == Q(P(1)) and inner_source == Q(P(7))

@@ -42,7 +42,7 @@ def replace(obj: T, /, **changes: Any) -> T:
     if not names.issuperset(changes):  # a subset test makes no set when every name is a field (the usual case)
         return _flat(replace, obj, changes, names)
     d = obj.__dict__
-    if obj is _drafting.draft:  # this thread's private draft (see ``draft``): changed in place
+    if obj is _drafting.now.draft:  # this thread's private draft (see ``draft``): changed in place
         d.update(changes)
         return obj
     nd = dict(d)
@@ -74,7 +74,7 @@ def replace_in(obj: T, part: str, /, **changes: Any) -> T:
     names = _FIELDS.get(cls) or _field_names(cls)
     if not names.issuperset(changes):
         raise TypeError(f"{cls.__name__} has no field(s) {', '.join(sorted(changes.keys() - names))}")
-    local = _drafting
+    local = _drafting.now
     parts = local.parts
     if parts is not None and parts.get(part) is sub:  # copied inside this draft: whoever holds it sees the change
         sub.__dict__.update(changes)
@@ -128,11 +128,15 @@ def copied(obj: T, /, **changes: Any) -> T:
 
 # --- drafts: private mutation inside one call, frozen results ---------------------------------------------
 
-class _Drafting(threading.local):
-    # Set per thread at its first use. Outside a draft ``draft`` is None and the three dicts are empty: a draft that
-    # does not nest in another uses them and ``release`` empties them, so that a draft sets one attribute of the
-    # thread-local and makes no dicts (each read or write of a thread-local's attribute costs some 40 ns; decision
-    # 0051). A nested draft gets dicts of its own and its ``release`` puts back the ones before.
+class _Draft:
+    """A thread's draft: one per thread, kept (``_drafting.now``). Outside a draft ``draft`` is None and the three
+    dicts are empty: a draft that does not nest in another uses them and its end empties them, so that a draft makes
+    no dicts. A nested draft gets dicts of its own and its ``release`` puts back the ones before. A plain object with
+    slots, reached through the thread-local once per call: each read or write of a thread-local's own attribute
+    costs some 30-40 ns, a slot's a few (decision 0051)."""
+
+    __slots__ = ("draft", "parts", "maps", "entries")
+
     def __init__(self) -> None:
         self.draft: Any = None  # the object this thread's ``replace`` changes in place
         self.parts: dict[str, Any] = {}  # its sub-states copied since ``draft``, by field: changed in place too
@@ -141,6 +145,11 @@ class _Drafting(threading.local):
         self.maps: dict[str, tuple[Any, dict]] = {}
         # the entries of those mappings copied since ``draft``, by id (the object kept, so that its id is not reused)
         self.entries: dict[int, Any] = {}
+
+
+class _Drafting(threading.local):
+    def __init__(self) -> None:  # on each thread, at its first use
+        self.now = _Draft()
 
 
 _drafting = _Drafting()
@@ -164,7 +173,7 @@ def draft(obj: T) -> tuple[T, Any]:
     """
     new = object.__new__(type(obj))  # ``copied(obj)`` without its checks of changes there are none of
     _set_dict(new, "__dict__", dict(obj.__dict__))
-    local = _drafting
+    local = _drafting.now
     if local.draft is None:  # the usual case: no draft open on this thread, its empty dicts are this draft's
         local.draft = new
         return new, None
@@ -175,14 +184,14 @@ def draft(obj: T) -> tuple[T, Any]:
 
 def release(token: Any) -> None:
     """End the draft ``draft`` began (the one before it, if drafts nest, is this thread's draft again)."""
-    local = _drafting
+    local = _drafting.now
     if token is None:
         _end(local)
     else:
         local.draft, local.parts, local.maps, local.entries = token
 
 
-def _end(local: _Drafting) -> None:
+def _end(local: _Draft) -> None:
     """The end of a draft that did not nest: no draft, the thread's dicts emptied for the next one."""
     local.draft = None
     parts = local.parts
@@ -207,10 +216,10 @@ def released(token: Any, obj: T, changes: dict[str, Any], /) -> T:
         ...     x: int
         >>> p = P(1)
         >>> d, token = draft(p)
-        >>> released(token, replace(d, x=2), {"x": 3}), p, _drafting.draft
+        >>> released(token, replace(d, x=2), {"x": 3}), p, _drafting.now.draft
         (P(x=3), P(x=1), None)
     """
-    local = _drafting
+    local = _drafting.now
     if obj is local.draft:
         obj.__dict__.update(changes)
     else:
@@ -265,7 +274,7 @@ def replace_entry(obj: T, part: str, name: str, key: Any, /, **changes: Any) -> 
 
 def entry_changed(obj: T, part: str, name: str, key: Any, changes: dict[str, Any], /) -> T:
     """``replace_entry`` with the changes as a dict (a caller that has them so saves their repacking)."""
-    local = _drafting
+    local = _drafting.now
     if obj is not local.draft:
         mapping = obj.__dict__[part].__dict__[name].copy()  # a read-only view's copy(): its dict's, 5-10x dict()
         mapping[key] = copied(mapping[key], **changes)
@@ -353,9 +362,9 @@ def _calibrate() -> list[int]:
         obj, token = draft(Whole(Part(MappingProxyType({1: Entry()}))))
         try:
             obj = replace_entry(obj, "p", "m", 1, n=1)
-            held = {"view": obj.p.m, "dict": _drafting.maps["m"][1], "entry": obj.p.m[1]}[hold]
+            held = {"view": obj.p.m, "dict": _drafting.now.maps["m"][1], "entry": obj.p.m[1]}[hold]
             obj = replace_entry(obj, "p", "m", 1, n=2)
-            kept = held is obj.p.m or held is _drafting.maps["m"][1] or held is obj.p.m[1]
+            kept = held is obj.p.m or held is _drafting.now.maps["m"][1] or held is obj.p.m[1]
             del held
         finally:
             release(token)
