@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pytest
 
 from service.rules.base import Fact, Ruleset, Seat, Setup
-from service.rules.kit.replace import copied, draft, release, replace
+from service.rules.kit.replace import _drafting, copied, draft, release, released, replace, replace_in
 from service.rules.kit.snapshot import digest, snapshot
 from service.rules.lockdown.generate import facts_of, generate_game
 from service.rules.lockdown.ruleset import LOCKDOWN
@@ -90,6 +90,66 @@ def test_a_draft_is_changed_in_place_until_released_and_only_on_its_thread():
     assert replace(d, x=4) is not d and d.x == 2  # released: frozen like any other
     with pytest.raises(TypeError, match="no field"):
         replace(d, z=1)
+
+
+@dataclass(frozen=True)
+class Q:
+    p: P
+    n: int = 0
+
+
+def _no_draft_open():
+    now = _drafting.now
+    return now.draft is None and not now.parts and not now.maps and not now.entries
+
+
+def test_a_draft_ends_as_it_began_nested_released_with_changes_or_left_by_an_exception():
+    """A draft that does not nest uses the thread's own dicts and leaves them empty (decision 0051); a nested one
+    puts the outer draft back as it was; ``released`` sets its changes into the draft, or copies another object."""
+    outer = Q(P(1))
+    d, token = draft(outer)
+    assert replace_in(d, "p", x=2) is d and _drafting.now.parts["p"] is d.p
+    inner_source = Q(P(7))
+    e, inner = draft(inner_source)
+    assert _drafting.now.draft is e and not _drafting.now.parts
+    assert replace_in(e, "p", x=8) is e
+    release(inner)
+    assert _drafting.now.draft is d and _drafting.now.parts["p"] is d.p  # the outer draft is this thread's draft again
+    assert replace_in(d, "p", y=3) is d and d.p == P(2, 3)
+    out = released(token, d, {"n": 5})
+    assert out is d and out == Q(P(2, 3), 5) and outer == Q(P(1)) and inner_source == Q(P(7))
+    assert _no_draft_open()
+    assert replace(out, n=6) is not out and out.n == 5  # released: frozen like any other
+    other = Q(P(4))
+    d, token = draft(outer)
+    kept = released(token, other, {"n": 9})  # a handler returned another state: copied, never changed
+    assert kept == Q(P(4), 9) and other == Q(P(4)) and _no_draft_open()
+    d, token = draft(outer)
+    try:
+        replace_in(d, "p", x=5)
+        raise RuntimeError
+    except RuntimeError:
+        release(token)
+    assert _no_draft_open() and outer == Q(P(1))
+
+
+def test_apply_leaves_no_draft_open_even_when_a_handler_raises(monkeypatch):
+    from service.rules.lockdown import apply as A
+
+    setup, generated = next(_games())
+    state = LOCKDOWN.initial_state(setup)
+    for fact in facts_of(generated)[:40]:
+        state, _ = LOCKDOWN.apply(state, fact)
+        assert _no_draft_open()
+
+    def broken(state, fact, cons):
+        replace_in(state, "clock", free_crafts=())
+        raise ValueError("broken handler")
+
+    monkeypatch.setitem(A.HANDLERS, "Passed", broken)
+    with pytest.raises(ValueError, match="broken handler"):
+        A.apply_shaped(state, Fact(state.facts + 1, "Passed", {}, state.seats[0]), [])
+    assert _no_draft_open()
 
 
 def test_the_base_class_checked_apply_is_check_then_apply():

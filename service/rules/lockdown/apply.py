@@ -11,7 +11,7 @@ those): it does what the table recorded as far as it can. It never mutates its i
 """
 from __future__ import annotations
 
-from service.rules.kit.replace import copied, draft, release, replace, replace_in
+from service.rules.kit.replace import copied, draft, release, released, replace, replace_in
 from types import MappingProxyType
 from typing import Callable
 
@@ -78,11 +78,16 @@ def apply_shaped(state: LockdownState, fact: Fact, unknown: list[str] | None) ->
             state = apply_nowhere(state, fact, cons)  # nothing derived there
         else:
             state = handler(state, fact, cons)
-        if not state.end.ended:
+        pending = state.clock.pending
+        # a sub-step due (most facts of a move, an attack, an exploration): _settle has nothing to advance, told
+        # here without its call (decision 0051)
+        if not (pending and pending[0].kind != "finish") and not state.end.ended:
             state = _settle(state, cons)
-        return replace(state, facts=state.facts + 1, interruptible=undo), cons
-    finally:
+    except BaseException:
         release(token)
+        raise
+    # the draft's last version leaves it with the fact counted, in one call (decision 0051)
+    return released(token, state, {"facts": state.facts + 1, "interruptible": undo}), cons
 
 
 # --- small helpers ---------------------------------------------------------------------------

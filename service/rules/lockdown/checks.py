@@ -68,26 +68,36 @@ def check(state: LockdownState, fact: Fact) -> list[Violation]:
 def check_shaped(state: LockdownState, fact: Fact, unknown: list[str]) -> list[Violation]:
     """``check`` of a fact already found well shaped, its unknown fields (``unknowns.unknown_fields``) given: the
     fold works both out once for the check and the apply of a fact (``ruleset.checked_apply``)."""
+    t = fact.type
     if state.end.ended:
-        if fact.type in AFTER_END and unknown:
+        if t in AFTER_END and unknown:
             return unknowns.violations(state, fact, unknown)
-        if fact.type in AFTER_END:
-            return RULES.get(fact.type, _no_rule)(state, fact)
+        if t in AFTER_END:
+            return RULES.get(t, _no_rule)(state, fact)
         return [V("game-over", f"The game has already ended ({state.end.ending}); nothing more can be recorded.",
                   S.END)]
-    if fact.type == "GameEnded":
+    if t == "GameEnded":
         return warrants.check(state, fact)
-    out = _order(state, fact)
+    clock = state.clock
+    # ``_order``'s answer for a fact that may come at any moment of play, or a fact of play with no sub-step due,
+    # without its call (decision 0051); the rest asks it
+    if t in ANYTIME and clock.phase != SETUP or not clock.pending and clock.phase != SETUP and t not in _PENDING_TYPES:
+        out = []
+    else:
+        out = _order(state, fact)
     if unknown:  # its place in the game is checked; what depends on the unknown value cannot be
-        coarse = unknowns.COARSE_RULES.get(fact.type)  # a coarse fact's own flag does not depend on the value
+        coarse = unknowns.COARSE_RULES.get(t)  # a coarse fact's own flag does not depend on the value
         return out + unknowns.violations(state, fact, unknown) + (coarse(state, fact) if coarse else [])
     if out:
         return out
-    rule = RULES.get(fact.type)
+    rule = RULES.get(t)
     found = rule(state, fact) if rule is not None else []
-    if fact.type in warrants.WARRANTS:  # a fact the rules do not derive must be warranted by the state or name its
-        return found + warrants.check(state, fact)  # cause (decision 0039); six fact types, answered by the type
+    if t in _WARRANTS:  # a fact the rules do not derive must be warranted by the state or name its cause
+        return found + warrants.check(state, fact)  # (decision 0039); six fact types, answered by the type
     return found
+
+
+_WARRANTS = warrants.WARRANTS  # the same dict, without the module's attribute read per fact
 
 
 def _no_rule(state: LockdownState, fact: Fact) -> list[Violation]:
