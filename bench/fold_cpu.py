@@ -50,28 +50,44 @@ def measure(root: str, n_games: int, runs: int) -> dict:
     return out
 
 
-def main(argv=None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def alternated(script: str, against: list[str], games: int, runs: int, rounds: int) -> tuple[list[str], dict]:
+    """Run ``script --measure ROOT`` in a fresh process for each checkout (``against`` first, this one last),
+    ``rounds`` times over, alternating them; returns the roots and each root's JSON answers, one per round."""
+    roots = [str(Path(a).resolve()) for a in against] + [str(HERE)]
+    seen: dict[str, list[dict]] = {r: [] for r in roots}
+    for _ in range(rounds):
+        for root in roots:
+            line = subprocess.run([sys.executable, script, "--measure", root, "--games", str(games),
+                                   "--runs", str(runs)], check=True, capture_output=True, text=True).stdout
+            seen[root].append(json.loads(line.strip().splitlines()[-1]))
+    return roots, seen
+
+
+def median(values: list[float]) -> float:
+    values = sorted(values)
+    return values[len(values) // 2]
+
+
+def checkout_options(p: argparse.ArgumentParser, games: int) -> None:
+    """The options every alternating fold benchmark takes."""
     p.add_argument("--against", action="append", default=[], help="another checkout to measure (repeatable)")
-    p.add_argument("--games", type=int, default=20, help="generated games besides the demo games")
+    p.add_argument("--games", type=int, default=games, help="generated games besides the demo games")
     p.add_argument("--runs", type=int, default=5, help="runs per measurement (best)")
     p.add_argument("--rounds", type=int, default=3, help="alternations of the checkouts (median)")
     p.add_argument("--measure", help=argparse.SUPPRESS)  # internal: measure this root and print JSON
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    checkout_options(p, games=20)
     args = p.parse_args(argv)
     if args.measure:
         print(json.dumps(measure(args.measure, args.games, args.runs)))
         return
-    roots = [str(Path(a).resolve()) for a in args.against] + [str(HERE)]
-    seen: dict[str, list[dict]] = {r: [] for r in roots}
-    for _ in range(args.rounds):
-        for root in roots:
-            line = subprocess.run([sys.executable, __file__, "--measure", root, "--games", str(args.games),
-                                   "--runs", str(args.runs)], check=True, capture_output=True, text=True).stdout
-            seen[root].append(json.loads(line.strip().splitlines()[-1]))
+    roots, seen = alternated(__file__, args.against, args.games, args.runs, args.rounds)
 
     def med(root: str, key: str) -> float:
-        values = sorted(m[key] for m in seen[root])
-        return values[len(values) // 2]
+        return median([m[key] for m in seen[root]])
 
     first = roots[0]
     print(f"CPU time per fact, best of {args.runs} runs, median of {args.rounds} alternated rounds; "

@@ -14,10 +14,11 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+from fold_cpu import alternated, checkout_options, median
 
 HERE = Path(__file__).resolve().parents[1]
 PARTS = ("shape_and_unknowns", "check_shaped", "apply_shaped", "checked_apply", "undo_of", "room_unknown", "floor")
@@ -72,26 +73,15 @@ def measure(root: str, n_games: int, runs: int) -> dict:
 
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--against", action="append", default=[], help="another checkout to measure (repeatable)")
-    p.add_argument("--games", type=int, default=40, help="generated games besides the demo games")
-    p.add_argument("--runs", type=int, default=5, help="runs per measurement (best)")
-    p.add_argument("--rounds", type=int, default=3, help="alternations of the checkouts (median)")
-    p.add_argument("--measure", help=argparse.SUPPRESS)  # internal: measure this root and print JSON
+    checkout_options(p, games=40)
     args = p.parse_args(argv)
     if args.measure:
         print(json.dumps(measure(args.measure, args.games, args.runs)))
         return
-    roots = [str(Path(a).resolve()) for a in args.against] + [str(HERE)]
-    seen: dict[str, list[dict]] = {r: [] for r in roots}
-    for _ in range(args.rounds):
-        for root in roots:
-            line = subprocess.run([sys.executable, __file__, "--measure", root, "--games", str(args.games),
-                                   "--runs", str(args.runs)], check=True, capture_output=True, text=True).stdout
-            seen[root].append(json.loads(line.strip().splitlines()[-1]))
+    roots, seen = alternated(__file__, args.against, args.games, args.runs, args.rounds)
 
     def med(root: str, key: str) -> float:
-        values = sorted(m[key] for m in seen[root])
-        return values[len(values) // 2]
+        return median([m[key] for m in seen[root]])
 
     print(f"CPU µs per fact, each part alone, best of {args.runs} runs, median of {args.rounds} alternated rounds; "
           f"{seen[roots[0]][0]['facts']:,} facts\n")

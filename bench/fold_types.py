@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+
+from fold_cpu import alternated, checkout_options, median
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -51,27 +52,16 @@ def measure(root: str, n_games: int, runs: int) -> dict:
 
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--against", action="append", default=[], help="another checkout to measure (repeatable)")
-    p.add_argument("--games", type=int, default=40, help="generated games besides the demo games")
-    p.add_argument("--runs", type=int, default=5, help="runs per measurement (best)")
-    p.add_argument("--rounds", type=int, default=3, help="alternations of the checkouts (median)")
+    checkout_options(p, games=40)
     p.add_argument("--top", type=int, default=15, help="fact types shown, by their share of the first's time")
-    p.add_argument("--measure", help=argparse.SUPPRESS)  # internal: measure this root and print JSON
     args = p.parse_args(argv)
     if args.measure:
         print(json.dumps(measure(args.measure, args.games, args.runs)))
         return
-    roots = [str(Path(a).resolve()) for a in args.against] + [str(HERE)]
-    seen: dict[str, list[dict]] = {r: [] for r in roots}
-    for _ in range(args.rounds):
-        for root in roots:
-            line = subprocess.run([sys.executable, __file__, "--measure", root, "--games", str(args.games),
-                                   "--runs", str(args.runs)], check=True, capture_output=True, text=True).stdout
-            seen[root].append(json.loads(line.strip().splitlines()[-1]))
+    roots, seen = alternated(__file__, args.against, args.games, args.runs, args.rounds)
 
     def med(root: str, kind: str) -> float:
-        values = sorted(m["types"][kind][1] for m in seen[root] if kind in m["types"])
-        return values[len(values) // 2]
+        return median([m["types"][kind][1] for m in seen[root] if kind in m["types"]])
 
     first = roots[0]
     counts = {k: v[0] for k, v in seen[first][0]["types"].items()}

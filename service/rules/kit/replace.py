@@ -227,17 +227,10 @@ def released(token: Any, obj: T, changes: dict[str, Any], /) -> T:
         nd.update(changes)
         obj = object.__new__(type(obj))
         _set_dict(obj, "__dict__", nd)
-    if token is not None:
+    if token is None:
+        _end(local)
+    else:
         local.draft, local.parts, local.maps, local.entries = token
-        return obj
-    local.draft = None  # ``_end`` written out: the end of nearly every draft
-    parts = local.parts
-    if parts:
-        parts.clear()
-    maps = local.maps
-    if maps:
-        maps.clear()
-        local.entries.clear()
     return obj
 
 
