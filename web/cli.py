@@ -151,6 +151,8 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, worker: bool | N
             raise KeyboardInterrupt
 
         signal.signal(signal.SIGTERM, interrupt)  # SIGTERM stops the server the way Ctrl+C does
+        # and SIGINT does even when the server was started with it ignored (a background job of a shell script)
+        signal.signal(signal.SIGINT, interrupt)
         click.secho(f"Nemesis Archive is serving on http://{host}:{server.port}/  (Ctrl+C to stop)", fg="green")
         click.echo(f"answering to Host {', '.join(hosts) if hosts else 'any name'}; "
                    f"writes limited to {write_limit or 'no limit'} per client and game"
