@@ -50,6 +50,23 @@ def measure(root: str, n_games: int, runs: int) -> dict:
     return out
 
 
+def checkout_pairs(root: str, n_games: int) -> list:
+    """Put the checkout ``root`` first on the import path and return its corpus (bench/fold.py's, the demo games and
+    ``n_games`` generated games) as (the state before the fact, the fact) pairs, folded by its own rules."""
+    sys.path[:0] = [root, str(Path(root) / "bench")]
+    from fold import corpus  # the checkout's own bench/fold.py
+
+    from service.rules.lockdown.ruleset import LOCKDOWN
+
+    pairs = []
+    for _, setup, facts in corpus(n_games):
+        state = LOCKDOWN.initial_state(setup)
+        for fact in facts:
+            pairs.append((state, fact))
+            state, _ = LOCKDOWN.apply(state, fact)
+    return pairs
+
+
 def alternated(script: str, against: list[str], games: int, runs: int, rounds: int) -> tuple[list[str], dict]:
     """Run ``script --measure ROOT`` in a fresh process for each checkout (``against`` first, this one last),
     ``rounds`` times over, alternating them; returns the roots and each root's JSON answers, one per round."""

@@ -14,29 +14,20 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import sys
 import time
 from pathlib import Path
 
-from fold_cpu import alternated, checkout_options, median
+from fold_cpu import alternated, checkout_options, checkout_pairs, median
 
 HERE = Path(__file__).resolve().parents[1]
 PARTS = ("shape_and_unknowns", "check_shaped", "apply_shaped", "checked_apply", "undo_of", "room_unknown", "floor")
 
 
 def measure(root: str, n_games: int, runs: int) -> dict:
-    sys.path[:0] = [root, str(Path(root) / "bench")]
-    from fold import corpus  # the checkout's own bench/fold.py
-
+    pairs = checkout_pairs(root, n_games)  # puts the checkout first on the import path
     from service.rules.lockdown import apply as A, checks, facts as F, turns, unknowns
     from service.rules.lockdown.ruleset import LOCKDOWN
 
-    pairs = []
-    for _, setup, facts in corpus(n_games):
-        state = LOCKDOWN.initial_state(setup)
-        for fact in facts:
-            pairs.append((state, fact))
-            state, _ = LOCKDOWN.apply(state, fact)
     shaped = [(s, f, u) for s, f in pairs for shape, u in [F.shape_and_unknowns(s, f)] if not shape]
 
     def part(name: str):

@@ -12,28 +12,19 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from fold_cpu import alternated, checkout_options, median
+from fold_cpu import alternated, checkout_options, checkout_pairs, median
 
 HERE = Path(__file__).resolve().parents[1]
 
 
 def measure(root: str, n_games: int, runs: int) -> dict:
-    sys.path[:0] = [root, str(Path(root) / "bench")]
-    from fold import corpus  # the checkout's own bench/fold.py
-
+    pairs = checkout_pairs(root, n_games)  # puts the checkout first on the import path
     from service.rules.lockdown.ruleset import LOCKDOWN
 
-    pairs = []
-    for _, setup, facts in corpus(n_games):
-        state = LOCKDOWN.initial_state(setup)
-        for fact in facts:
-            pairs.append((state, fact))
-            state, _ = LOCKDOWN.apply(state, fact)
     count = Counter(f.type for _, f in pairs)
     best: dict[str, float] = defaultdict(lambda: float("inf"))
     apply, clock = LOCKDOWN.apply, time.process_time

@@ -1,7 +1,6 @@
 """The Games application: the only door to the event store."""
 from __future__ import annotations
 
-import gc
 import random
 import threading
 import time
@@ -22,7 +21,7 @@ from service.errors import ArchiveError, FactsRefused, GameAlreadyExists, GameBu
 from service.game import Game
 from service.rules import Fact, Seat, Setup
 from service.rules.registry import RULESETS
-from service.rules.replay import GENERIC_TYPES
+from service.rules.replay import GENERIC_TYPES, collector_paused
 
 # Appends that lost the race to another writer are tried again against the new head.
 RECORD_ATTEMPTS = 8
@@ -467,9 +466,7 @@ def folded_game(header: Mapping[str, Any], facts: list[Mapping[str, Any]], *, ch
     off free nothing and walk the growing heap (docs/benchmarks.md §2).
     """
     game = Games._new_game(header)
-    was_on = gc.isenabled()  # a collector turned off by someone else (a fold on another thread) is left to them
-    gc.disable()
-    try:
+    with collector_paused():  # the fold's pause, shared with folds on other threads
         for index, group in _command_groups(facts):
             try:
                 game.record(
@@ -482,9 +479,6 @@ def folded_game(header: Mapping[str, Any], facts: list[Mapping[str, Any]], *, ch
             except (FactsRefused, InvalidInput) as e:
                 e.details["index"] = index + e.details.get("index", 0)
                 raise
-    finally:
-        if was_on:
-            gc.enable()
     return game
 
 

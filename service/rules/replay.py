@@ -22,6 +22,7 @@ from __future__ import annotations
 import gc
 import threading
 from bisect import bisect_left, bisect_right
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -409,14 +410,22 @@ def _resume_gc() -> None:
             gc.enable()
 
 
+@contextmanager
+def collector_paused():
+    """The pause a fold takes (above), for other work that keeps everything it allocates until it ends (an
+    import recording a whole game): shared with the folds running on other threads."""
+    _pause_gc()
+    try:
+        yield
+    finally:
+        _resume_gc()
+
+
 def _fold_into(ruleset: Ruleset, setup: Setup, effective: Iterable[tuple[Fact, int | None, str]], steps: list[Step],
                truths: list, notes: Mapping[int, list[str]], corrected: bool, as_: str) -> None:
     """Apply ``effective`` facts after ``steps[-1]``, appending a step (and its truth) for each."""
-    _pause_gc()
-    try:
+    with collector_paused():
         _fold_steps(ruleset, setup, effective, steps, truths, notes, corrected, as_)
-    finally:
-        _resume_gc()
 
 
 def _fold_steps(ruleset: Ruleset, setup: Setup, effective: Iterable[tuple[Fact, int | None, str]], steps: list[Step],
