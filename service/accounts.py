@@ -17,7 +17,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Mapping
 from uuid import UUID, uuid4
 
 from argon2 import PasswordHasher
@@ -28,7 +28,7 @@ from service import hygiene
 from service.db import Database
 from service.errors import ArchiveError, InvalidInput
 from service.league import name_key
-from service.readpool import reading
+from service.readpool import read_rows
 
 MIN_PASSWORD = 10
 MAX_PASSWORD = 1000  # the sign-in form reads no more than this
@@ -188,9 +188,7 @@ class Accounts:
             conn.execute("DELETE FROM account_sessions WHERE token_hash = %s", (_digest(secret),))
 
     def by_session(self, secret: str) -> Account | None:
-        return self._lookup(
-            "SELECT a.* FROM account_sessions s JOIN accounts a USING (account_id)"
-            " WHERE s.token_hash = %(h)s AND s.expires_at > now() AND a.disabled_at IS NULL", secret, "session")
+        return self.look_up(self.lookup("session", secret))
 
     # -- API tokens --
 
@@ -218,21 +216,39 @@ class Accounts:
                                 " WHERE account_id = %s ORDER BY created_at", (row["account_id"],)).fetchall()
 
     def by_token(self, secret: str) -> Account | None:
-        return self._lookup(
-            "WITH used AS (UPDATE api_tokens SET last_used_at = now() WHERE token_hash = %(h)s AND revoked_at IS NULL"
-            " AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute'))"  # one write a minute at most
-            " SELECT a.* FROM api_tokens t JOIN accounts a USING (account_id)"
-            " WHERE t.token_hash = %(h)s AND t.revoked_at IS NULL AND a.disabled_at IS NULL", secret, "token")
+        return self.look_up(self.lookup("token", secret))
 
-    def _lookup(self, query: str, secret: str, via: str) -> Account | None:
+    def lookup(self, via: str, secret: str) -> tuple[tuple[str, dict], str] | None:
+        """The statement that finds the account of a ``via`` ("token" or "session") secret, and ``via``: for
+        :meth:`account_of` its rows, sent alone (``by_token``, ``by_session``) or with other statements in one
+        round trip (the write gate, decision 0052). None: a secret no account can have."""
         if not secret or len(secret) > 100:
             return None
-        # every request asks: borrow from the archive's read pool; one statement, committed as it runs
-        with reading(self.db, single=True) as conn:
-            row = conn.execute(query, {"h": _digest(secret)}).fetchone()
-        if row is None:
+        return (_LOOKUPS[via], {"h": _digest(secret)}), via
+
+    @staticmethod
+    def account_of(rows: list[Mapping[str, Any]], via: str) -> Account | None:
+        if not rows:
             return None
+        row = rows[0]
         return Account(row["account_id"], row["username"], row["player_id"], row["site_admin"], via)
+
+    def look_up(self, lookup: tuple[tuple[str, dict], str] | None) -> Account | None:
+        if lookup is None:
+            return None
+        # every request asks: one statement, committed as it runs, on an unchecked pooled connection (decision 0052)
+        statement, via = lookup
+        return self.account_of(read_rows(self.db, [statement])[0], via)
+
+
+_LOOKUPS = {
+    "session": "SELECT a.* FROM account_sessions s JOIN accounts a USING (account_id)"
+               " WHERE s.token_hash = %(h)s AND s.expires_at > now() AND a.disabled_at IS NULL",
+    "token": "WITH used AS (UPDATE api_tokens SET last_used_at = now() WHERE token_hash = %(h)s AND revoked_at IS NULL"
+             " AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute'))"  # one write a minute at most
+             " SELECT a.* FROM api_tokens t JOIN accounts a USING (account_id)"
+             " WHERE t.token_hash = %(h)s AND t.revoked_at IS NULL AND a.disabled_at IS NULL",
+}
 
 
 _DUMMY_HASH = _hasher.hash("not a password anyone has")

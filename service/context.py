@@ -26,7 +26,8 @@ class Archive:
                  replays: ReplaySettings | None = None) -> None:
         self.db = db
         self.games = Games(env=db.eventsourcing_env(AGGREGATE_CACHE_MAXSIZE="200", **fail_fast_env()))
-        self.leagues = LeagueBook(env=db.eventsourcing_env(**fail_fast_env()))  # same store (decision 0020)
+        # same store (decision 0020); clubs cached and fast-forwarded, not rebuilt on every request (decision 0052)
+        self.leagues = LeagueBook(env=db.eventsourcing_env(AGGREGATE_CACHE_MAXSIZE="500", **fail_fast_env()))
         self.accounts = Accounts(db)  # plain tables, not events (decision 0024)
         # read-model queries borrow from one pool (service/readpool.py; decision 0026)
         self.reads = open_pool(db, read_connections)

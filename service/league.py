@@ -454,6 +454,7 @@ class Placement(Chained):
     def __init__(self, game_id: UUID, chain: str | None = None) -> None:
         self.chain = chain
         self.game_id = game_id
+        self.club_id: UUID | None = None
         self.season_id: UUID | None = None
         self.placed = False
         self.hidden = False
@@ -484,6 +485,7 @@ class Placement(Chained):
     @event(GamePlaced)
     def _placed(self, game_id, club_id, season_id, reason, chain=None) -> None:
         self.chain = chain
+        self.club_id = club_id  # the rights gate goes straight to this club (decision 0052)
         self.season_id = season_id
         self.placed = True
 

@@ -11,7 +11,8 @@ from typing import Any, Callable, Mapping, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, StoredEvent
+from psycopg.sql import SQL
 
 from service.errors import ArchiveError, GameNotFound, InvalidInput
 from service.league import REGISTRY_ID, Club, Placement, Registry, club_id_for, placement_id_for, slugify
@@ -54,6 +55,21 @@ class LeagueBook(Application[UUID]):
             return self.repository.get(placement_id_for(game_id))
         except AggregateNotFoundError:
             return Placement(game_id=game_id)
+
+    def placement_statement(self, game_id: UUID) -> tuple[Any, list[Any]]:
+        """The select of a placement's events (the library's own), for a caller that sends it together with other
+        statements in one round trip (the write gate, decision 0052); :meth:`placement_of` reads its rows."""
+        return self.recorder.select_events_statement + SQL(" ORDER BY originator_version ASC"), [
+            placement_id_for(game_id)]
+
+    def placement_of(self, game_id: UUID, rows: list[Mapping[str, Any]]) -> Placement:
+        """The placement those rows (of :meth:`placement_statement`) hold, as :meth:`placement` would load it."""
+        aggregate = None
+        for row in rows:
+            stored = StoredEvent(originator_id=row["originator_id"], originator_version=row["originator_version"],
+                                 topic=row["topic"], state=bytes(row["state"]))
+            aggregate = self.mapper.to_domain_event(stored).mutate(aggregate)
+        return aggregate if aggregate is not None else Placement(game_id=game_id)
 
     def _retry(self, load: Callable[[], T], change: Callable[[T], Any]) -> Any:
         """Load, change, save; a writer elsewhere that got there first means load again and retry."""

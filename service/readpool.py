@@ -9,13 +9,14 @@ command, a test reading a view directly) still works: it gets a connection of it
 The pool holds at most ``size`` connections (``NEMESIS_READ_CONNECTIONS``, default 4),
 opened on demand and checked before each use, so a database restart costs
 no failed page; a borrower waits at most a few seconds for one, then gets the database error.
+:func:`read_rows` (a request's first statements) skips the check and tries again on a broken connection.
 """
 from __future__ import annotations
 
 import os
 import threading
 from contextlib import contextmanager, suppress
-from typing import Iterator
+from typing import Any, Iterator
 
 import psycopg
 from psycopg.rows import dict_row
@@ -57,7 +58,7 @@ def open_pool(db: Database, size: int | None = None, **kwargs) -> ConnectionPool
         connect["application_name"] = APPLICATION_NAME
         pool = ConnectionPool(
             db.url, kwargs={**connect, **kwargs}, min_size=0, max_size=size, open=True, timeout=WAIT,
-            check=ConnectionPool.check_connection, num_workers=1, name=f"reads-{db.name}", max_idle=60.0,
+            check=_check, num_workers=1, name=f"reads-{db.name}", max_idle=60.0,
         )
         _pools[db.url] = (pool, 1)
         return pool
@@ -75,32 +76,76 @@ def close_pool(db: Database) -> None:
     pool.close()
 
 
+_unchecked = threading.local()  # .on: this thread's next borrow skips the pool's check (read_rows)
+
+
+def _check(conn: psycopg.Connection) -> None:
+    """The pool's check before it lends a connection (one round trip), unless :func:`read_rows` takes the risk."""
+    if not getattr(_unchecked, "on", False):
+        ConnectionPool.check_connection(conn)
+
+
 def pool_of(db: Database) -> ConnectionPool | None:
     found = _pools.get(db.url)
     return found[0] if found else None
 
 
 @contextmanager
-def reading(db: Database, row_factory=dict_row, *, single: bool = False) -> Iterator[psycopg.Connection]:
+def reading(db: Database, row_factory=dict_row) -> Iterator[psycopg.Connection]:
     """A connection to read views with: borrowed from the archive's pool, else opened for this use.
 
-    Its transaction ends (committed) when the block ends; rows come as ``row_factory`` makes them.
-    ``single``: the block sends one statement, which needs no transaction around it (autocommit: no COMMIT
-    round trip after it); a block of several statements reads one snapshot of the database, so keeps it.
+    Its transaction ends (committed) when the block ends; rows come as ``row_factory`` makes them. The block's
+    statements read one snapshot of the database. (Statements that need no snapshot and come first in a request:
+    :func:`read_rows`.)
     """
     pool = pool_of(db)
     if pool is None:
-        with db.connect(row_factory=row_factory, autocommit=single) as conn:
+        with db.connect(row_factory=row_factory) as conn:
             yield conn
         return
     with pool.connection() as conn:
         conn.row_factory = row_factory
-        if not single:
-            yield conn
-            return
-        conn.autocommit = True  # idle after the pool's check: a local setting, no round trip
+        yield conn
+
+
+def read_rows(db: Database, statements: list[tuple[str, Any]], row_factory=dict_row) -> list[list[Any]]:
+    """The rows of each of ``statements`` ((query, params) pairs), sent together in one round trip, each
+    committed as it runs: what every request asks before anything else (who asks, where the game counts), at
+    the cost of one round trip instead of one per statement plus the pool's check (decision 0052).
+
+    The pooled connection is lent without its check; if it turns out broken (the server restarted or ended
+    the session while it was idle) the statements go again, once, on a checked connection, so a restart
+    still costs no failed page. Only for statements that may run twice: reads, and writes that say the same
+    again (the token's "last used" time).
+    """
+    pool = pool_of(db)
+    if pool is None:
+        with db.connect(row_factory=row_factory, autocommit=True) as conn:
+            return _send(conn, statements)
+    for unchecked in (True, False):
+        _unchecked.on = unchecked
         try:
-            yield conn
+            with pool.connection() as conn:
+                _unchecked.on = False
+                try:
+                    conn.row_factory = row_factory
+                    conn.autocommit = True  # idle as the pool lends it: a local setting, no round trip
+                    return _send(conn, statements)
+                except psycopg.OperationalError:
+                    if not unchecked or not conn.broken and not conn.closed:
+                        raise
+                    continue  # the pool drops the broken connection as it takes it back; the next is checked
+                finally:
+                    with suppress(psycopg.Error):  # the next borrower reads in a transaction again
+                        conn.autocommit = False
         finally:
-            with suppress(psycopg.Error):  # a broken connection refuses it; the pool drops that one anyway
-                conn.autocommit = False
+            _unchecked.on = False
+    raise AssertionError("the second try either returns or raises")
+
+
+def _send(conn: psycopg.Connection, statements: list[tuple[str, Any]]) -> list[list[Any]]:
+    if len(statements) == 1:
+        return [conn.execute(*statements[0]).fetchall()]
+    with conn.pipeline():  # every statement goes out before the first answer is awaited
+        cursors = [conn.execute(query, params) for query, params in statements]
+    return [cur.fetchall() for cur in cursors]

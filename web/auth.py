@@ -31,6 +31,7 @@ from service.accounts import WRITE_ROLES, Account
 from service.errors import ArchiveError
 from service.i18n import N_, _
 from service.league import name_key
+from service.readpool import read_rows
 
 SESSION_COOKIE = "nemesis_session"
 SESSION_MAX_AGE = 30 * 24 * 3600
@@ -61,14 +62,15 @@ class SignInNeeded(Unauthorized):
 _UNSET = object()
 
 
-def current() -> Account | None:
+def current(game=None) -> Account | None:
     """Who is asking (None: nobody signed in), looked up on first use and kept for the request.
 
-    A read that never asks costs no lookup; a bad token is refused wherever an account is asked for."""
+    A read that never asks costs no lookup; a bad token is refused wherever an account is asked for. ``game``:
+    the game the request writes to, whose placement the same round trip reads (decision 0052)."""
     account = g.get("account", _UNSET)
     if account is _UNSET:
         g.account = None  # an error page drawn after a refused token asks again: nobody
-        account = g.account = _load_account()
+        account = g.account = _load_account(game)
     return account
 
 
@@ -89,8 +91,8 @@ def _accounts():
     return getattr(current_app.config.get("ARCHIVE"), "accounts", None)
 
 
-def _load_account() -> Account | None:
-    """The account of a bearer token or of the session cookie."""
+def _load_account(game=None) -> Account | None:
+    """The account of a bearer token or of the session cookie (and ``game``'s placement in the same round trip)."""
     accounts = _accounts()
     if accounts is None:
         return None
@@ -99,16 +101,39 @@ def _load_account() -> Account | None:
         scheme, _sep, secret = header.partition(" ")
         if scheme.lower() != "bearer" or not secret.strip():
             raise SignInNeeded("the Authorization header must be 'Bearer <token>' (nemesis-archive token issue USER)")
-        account = accounts.by_token(secret.strip())
+        account = _look_up(accounts, "token", secret.strip(), game)
         if account is None:
             raise SignInNeeded("this API token is unknown or revoked; ask an admin for a new one")
         return account
     secret = request.cookies.get(SESSION_COOKIE)
     if secret:
-        account = accounts.by_session(secret)
+        account = _look_up(accounts, "session", secret, game)
         g.stale_session = account is None
         return account
     return None
+
+
+def _look_up(accounts, via: str, secret: str, game) -> Account | None:
+    """The account of ``secret``; with a ``game``, its placement too, both statements sent in one round trip
+    (a write's gate needs both before anything else: decision 0052)."""
+    lookup = accounts.lookup(via, secret)
+    if lookup is None:
+        return None
+    if game is None:
+        return accounts.look_up(lookup)
+    statement, via = lookup
+    leagues = current_app.config["ARCHIVE"].leagues
+    rows, placement_rows = read_rows(accounts.db, [statement, leagues.placement_statement(game.id)])
+    g.setdefault("placements", {})[game.id] = leagues.placement_of(game.id, placement_rows)
+    return accounts.account_of(rows, via)
+
+
+def _placement(game_id: UUID):
+    """The game's placement, read once per request (perhaps already, with the account: decision 0052)."""
+    known = g.setdefault("placements", {})
+    if game_id not in known:
+        known[game_id] = current_app.config["ARCHIVE"].leagues.placement(game_id)
+    return known[game_id]
 
 
 # -- where a game counts, and who may do what there --------------------------------------------------------
@@ -124,12 +149,16 @@ def _clubs():
 
 
 def _club(club_id: UUID):
+    """The club aggregate, loaded once per request: the gate asks for the same club several times (decision 0052)."""
     from eventsourcing.application import AggregateNotFoundError
 
-    try:
-        return current_app.config["ARCHIVE"].leagues.repository.get(club_id)
-    except AggregateNotFoundError:
-        return None
+    loaded = g.setdefault("clubs", {})
+    if club_id not in loaded:
+        try:
+            loaded[club_id] = current_app.config["ARCHIVE"].leagues.repository.get(club_id)
+        except AggregateNotFoundError:
+            loaded[club_id] = None
+    return loaded[club_id]
 
 
 def league_of_header(league: Any) -> tuple[UUID, UUID] | None:
@@ -145,11 +174,13 @@ def league_of_header(league: Any) -> tuple[UUID, UUID] | None:
 
 def league_of_game(game) -> tuple[UUID, UUID] | None:
     """Where ``game`` counts: its latest placement, else the league its header names (None: no league)."""
-    placement = current_app.config["ARCHIVE"].leagues.placement(game.id)
+    placement = _placement(game.id)
     if placement.placed:
         if placement.season_id is None:
             return None
-        for club in _clubs():
+        # the placement names its club: one club loaded, not every club through the read model (decision 0052)
+        club = _club(placement.club_id) if placement.club_id is not None else None
+        for club in [club] if club is not None else _clubs():
             if placement.season_id in club.seasons:
                 return club.id, club.seasons[placement.season_id]["league_id"]
         return None
@@ -257,6 +288,10 @@ def _needs_sign_in():
     raise SignInNeeded(_("recording needs signing in: sign in on the sign-in page, or send an API token"))
 
 
+def _credential_sent() -> bool:
+    return bool(request.headers.get("Authorization") or request.cookies.get(SESSION_COOKIE))
+
+
 def _game_or_none(game_id: str):
     from service.errors import ArchiveError
 
@@ -303,11 +338,13 @@ def guard():
             raise Forbidden(_("only a site admin may see the archive's status page (/healthz answers everyone)"))
         return None
     if endpoint in WRITE_GAME or endpoint in NEW_GAME:
-        account = current()
+        game = None
+        if endpoint in WRITE_GAME and _credential_sent():  # nobody signed in: refused without reading the game
+            game = _game_or_none((request.view_args or {}).get("game_id", ""))
+        account = current(game)  # who asks, and where the game counts, in one round trip (decision 0052)
         if account is None:
             return _needs_sign_in()
         if endpoint in WRITE_GAME:
-            game = _game_or_none((request.view_args or {}).get("game_id", ""))
             if game is None:
                 return None
             where = league_of_game(game)

@@ -108,6 +108,42 @@ def test_a_game_moved_to_another_league_follows_its_new_league(world):
     assert _append(alice, games["A"]).status_code == 403
 
 
+def test_rights_changed_in_another_process_count_from_the_next_request(world):
+    """Clubs and placements are cached in each process (decision 0052); every request still sees what another
+    process changed a moment before (the cache reads the newer events first)."""
+    from service.context import Archive
+
+    a, app, games, tokens = world
+    alice = client_as(app, tokens["Alice"])
+    assert _append(alice, games["A"]).status_code == 201  # club A and the game's placement are cached now
+    other = Archive(a.db)
+    try:
+        other.leagues.revoke_role("club-a", "Alice", "recorder")
+        assert _append(alice, games["A"], 1).status_code == 403
+        other.leagues.grant_role("club-a", "Alice", "recorder")
+        assert _append(alice, games["A"], 1).status_code == 201
+        other.leagues.place_game(games["A"], "club-b", "league-b", "all", games=other.games)
+        assert _append(alice, games["A"], 2).status_code == 403
+    finally:
+        other.close()
+    assert a.games.get_game(games["A"]).position == 2
+
+
+def test_a_game_placed_in_a_new_club_is_recorded_before_the_views_know_the_club(world):
+    """The placement names its club: the gate loads that club, not the list of clubs the read model knows
+    (decision 0052), so a club's recorders record as soon as the game is placed."""
+    a, app, games, tokens = world
+    a.leagues.found_club("Club C")
+    a.leagues.open_league("club-c", "League C")
+    a.leagues.open_season("club-c", "league-c", "All")
+    a.leagues.grant_role("club-c", "Nell", "recorder")
+    a.leagues.place_game(games["none"], "club-c", "league-c", "all", games=a.games)  # no rebuild of the views
+    nell = client_as(app, tokens["Nell"])
+    assert _append(nell, games["none"]).status_code == 201
+    alice = client_as(app, tokens["Alice"])
+    assert _append(alice, games["none"], 1).status_code == 403
+
+
 def test_recording_pages_need_signing_in(world):
     a, app, games, _tokens = world
     nobody = anonymous_client(app)

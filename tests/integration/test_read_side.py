@@ -14,11 +14,12 @@ from datetime import date
 import psycopg
 import pytest
 from psycopg import sql
+from psycopg_pool import ConnectionPool
 
 from projections import league_queries as lq
 from projections import queries
 from projections.generations import active_prefix
-from service.readpool import APPLICATION_NAME, close_pool, open_pool, pool_of, reading
+from service.readpool import APPLICATION_NAME, close_pool, open_pool, pool_of, read_rows, reading
 from projections.runner import rebuild_views
 from service.context import Archive
 from service.roles import app_database
@@ -78,20 +79,37 @@ def test_the_pool_survives_a_dropped_session(fresh_database):
         close_pool(db)
 
 
-def test_a_single_statement_read_commits_as_it_runs_and_the_next_borrower_gets_a_transaction(fresh_database):
-    """``reading(single=True)`` (the token lookup on every request) sends its statement in autocommit, so no COMMIT
-    follows it; the same pooled connection then reads in a transaction again (one snapshot for several SELECTs)."""
+def _ended_sessions(db, owner) -> None:
+    with owner.connect(autocommit=True) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s"
+                     " AND application_name = %s", (db.name, APPLICATION_NAME))
+
+
+def test_read_rows_sends_its_statements_together_unchecked_and_survives_a_dropped_session(fresh_database,
+                                                                                           monkeypatch):
+    """``read_rows`` (who asks and where the game counts, on every write: decision 0052) lends the pooled
+    connection without the pool's check and sends every statement before awaiting the first answer; a connection
+    the server ended meanwhile costs a second try on a checked one, not a failed request."""
     db = app_database(fresh_database)
-    open_pool(db, 1)  # one connection: the second borrower gets the first one's
+    open_pool(db, 1)
     try:
-        with reading(db, single=True) as conn:
-            first = conn
-            conn.execute("SELECT 1")
-            assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE  # nothing left to commit
-        with reading(db) as conn:
-            assert conn is first
+        checks = []
+        check = ConnectionPool.check_connection
+        monkeypatch.setattr(ConnectionPool, "check_connection", staticmethod(lambda conn: (checks.append(1), check(conn))))
+        assert read_rows(db, [("SELECT 1 AS a", None), ("SELECT %s::int AS b", (2,))]) == [[{"a": 1}], [{"b": 2}]]
+        assert read_rows(db, [("SELECT 3 AS c", None)]) == [[{"c": 3}]]
+        assert checks == []  # lent unchecked
+        with reading(db) as conn:  # any other borrower: checked, in a transaction, as before
             conn.execute("SELECT 1")
             assert conn.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
+        assert len(checks) == 1
+        _ended_sessions(db, fresh_database)
+        checks.clear()
+        assert read_rows(db, [("SELECT 4 AS d", None), ("SELECT 5 AS e", None)]) == [[{"d": 4}], [{"e": 5}]]
+        assert len(checks) == 1  # the second try, on a checked connection
+        with pytest.raises(psycopg.errors.UndefinedTable):  # a statement's own error is not tried again
+            read_rows(db, [("SELECT * FROM no_such_table", None)])
+        assert read_rows(db, [("SELECT 6 AS f", None)]) == [[{"f": 6}]]  # and the connection is fine after it
     finally:
         close_pool(db)
 
