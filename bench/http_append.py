@@ -100,9 +100,9 @@ SERVER_SIDE = [
 HTTP_SIDE = [
     ("the request in Flask, all of it", "flask/app.py", "full_dispatch_request"),
     ("  the rights gate (before_request)", "web/auth.py", "guard"),
-    ("    who asks: the API token's lookup", "web/auth.py", "_load_account"),
-    ("    the game's league (Games.header / get_game)", "web/auth.py", "_game_or_none"),
-    ("    where the game counts (placement)", "web/auth.py", "league_of_game"),
+    ("    the game's header (Games.header: cached)", "web/auth.py", "_game_or_none"),
+    ("    who asks and the game's placement: one round trip (read_rows)", "web/auth.py", "_load_account"),
+    ("    where the game counts (the placement read, its club or league)", "web/auth.py", "league_of_game"),
     ("  the body: JSON + AppendSchema", "marshmallow/schema.py", "load"),
     ("  Games.record", "service/archive.py", "record"),
 ]
@@ -178,6 +178,34 @@ def where_time_goes(db, n: int, first_seed: int) -> str:
 
 # -- the HTTP side: a served process and client processes --------------------------------------------------
 
+LEAGUE = "Bench League"
+
+
+def league_recorder(db) -> str:
+    """An API token of a club's recorder (no site admin), whose club's league ``LEAGUE`` has 12 seasons and 40
+    other recorders: the gate of a league game loads the club and the game's placement (decision 0052)."""
+    from projections.runner import rebuild_views
+    from service.context import Archive
+    from service.roles import app_database
+
+    archive = Archive(app_database(db))
+    try:
+        leagues = archive.leagues
+        leagues.found_club("Bench Club", "bench")
+        leagues.open_league("bench", LEAGUE, "bench-league")
+        for k in range(12):
+            leagues.open_season("bench", "bench-league", f"Season {k + 1}", f"s{k + 1}")
+        for k in range(40):
+            leagues.grant_role("bench", leagues.register_player(f"Recorder {k + 1}"), "recorder")
+        me = leagues.register_player("Bench Recorder")
+        leagues.grant_role("bench", me, "recorder")
+        archive.accounts.create("bench-recorder", None, player_id=me)
+        token = archive.accounts.issue_token("bench-recorder", "benchmarks")[1]
+    finally:
+        archive.close()
+    rebuild_views(db, ["league"])  # the server runs no worker: the league's name is known from this rebuild
+    return token
+
 def start_server(db, threads: int) -> tuple[subprocess.Popen, int]:
     from service.roles import app_database
 
@@ -205,8 +233,9 @@ def start_server(db, threads: int) -> tuple[subprocess.Popen, int]:
     return proc, int(match.group(1))
 
 
-def client(port: int, token: str, games: list, appends: int, tag: str, barrier, results) -> None:
-    """One client process: create its games, wait for the others, then POST one fact at a time."""
+def client(port: int, token: str, games: list, appends: int, tag: str, barrier, results, league=None) -> None:
+    """One client process: create its games (in ``league``, if named), wait for the others, then POST one fact at
+    a time."""
     conn = http.client.HTTPConnection("127.0.0.1", port)
     headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
 
@@ -217,7 +246,7 @@ def client(port: int, token: str, games: list, appends: int, tag: str, barrier, 
 
     urls = []
     for header, _ in games:
-        status, body = post("/api/games", header)
+        status, body = post("/api/games", {**header, "league": league} if league else header)
         if status != 201:
             raise RuntimeError(f"create refused: {status} {body[:300]!r}")
         urls.append(f"/api/games/{json.loads(body)['id']}/facts")
@@ -237,7 +266,7 @@ def client(port: int, token: str, games: list, appends: int, tag: str, barrier, 
     conn.close()
 
 
-def http_latencies(port: int, token: str, clients: int, appends: int, first_seed: int, tag: str):
+def http_latencies(port: int, token: str, clients: int, appends: int, first_seed: int, tag: str, league=None):
     """``clients`` client processes, each on games of its own, all appending at once.
 
     Returns (every latency, wall seconds from the first start to the last finish).
@@ -245,7 +274,7 @@ def http_latencies(port: int, token: str, clients: int, appends: int, first_seed
     ctx = multiprocessing.get_context("spawn")
     barrier, results = ctx.Barrier(clients), ctx.Queue()
     procs = [ctx.Process(target=client, args=(port, token, _games(first_seed + 1000 * c, appends), appends,
-                                               f"{tag}c{c}", barrier, results))
+                                               f"{tag}c{c}", barrier, results, league))
              for c in range(clients)]
     for p in procs:
         p.start()
@@ -274,6 +303,7 @@ def main(argv=None) -> None:
             print(where_time_goes(db, args.profile, 500))
             return
         token = bench_admin(db)[1]
+        recorder = league_recorder(db)
         proc, port = start_server(db, args.threads)
         try:
             for run in range(args.runs):
@@ -281,11 +311,13 @@ def main(argv=None) -> None:
                 raw = raw_insert_latencies(db, args.appends, run)
                 side = server_side_latencies(db, args.appends, 1 + 100 * run)
                 serial, _ = http_latencies(port, token, 1, args.appends, 50 + 100 * run, f"r{run}s")
+                league, _ = http_latencies(port, recorder, 1, args.appends, 70 + 100 * run, f"r{run}l", LEAGUE)
                 many, wall = http_latencies(port, token, args.clients, args.per_client, 10_000 * (run + 1), f"r{run}m")
                 per_run.append({
                     "raw": (ms(raw, 50), ms(raw, 99), len(raw) / sum(raw)),
                     "side": (ms(side, 50), ms(side, 99), len(side) / sum(side)),
                     "http": (ms(serial, 50), ms(serial, 99), len(serial) / sum(serial)),
+                    "league": (ms(league, 50), ms(league, 99), len(league) / sum(league)),
                     "many": (ms(many, 50), ms(many, 99), len(many) / wall),
                 })
         finally:
@@ -308,6 +340,8 @@ def main(argv=None) -> None:
          f"**{ratio('side', 0):.1f}×**", f"**{ratio('side', 1):.1f}×**"],
         ["HTTP: POST one fact, 1 client", med("http", 0), med("http", 1), med("http", 2),
          f"**{ratio('http', 0):.1f}×**", f"**{ratio('http', 1):.1f}×**"],
+        ["HTTP: the same in a league game, as its club's recorder", med("league", 0), med("league", 1),
+         med("league", 2), f"**{ratio('league', 0):.1f}×**", f"**{ratio('league', 1):.1f}×**"],
         [f"HTTP: {args.clients} clients on {args.clients} games at once", med("many", 0), med("many", 1),
          med("many", 2), f"{ratio('many', 0):.1f}×", f"{ratio('many', 1):.1f}×"],
     ]
@@ -320,11 +354,12 @@ def main(argv=None) -> None:
         print(f"\nwaitress warned {queued} times that requests were queued for a thread (more clients than threads).")
     print()
     print("Per run (p50 / p99 ratios to the same run's raw INSERT + commit; appends/s):\n")
-    heads = ["run", "raw p50 ms", "Games.record", "HTTP 1 client", f"HTTP {args.clients} clients",
+    heads = ["run", "raw p50 ms", "Games.record", "HTTP 1 client", "HTTP league game", f"HTTP {args.clients} clients",
              f"{args.clients} clients appends/s"]
     print(table(heads, [
         [i + 1, r["raw"][0], f"{r['side'][0] / r['raw'][0]:.1f}× / {r['side'][1] / r['raw'][1]:.1f}×",
          f"{r['http'][0] / r['raw'][0]:.1f}× / {r['http'][1] / r['raw'][1]:.1f}×",
+         f"{r['league'][0] / r['raw'][0]:.1f}× / {r['league'][1] / r['raw'][1]:.1f}×",
          f"{r['many'][0] / r['raw'][0]:.1f}× / {r['many'][1] / r['raw'][1]:.1f}×", r["many"][2]]
         for i, r in enumerate(per_run)]))
     if profile:

@@ -11,10 +11,11 @@ from datetime import date
 from typing import Any
 from uuid import UUID
 
+import psycopg
 from psycopg import sql
 from projections.generations import active_prefix
 from projections.league import Resolver
-from service.readpool import reading
+from service.readpool import read_rows, reading
 from service.db import Database
 from service.league import DEFAULT_POINTS, name_key
 from service.ratings import THE_GAME, ordinal, points
@@ -244,12 +245,30 @@ def _view(conn, name: str) -> sql.Identifier:
     return sql.Identifier(f"{active_prefix(conn, 'league')}_{name}")
 
 
+_leagues_table: dict[str, sql.Identifier] = {}  # database url -> the active generation's leagues table, as last seen
+
+
 def league_named(db: Database, key: str) -> tuple[UUID, UUID] | None:
-    """(club id, league id) of the first-opened league whose name key is ``key`` (decision 0020's rule)."""
-    with reading(db) as conn:
-        row = conn.execute(sql.SQL("SELECT club_id, league_id FROM {} WHERE name_key = %s ORDER BY opened LIMIT 1")
-                           .format(_view(conn, "leagues")), (key,)).fetchone()
-    return (row["club_id"], row["league_id"]) if row else None
+    """(club id, league id) of the first-opened league whose name key is ``key`` (decision 0020's rule).
+
+    The write gate asks it on every write to a game its header puts in a league: one statement on an unchecked
+    connection (``read_rows``), against the leagues table of the generation last seen active. A rebuild's switch
+    drops that table in the same transaction that activates the next one, so a stale name fails at once, and
+    the statement goes again with the active generation asked first (decision 0052)."""
+    for fresh in (False, True):
+        table = _leagues_table.get(db.url) if not fresh else None
+        if table is None:
+            with reading(db) as conn:
+                table = _leagues_table[db.url] = _view(conn, "leagues")
+        query = sql.SQL("SELECT club_id, league_id FROM {} WHERE name_key = %s ORDER BY opened LIMIT 1").format(table)
+        try:
+            rows = read_rows(db, [(query, (key,))])[0]
+        except psycopg.errors.UndefinedTable:
+            if fresh:
+                raise
+            continue
+        return (rows[0]["club_id"], rows[0]["league_id"]) if rows else None
+    raise AssertionError("the second try either returns or raises")
 
 
 def club_ids(db: Database) -> list[UUID]:

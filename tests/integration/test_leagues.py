@@ -435,3 +435,19 @@ def test_the_season_page_as_of_a_date_lists_no_later_game(fresh_archive):
     assert str(early.id) in page and str(later.id) in page and "2 finished games" in page
     page = client.get(base + "?as_of=2026-01-15").get_data(as_text=True)
     assert str(early.id) not in page and "No games in this season by 2026-01-15." in page
+
+
+def test_a_league_is_found_by_name_across_a_rebuild_of_its_view(fresh_archive):
+    """``league_named`` (the write gate, on every write to a game whose header names a league) remembers the
+    active generation's table (decision 0052); a rebuild drops that table, and the next call finds the new one."""
+    a = fresh_archive
+    a.leagues.found_club("Test Club", CLUB)
+    league_id = a.leagues.open_league(CLUB, "Tuesday Night", LEAGUE)
+    rebuild_views(a.db, ["league"])
+    club_id = a.leagues.club(CLUB).id
+    assert lq.league_named(a.db, name_key("tuesday  NIGHT")) == (club_id, league_id)
+    assert lq.league_named(a.db, name_key("Wednesday")) is None
+    before = lq._leagues_table[a.db.url]
+    rebuild_views(a.db, ["league"])  # a new generation; the one remembered is dropped
+    assert lq.league_named(a.db, name_key("Tuesday Night")) == (club_id, league_id)
+    assert lq._leagues_table[a.db.url] != before
