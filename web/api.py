@@ -34,6 +34,11 @@ class ViewQuery(Schema):
     since = fields.Integer(load_default=0, validate=validate.Range(min=0, max=hygiene.MAX_POSITION), data_key="from")
 
 
+# One instance of each schema, made once: making one builds its fields and nested schemas, two thirds of a
+# load's cost (300 µs against 94 µs for an append's body); loading keeps no state on the instance (decision 0052).
+LIST_QUERY, VIEW_QUERY, APPEND, HEADER = ListQuery(), ViewQuery(), AppendSchema(), GameHeaderSchema()
+
+
 def archive():
     return current_app.config["ARCHIVE"]
 
@@ -122,14 +127,14 @@ def step_dict(ruleset, step: Step, index: int, steps: int) -> dict[str, Any]:
 
 @api.post("/games")
 def create_game():
-    header = GameHeaderSchema().load(_body())
+    header = HEADER.load(_body())
     game = archive().games.create_game(header)
     return jsonify(game_summary(game)), 201, {"Location": url_for("api.get_game", game_id=game.id)}
 
 
 @api.get("/games")
 def list_games():
-    q = ListQuery().load(request.args)
+    q = LIST_QUERY.load(request.args)
     from web.auth import hidden_games
 
     rows = queries.list_games(archive().db, **q, exclude=hidden_games())
@@ -149,7 +154,7 @@ def get_game(game_id: str):
 @api.post("/games/<game_id>/facts")
 def append_facts(game_id: str):
     gid = _game_id(game_id)
-    body = AppendSchema().load(_body())
+    body = APPEND.load(_body())
     result = archive().games.record(
         gid,
         body["facts"],
@@ -162,7 +167,7 @@ def append_facts(game_id: str):
 
 @api.get("/games/<game_id>/facts")
 def get_facts(game_id: str):
-    q = ViewQuery().load(request.args)
+    q = VIEW_QUERY.load(request.args)
     game = archive().games.get_game(_game_id(game_id))
     if q["view"] == "played":
         facts = [fact_dict(r) for r in game.recorded if r.fact.seq > q["since"]]
@@ -182,7 +187,7 @@ def get_facts(game_id: str):
 
 @api.get("/games/<game_id>/state")
 def get_state(game_id: str):
-    q = ViewQuery().load(request.args)
+    q = VIEW_QUERY.load(request.args)
     gid = _game_id(game_id)
     corrected = q["view"] == "corrected"
     if q["step"] is not None:

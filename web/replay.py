@@ -14,7 +14,7 @@ from projections import queries
 from service.errors import InvalidInput
 from service.i18n import _
 from service.rules.registry import BOARDS
-from web.api import ListQuery, _game_id
+from web.api import LIST_QUERY, _game_id
 from web.api import board_corridors as corridors
 from web.kv import kv
 from web.replays import replay_of
@@ -32,7 +32,7 @@ def games():
     from web.auth import hidden_games
 
     try:
-        q = ListQuery().load({k: v for k, v in request.args.items() if v})
+        q = LIST_QUERY.load({k: v for k, v in request.args.items() if v})
         error = None
     except ValidationError as e:
         q, error = {}, "; ".join(f"{k}: {v[0]}" for k, v in e.messages.items())
