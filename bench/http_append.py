@@ -101,7 +101,7 @@ HTTP_SIDE = [
     ("the request in Flask, all of it", "flask/app.py", "full_dispatch_request"),
     ("  the rights gate (before_request)", "web/auth.py", "guard"),
     ("    the game's header (Games.header: cached)", "web/auth.py", "_game_or_none"),
-    ("    who asks and the game's placement: one round trip (read_rows)", "web/auth.py", "_load_account"),
+    ("    who asks and the game's placement (read_rows: two statements)", "web/auth.py", "_load_account"),
     ("    where the game counts (the placement read, its club or league)", "web/auth.py", "league_of_game"),
     ("  the body: JSON + AppendSchema", "marshmallow/schema.py", "load"),
     ("  Games.record", "service/archive.py", "record"),

@@ -221,7 +221,7 @@ class Accounts:
     def lookup(self, via: str, secret: str) -> tuple[tuple[str, dict], str] | None:
         """The statement that finds the account of a ``via`` ("token" or "session") secret, and ``via``: for
         :meth:`account_of` its rows, sent alone (``by_token``, ``by_session``) or with other statements in one
-        round trip (the write gate, decision 0052). None: a secret no account can have."""
+        borrowing (the write gate, decision 0052). None: a secret no account can have."""
         if not secret or len(secret) > 100:
             return None
         return (_LOOKUPS[via], {"h": _digest(secret)}), via

@@ -58,7 +58,7 @@ class LeagueBook(Application[UUID]):
 
     def placement_statement(self, game_id: UUID) -> tuple[Any, list[Any]]:
         """The select of a placement's events (the library's own), for a caller that sends it together with other
-        statements in one round trip (the write gate, decision 0052); :meth:`placement_of` reads its rows."""
+        statements on one connection (the write gate, decision 0052); :meth:`placement_of` reads its rows."""
         return self.recorder.select_events_statement + SQL(" ORDER BY originator_version ASC"), [
             placement_id_for(game_id)]
 

@@ -109,9 +109,9 @@ def reading(db: Database, row_factory=dict_row) -> Iterator[psycopg.Connection]:
 
 
 def read_rows(db: Database, statements: list[tuple[str, Any]], row_factory=dict_row) -> list[list[Any]]:
-    """The rows of each of ``statements`` ((query, params) pairs), sent together in one round trip, each
-    committed as it runs: what every request asks before anything else (who asks, where the game counts), at
-    the cost of one round trip instead of one per statement plus the pool's check (decision 0052).
+    """The rows of each of ``statements`` ((query, params) pairs), on one pooled connection, each committed as it
+    runs: what every request asks before anything else (who asks, where the game counts), at the cost of a
+    round trip per statement, without the pool's check or a COMMIT (decision 0052).
 
     The pooled connection is lent without its check; if it turns out broken (the server restarted or ended
     the session while it was idle) the statements go again, once, on a checked connection, so a restart
@@ -144,8 +144,6 @@ def read_rows(db: Database, statements: list[tuple[str, Any]], row_factory=dict_
 
 
 def _send(conn: psycopg.Connection, statements: list[tuple[str, Any]]) -> list[list[Any]]:
-    if len(statements) == 1:
-        return [conn.execute(*statements[0]).fetchall()]
-    with conn.pipeline():  # every statement goes out before the first answer is awaited
-        cursors = [conn.execute(query, params) for query, params in statements]
-    return [cur.fetchall() for cur in cursors]
+    # one after the other: psycopg's pipeline mode, which sends them all before the first answer, measured slower
+    # for two short statements on a local server (0.36-0.46 ms against 0.31-0.41 ms; decision 0052)
+    return [conn.execute(query, params).fetchall() for query, params in statements]

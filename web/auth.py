@@ -66,7 +66,7 @@ def current(game=None) -> Account | None:
     """Who is asking (None: nobody signed in), looked up on first use and kept for the request.
 
     A read that never asks costs no lookup; a bad token is refused wherever an account is asked for. ``game``:
-    the game the request writes to, whose placement the same round trip reads (decision 0052)."""
+    the game the request writes to, whose placement is read on the same connection (decision 0052)."""
     account = g.get("account", _UNSET)
     if account is _UNSET:
         g.account = None  # an error page drawn after a refused token asks again: nobody
@@ -92,7 +92,7 @@ def _accounts():
 
 
 def _load_account(game=None) -> Account | None:
-    """The account of a bearer token or of the session cookie (and ``game``'s placement in the same round trip)."""
+    """The account of a bearer token or of the session cookie (and ``game``'s placement, read with it)."""
     accounts = _accounts()
     if accounts is None:
         return None
@@ -114,8 +114,8 @@ def _load_account(game=None) -> Account | None:
 
 
 def _look_up(accounts, via: str, secret: str, game) -> Account | None:
-    """The account of ``secret``; with a ``game``, its placement too, both statements sent in one round trip
-    (a write's gate needs both before anything else: decision 0052)."""
+    """The account of ``secret``; with a ``game``, its placement too, read on the same unchecked connection (a
+    write's gate needs both before anything else: decision 0052)."""
     lookup = accounts.lookup(via, secret)
     if lookup is None:
         return None
@@ -341,7 +341,7 @@ def guard():
         game = None
         if endpoint in WRITE_GAME and _credential_sent():  # nobody signed in: refused without reading the game
             game = _game_or_none((request.view_args or {}).get("game_id", ""))
-        account = current(game)  # who asks, and where the game counts, in one round trip (decision 0052)
+        account = current(game)  # who asks, and where the game counts, on one connection (decision 0052)
         if account is None:
             return _needs_sign_in()
         if endpoint in WRITE_GAME:

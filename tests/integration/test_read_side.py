@@ -85,11 +85,10 @@ def _ended_sessions(db, owner) -> None:
                      " AND application_name = %s", (db.name, APPLICATION_NAME))
 
 
-def test_read_rows_sends_its_statements_together_unchecked_and_survives_a_dropped_session(fresh_database,
-                                                                                           monkeypatch):
+def test_read_rows_lends_a_connection_unchecked_and_survives_a_dropped_session(fresh_database, monkeypatch):
     """``read_rows`` (who asks and where the game counts, on every write: decision 0052) lends the pooled
-    connection without the pool's check and sends every statement before awaiting the first answer; a connection
-    the server ended meanwhile costs a second try on a checked one, not a failed request."""
+    connection without the pool's check, its statements committed as they run; a connection the server ended
+    meanwhile costs a second try on a checked one, not a failed request."""
     db = app_database(fresh_database)
     open_pool(db, 1)
     try:
