@@ -40,10 +40,7 @@ def canonical(content: Mapping[str, Any]) -> str:
 
 def link(previous: str, game_id: UUID | str, version: int, topic: str, fields: Mapping[str, Any]) -> str:
     """The hash of one event, given the hash of the event before it (GENESIS for the first)."""
-    content = {
-        "game": str(game_id),
-        "version": version,
-        "topic": topic,
-        "fields": {k: v for k, v in fields.items() if k not in _NOT_FIELDS},
-    }
+    if not _NOT_FIELDS.isdisjoint(fields):  # an event's vars: a fact being recorded has none of them to leave out
+        fields = {k: v for k, v in fields.items() if k not in _NOT_FIELDS}
+    content = {"game": str(game_id), "version": version, "topic": topic, "fields": fields}
     return hashlib.sha256((previous + "\n" + canonical(content)).encode("utf-8")).hexdigest()

@@ -302,10 +302,16 @@ class Game(Aggregate):
         (tests/unit/test_hash_chain.py compares the two byte for byte).
         """
         event_class = Game.FactRecorded
-        fields["timestamp"] = timestamp = event_class.create_timestamp()
+        timestamp = event_class.create_timestamp()
         version = self.version + 1
-        chain = hash_chain.link(self.chain or hash_chain.GENESIS, self.id, version, _FACT_TOPIC, fields)
-        new_event = event_class(originator_id=self.id, originator_version=version, chain=chain, **fields)
+        # the time hashed as the text the chain makes of it (chain._text), without the encoder's call back for it
+        hashed = {**fields, "timestamp": timestamp.isoformat()}
+        chain = hash_chain.link(self.chain or hash_chain.GENESIS, self.id, version, _FACT_TOPIC, hashed)
+        # made as the mapper makes an event it loads (its fields set at once, in the order of the class's) rather
+        # than through the frozen dataclass's __init__, which sets them one by one (decision 0052)
+        new_event = object.__new__(event_class)
+        object.__setattr__(new_event, "__dict__", {"originator_id": self.id, "originator_version": version,
+                                                   "timestamp": timestamp, **fields, "chain": chain})
         # what the event's mutate does (its id and version are this game's next by construction): the method's body
         self._took_fact(fields["seq"], fields["type"], fields["data"], fields["actor"], fields["visibility"],
                         fields["round"], fields["phase"], fields["recorder"], fields["recorded_at"],
