@@ -7,6 +7,7 @@ import pytest
 
 from service import chain as hash_chain
 from service.archive import Games
+from service.game import Game
 from service.verify import check_game
 from tests.helpers import generated
 
@@ -155,3 +156,30 @@ def test_a_game_folded_apart_is_stored_as_its_columns_and_loads_back_chained(gam
     games.insert_folded(folded.game_id, folded.versions, folded.topics, folded.states)
     assert write_game(games.get_game(folded.game_id)) == text
     assert check_game(folded.game_id, stored_rows(games, folded.game_id), games.mapper, 0).problems == []
+
+
+@pytest.mark.parametrize("env", [{}, {"COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor"}])
+def test_an_imports_columns_are_the_mappers_byte_for_byte(env):
+    """``stored_columns`` encodes a fact's event itself (decision 0052): the same version, topic and state bytes as
+    ``mapper.to_stored_event`` for every event of a game (its creation; facts flagged, remarked on in any script,
+    corrected, with and without a recorder or command), and the mapper's own for a mapper it leaves alone."""
+    from uuid import uuid4
+
+    from service.archive import stored_columns
+
+    app = Games(env={"PERSISTENCE_MODULE": "eventsourcing.popo", **env})
+    header, facts = generated(seed=9)
+    game = Games._new_game({**header, "strict": False})
+    for i, f in enumerate(facts[:25]):
+        game.record([f], command_id=str(uuid4()) if i % 2 else None, recorder="Zoë \"z\" \\ ✓" if i % 3 else None)
+        if i % 5 == 4:  # again, out of turn: stored flagged
+            game.record([facts[max(0, i - 3)]], recorded_at=["2026-11-27T10:00:00.000+00:00"])
+    game.record([{"type": "Commented", "data": {"text": "pause \u2014 pizza \U0001f355 \u0007\n\"tab\"\t"}}])
+    game.record([{"type": "FactReplaced", "data": {"seq": game.position, "replacement": {
+        "type": "Commented", "data": {"text": "pizza"}}}}])
+    events = game.collect_events()
+    assert any(e.flags for e in events[1:]) and {type(e) for e in events} == {Game.Created, Game.FactRecorded}
+    library = [app.mapper.to_stored_event(e) for e in events]
+    columns = stored_columns(app.mapper, events)
+    assert columns == ([s.originator_version for s in library], [s.topic for s in library], [s.state for s in library])
+    app.close()
