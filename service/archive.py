@@ -18,6 +18,7 @@ from eventsourcing.utils import get_topic, resolve_topic
 from psycopg import sql
 
 from service import hygiene
+from service.chain import one_shot
 from service.errors import ArchiveError, FactsRefused, GameAlreadyExists, GameBusy, GameNotFound, InvalidInput
 from service.game import Game
 from service.rules import Fact, Seat, Setup
@@ -490,13 +491,14 @@ def stored_columns(mapper: Mapper, events: Iterable[Any]) -> tuple[list[int], li
     A fact's event, nearly every event of an import, is encoded here rather than by the mapper: its state is the
     mapper's (the event's fields but its id and version, then its class version) with its time as the transcoder's
     transcoding for a datetime makes it, put in before the transcoder's own encoder sees it instead of through the
-    encoder's call back, and no StoredEvent is made for it. Any other event, or a mapper with a cipher, a compressor
-    or another transcoder, goes through the mapper (decision 0052). tests/unit/test_hash_chain.py compares the two
-    byte for byte.
+    encoder's call back, by the transcoder's encoder made once (``chain.one_shot``), and no StoredEvent is made
+    for it. Any other event, or a mapper with a cipher, a compressor or another transcoder, goes through the mapper
+    (decision 0052). tests/unit/test_hash_chain.py compares the two byte for byte.
     """
     transcoder = mapper.transcoder
     timed = (type(transcoder) is JSONTranscoder and not mapper.cipher and not mapper.compressor
              and transcoder.types.get(datetime))
+    encode = one_shot(transcoder.encoder) if timed else None
     versions, topics, states = [], [], []
     for e in events:
         if timed and type(e) is Game.FactRecorded and type(e.timestamp) is datetime:
@@ -506,7 +508,7 @@ def stored_columns(mapper: Mapper, events: Iterable[Any]) -> tuple[list[int], li
             state["timestamp"] = {"_type_": timed.name, "_data_": timed.encode(e.timestamp)}
             state["class_version"] = _FACT_CLASS_VERSION
             topics.append(_FACT_TOPIC)
-            states.append(transcoder.encoder.encode(state).encode("utf8"))
+            states.append(encode(state).encode("utf8"))
         else:
             stored = mapper.to_stored_event(e)
             versions.append(stored.originator_version)

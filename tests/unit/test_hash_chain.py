@@ -183,3 +183,27 @@ def test_an_imports_columns_are_the_mappers_byte_for_byte(env):
     columns = stored_columns(app.mapper, events)
     assert columns == ([s.originator_version for s in library], [s.topic for s in library], [s.state for s in library])
     app.close()
+
+
+def test_the_chain_and_the_transcoder_encode_as_json_does():
+    """``chain.one_shot`` (decision 0052): the text ``encoder.encode`` gives, for the chain's encoder and the
+    transcoder's, and a link is the sha256 of the JSON the standard library makes of the event."""
+    import hashlib
+    from datetime import datetime, timezone
+    from uuid import UUID
+
+    when = datetime(2026, 11, 27, 10, 0, 0, 123456, tzinfo=timezone.utc)
+    value = {"z": [1, -0.0, 2.5, 1e300, True, None, {"b": "é \u2014 \U0001f355 \"q\" \\ \u0007\n"}], "a": {"y": {}, "x": []},
+             "ts": when, "n": -(2**70)}
+    transcoder = Games(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}).mapper.transcoder
+    assert hash_chain.one_shot(transcoder.encoder)(value) == transcoder.encoder.encode(value)
+    assert hash_chain.canonical(value) == hash_chain._ENCODER.encode(value)
+    game = UUID("6f1c2a52-0b7e-4f36-9d4e-5a0c0d1e2f30")
+    fields = {**value, "ts": when.isoformat()}
+    text = json.dumps({"game": str(game), "version": 3, "topic": "t:Fact", "fields": fields}, sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=False)
+    expected = hashlib.sha256(("prev\n" + text).encode()).hexdigest()
+    assert hash_chain.link("prev", game, 3, "t:Fact", value) == expected
+    assert hash_chain.link("prev", game, 3, "t:Fact", {**value, "chain": "x", "originator_version": 3}) == expected
+    with pytest.raises(ValueError):
+        hash_chain.canonical({"nan": float("nan")})
