@@ -496,16 +496,16 @@ def stored_columns(mapper: Mapper, events: Iterable[Any]) -> tuple[list[int], li
     (decision 0052). tests/unit/test_hash_chain.py compares the two byte for byte.
     """
     transcoder = mapper.transcoder
-    timed = (type(transcoder) is JSONTranscoder and not mapper.cipher and not mapper.compressor
+    datetimes = (type(transcoder) is JSONTranscoder and not mapper.cipher and not mapper.compressor
              and transcoder.types.get(datetime))
-    encode = one_shot(transcoder.encoder) if timed else None
+    encode = one_shot(transcoder.encoder) if datetimes else None
     versions, topics, states = [], [], []
     for e in events:
-        if timed and type(e) is Game.FactRecorded and type(e.timestamp) is datetime:
+        if datetimes and type(e) is Game.FactRecorded and type(e.timestamp) is datetime:
             state = dict(e.__dict__)
             del state["originator_id"]
             versions.append(state.pop("originator_version"))
-            state["timestamp"] = {"_type_": timed.name, "_data_": timed.encode(e.timestamp)}
+            state["timestamp"] = {"_type_": datetimes.name, "_data_": datetimes.encode(e.timestamp)}
             state["class_version"] = _FACT_CLASS_VERSION
             topics.append(_FACT_TOPIC)
             states.append(encode(state).encode("utf8"))
