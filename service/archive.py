@@ -8,15 +8,17 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from copy import deepcopy
+from datetime import datetime
 from typing import Any, Iterable, Iterator, Mapping
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError, StoredEvent
-from eventsourcing.utils import resolve_topic
+from eventsourcing.persistence import IntegrityError, InterfaceError, JSONTranscoder, Mapper, OperationalError, StoredEvent
+from eventsourcing.utils import get_topic, resolve_topic
 from psycopg import sql
 
 from service import hygiene
+from service.chain import one_shot
 from service.errors import ArchiveError, FactsRefused, GameAlreadyExists, GameBusy, GameNotFound, InvalidInput
 from service.game import Game
 from service.rules import Fact, Seat, Setup
@@ -480,6 +482,44 @@ def folded_game(header: Mapping[str, Any], facts: list[Mapping[str, Any]], *, ch
                 e.details["index"] = index + e.details.get("index", 0)
                 raise
     return game
+
+
+def stored_columns(mapper: Mapper, events: Iterable[Any]) -> tuple[list[int], list[str], list[bytes]]:
+    """Each event's version, topic and stored state, as ``mapper.to_stored_event`` gives them (an import's worker
+    sends them to be inserted: ``Games.insert_folded``).
+
+    A fact's event, nearly every event of an import, is encoded here rather than by the mapper: its state is the
+    mapper's (the event's fields but its id and version, then its class version) with its time as the transcoder's
+    transcoding for a datetime makes it, put in before the transcoder's own encoder sees it instead of through the
+    encoder's call back, by the transcoder's encoder made once (``chain.one_shot``), and no StoredEvent is made
+    for it. Any other event, or a mapper with a cipher, a compressor or another transcoder, goes through the mapper
+    (decision 0052). tests/unit/test_hash_chain.py compares the two byte for byte.
+    """
+    transcoder = mapper.transcoder
+    datetimes = (type(transcoder) is JSONTranscoder and not mapper.cipher and not mapper.compressor
+             and transcoder.types.get(datetime))
+    encode = one_shot(transcoder.encoder) if datetimes else None
+    versions, topics, states = [], [], []
+    for e in events:
+        if datetimes and type(e) is Game.FactRecorded and type(e.timestamp) is datetime:
+            state = dict(e.__dict__)
+            del state["originator_id"]
+            versions.append(state.pop("originator_version"))
+            state["timestamp"] = {"_type_": datetimes.name, "_data_": datetimes.encode(e.timestamp)}
+            state["class_version"] = _FACT_CLASS_VERSION
+            topics.append(_FACT_TOPIC)
+            states.append(encode(state).encode("utf8"))
+        else:
+            stored = mapper.to_stored_event(e)
+            versions.append(stored.originator_version)
+            topics.append(stored.topic)
+            states.append(stored.state)
+    return versions, topics, states
+
+
+_FACT_TOPIC = get_topic(Game.FactRecorded)
+_FACT_CLASS_VERSION = Game.FactRecorded.class_version
+assert _FACT_CLASS_VERSION > 1  # the mapper stores a class version only from 2 on
 
 
 def _project(aggregate: Any, events: Iterable[Any]) -> Any:

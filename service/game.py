@@ -25,6 +25,7 @@ from service import chain as hash_chain
 from service import hygiene
 from service.errors import CommandIdReused, FactsRefused, InvalidInput, StalePosition
 from service.rules import Fact, Seat, Setup, Violation, get_ruleset
+from service.rules.registry import RULESETS
 from service.rules.replay import ANNOTATION_TYPES, CORRECTION_TYPES, GENERIC_TYPES, check_annotation, check_correction, fold
 
 
@@ -182,7 +183,10 @@ class Game(Aggregate):
 
     @property
     def ruleset(self):
-        return get_ruleset(self.ruleset_name)
+        # the registry's dict first: get_ruleset's import statement is a microsecond of every fact recorded
+        # (decision 0052); it still names the known rulesets for a name none of them has
+        found = RULESETS.get(self.ruleset_name)
+        return found if found is not None else get_ruleset(self.ruleset_name)
 
     @property
     def setup(self) -> Setup:
@@ -302,10 +306,16 @@ class Game(Aggregate):
         (tests/unit/test_hash_chain.py compares the two byte for byte).
         """
         event_class = Game.FactRecorded
-        fields["timestamp"] = timestamp = event_class.create_timestamp()
+        timestamp = event_class.create_timestamp()
         version = self.version + 1
-        chain = hash_chain.link(self.chain or hash_chain.GENESIS, self.id, version, _FACT_TOPIC, fields)
-        new_event = event_class(originator_id=self.id, originator_version=version, chain=chain, **fields)
+        # the time hashed as the text the chain makes of it (chain._text), without the encoder's call back for it
+        hashed = {**fields, "timestamp": timestamp.isoformat()}
+        chain = hash_chain.link(self.chain or hash_chain.GENESIS, self.id, version, _FACT_TOPIC, hashed)
+        # made as the mapper makes an event it loads (its fields set at once, in the order of the class's) rather
+        # than through the frozen dataclass's __init__, which sets them one by one (decision 0052)
+        new_event = object.__new__(event_class)
+        object.__setattr__(new_event, "__dict__", {"originator_id": self.id, "originator_version": version,
+                                                   "timestamp": timestamp, **fields, "chain": chain})
         # what the event's mutate does (its id and version are this game's next by construction): the method's body
         self._took_fact(fields["seq"], fields["type"], fields["data"], fields["actor"], fields["visibility"],
                         fields["round"], fields["phase"], fields["recorder"], fields["recorded_at"],
@@ -444,7 +454,8 @@ class Game(Aggregate):
         self.chain = chain
         fact = Fact(seq=seq, type=type, data=dict(data), actor=actor, visibility=visibility)
         self.recorded.append(
-            RecordedFact(fact, round, phase, recorder, recorded_at, command_id, tuple(dict(f) for f in flags))
+            RecordedFact(fact, round, phase, recorder, recorded_at, command_id,
+                         tuple([dict(f) for f in flags]) if flags else ())  # mostly none: no generator made
         )
         if command_id is not None:
             entry = self.commands.setdefault(command_id, {"first": seq, "last": seq})

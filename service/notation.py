@@ -245,9 +245,8 @@ def fold_parsed(parsed: ParsedGame, games) -> FoldedGame:
     """Everything of :func:`import_parsed` that needs no database: fold and check the game's facts (the same
     code as ``Games.import_game``) and encode its events with ``games``'s mapper. Whether the game is already
     stored is asked by the parent, before it stores the events."""
-    from service.archive import folded_game
+    from service.archive import folded_game, stored_columns
 
-    mapper = games.mapper
     try:
         game = folded_game(parsed.header, parsed.facts, checked=True)
     except ArchiveError as e:
@@ -257,10 +256,9 @@ def fold_parsed(parsed: ParsedGame, games) -> FoldedGame:
     except Exception as e:  # a bug, not a refusal: it reaches the parent (and the user) naming the file
         e.add_note(f"while folding {parsed.file} in an import's worker process")
         raise
-    stored = [mapper.to_stored_event(e) for e in game.collect_events()]
-    assert all(e.originator_id == game.id for e in stored)
-    return FoldedGame(game.id, [e.originator_version for e in stored], [e.topic for e in stored],
-                      [e.state for e in stored])
+    events = game.collect_events()
+    assert all(e.originator_id == game.id for e in events)
+    return FoldedGame(game.id, *stored_columns(games.mapper, events))
 
 
 def store_folded(games, parsed: ParsedGame, folded: FoldedGame) -> tuple[Any, bool]:

@@ -1,12 +1,14 @@
 """The hash chain of a game's events, checked against stored events (in-memory store, real mapper)."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
 from service import chain as hash_chain
 from service.archive import Games
+from service.game import Game
 from service.verify import check_game
 from tests.helpers import generated
 
@@ -135,8 +137,12 @@ def test_a_recorded_fact_is_stored_as_the_librarys_event_method_stores_it(games,
         slow._fact_recorded(seq=r.fact.seq, type=r.fact.type, data=dict(r.fact.data), actor=r.fact.actor,
                             visibility=r.fact.visibility, round=r.round, phase=r.phase, recorder=r.recorder,
                             recorded_at=r.recorded_at, command_id=r.command_id, flags=[dict(f) for f in r.flags])
-    ours = [games.mapper.to_stored_event(e) for e in fast.collect_events()]
-    library = [games.mapper.to_stored_event(e) for e in slow.collect_events()]
+    fast_events, slow_events = fast.collect_events(), slow.collect_events()
+    # made without the dataclass's __init__ (decision 0052): the same fields, in the class's order, equal events
+    assert [list(vars(e)) for e in fast_events] == [[f.name for f in dataclasses.fields(e)] for e in slow_events]
+    assert fast_events == slow_events
+    ours = [games.mapper.to_stored_event(e) for e in fast_events]
+    library = [games.mapper.to_stored_event(e) for e in slow_events]
     assert len(ours) == 41 and ours == library
     assert fast.chain == slow.chain and fast.version == slow.version == 41 and fast.modified_on == slow.modified_on
     rows = [(e.originator_version, e.topic, e.state, i + 1) for i, e in enumerate(ours)]
@@ -155,3 +161,54 @@ def test_a_game_folded_apart_is_stored_as_its_columns_and_loads_back_chained(gam
     games.insert_folded(folded.game_id, folded.versions, folded.topics, folded.states)
     assert write_game(games.get_game(folded.game_id)) == text
     assert check_game(folded.game_id, stored_rows(games, folded.game_id), games.mapper, 0).problems == []
+
+
+@pytest.mark.parametrize("env", [{}, {"COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor"}])
+def test_an_imports_columns_are_the_mappers_byte_for_byte(env):
+    """``stored_columns`` encodes a fact's event itself (decision 0052): the same version, topic and state bytes as
+    ``mapper.to_stored_event`` for every event of a game (its creation; facts flagged, remarked on in any script,
+    corrected, with and without a recorder or command), and the mapper's own for a mapper it leaves alone."""
+    from uuid import uuid4
+
+    from service.archive import stored_columns
+
+    app = Games(env={"PERSISTENCE_MODULE": "eventsourcing.popo", **env})
+    header, facts = generated(seed=9)
+    game = Games._new_game({**header, "strict": False})
+    for i, f in enumerate(facts[:25]):
+        game.record([f], command_id=str(uuid4()) if i % 2 else None, recorder="Zoë \"z\" \\ ✓" if i % 3 else None)
+        if i % 5 == 4:  # again, out of turn: stored flagged
+            game.record([facts[max(0, i - 3)]], recorded_at=["2026-11-27T10:00:00.000+00:00"])
+    game.record([{"type": "Commented", "data": {"text": "pause \u2014 pizza \U0001f355 \u0007\n\"tab\"\t"}}])
+    game.record([{"type": "FactReplaced", "data": {"seq": game.position, "replacement": {
+        "type": "Commented", "data": {"text": "pizza"}}}}])
+    events = game.collect_events()
+    assert any(e.flags for e in events[1:]) and {type(e) for e in events} == {Game.Created, Game.FactRecorded}
+    library = [app.mapper.to_stored_event(e) for e in events]
+    columns = stored_columns(app.mapper, events)
+    assert columns == ([s.originator_version for s in library], [s.topic for s in library], [s.state for s in library])
+    app.close()
+
+
+def test_the_chain_and_the_transcoder_encode_as_json_does():
+    """``chain.one_shot`` (decision 0052): the text ``encoder.encode`` gives, for the chain's encoder and the
+    transcoder's, and a link is the sha256 of the JSON the standard library makes of the event."""
+    import hashlib
+    from datetime import datetime, timezone
+    from uuid import UUID
+
+    when = datetime(2026, 11, 27, 10, 0, 0, 123456, tzinfo=timezone.utc)
+    value = {"z": [1, -0.0, 2.5, 1e300, True, None, {"b": "é \u2014 \U0001f355 \"q\" \\ \u0007\n"}], "a": {"y": {}, "x": []},
+             "ts": when, "n": -(2**70)}
+    transcoder = Games(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}).mapper.transcoder
+    assert hash_chain.one_shot(transcoder.encoder)(value) == transcoder.encoder.encode(value)
+    assert hash_chain.canonical(value) == hash_chain._ENCODER.encode(value)
+    game = UUID("6f1c2a52-0b7e-4f36-9d4e-5a0c0d1e2f30")
+    fields = {**value, "ts": when.isoformat()}
+    text = json.dumps({"game": str(game), "version": 3, "topic": "t:Fact", "fields": fields}, sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=False)
+    expected = hashlib.sha256(("prev\n" + text).encode()).hexdigest()
+    assert hash_chain.link("prev", game, 3, "t:Fact", value) == expected
+    assert hash_chain.link("prev", game, 3, "t:Fact", {**value, "chain": "x", "originator_version": 3}) == expected
+    with pytest.raises(ValueError):
+        hash_chain.canonical({"nan": float("nan")})
