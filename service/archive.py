@@ -497,7 +497,7 @@ def stored_columns(mapper: Mapper, events: Iterable[Any]) -> tuple[list[int], li
     """
     transcoder = mapper.transcoder
     datetimes = (type(transcoder) is JSONTranscoder and not mapper.cipher and not mapper.compressor
-             and transcoder.types.get(datetime))
+                 and _FACT_CLASS_VERSION > 1 and transcoder.types.get(datetime))
     encode = one_shot(transcoder.encoder) if datetimes else None
     versions, topics, states = [], [], []
     for e in events:
@@ -518,8 +518,7 @@ def stored_columns(mapper: Mapper, events: Iterable[Any]) -> tuple[list[int], li
 
 
 _FACT_TOPIC = get_topic(Game.FactRecorded)
-_FACT_CLASS_VERSION = Game.FactRecorded.class_version
-assert _FACT_CLASS_VERSION > 1  # the mapper stores a class version only from 2 on
+_FACT_CLASS_VERSION = Game.FactRecorded.class_version  # the mapper stores it from 2 on: 1 goes through the mapper
 
 
 def _project(aggregate: Any, events: Iterable[Any]) -> Any:

@@ -293,6 +293,15 @@ def worker_env(games) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(env.items()))
 
 
+def _worker_starts() -> None:
+    """A worker only folds and encodes games, which makes no cyclic garbage, and lives as long as one import: its
+    cyclic collector stays off, so no collection walks each game's events once its fold's pause ends (about 6 % of
+    a worker's time; decision 0052). Reference counting frees every game once it is sent."""
+    import gc
+
+    gc.disable()
+
+
 class FoldPool:
     """The worker processes of an import (``with FoldPool(n) as pool``): open it before the archive.
 
@@ -312,7 +321,7 @@ class FoldPool:
         context = multiprocessing.get_context("fork" if alone else "forkserver")
         if not alone:
             context.set_forkserver_preload(["service.notation", "service.archive"])
-        self.executor = ProcessPoolExecutor(workers, mp_context=context)
+        self.executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_starts)
         if alone:
             self.executor.submit(int).result()  # forks every worker now (a fork pool starts them all at once)
 
