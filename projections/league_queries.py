@@ -255,20 +255,21 @@ def league_named(db: Database, key: str) -> tuple[UUID, UUID] | None:
     connection (``read_rows``), against the leagues table of the generation last seen active. A rebuild's switch
     drops that table in the same transaction that activates the next one, so a stale name fails at once, and
     the statement goes again with the active generation asked first (decision 0052)."""
-    for fresh in (False, True):
-        table = _leagues_table.get(db.url) if not fresh else None
-        if table is None:
-            with reading(db) as conn:
-                table = _leagues_table[db.url] = _view(conn, "leagues")
-        query = sql.SQL("SELECT club_id, league_id FROM {} WHERE name_key = %s ORDER BY opened LIMIT 1").format(table)
+    table = _leagues_table.get(db.url)
+    if table is not None:
         try:
-            rows = read_rows(db, [(query, (key,))])[0]
+            return _league_in(db, table, key)
         except psycopg.errors.UndefinedTable:
-            if fresh:
-                raise
-            continue
-        return (rows[0]["club_id"], rows[0]["league_id"]) if rows else None
-    raise AssertionError("the second try either returns or raises")
+            pass  # a rebuild has switched generations since
+    with reading(db) as conn:
+        table = _leagues_table[db.url] = _view(conn, "leagues")
+    return _league_in(db, table, key)
+
+
+def _league_in(db: Database, table: sql.Identifier, key: str) -> tuple[UUID, UUID] | None:
+    query = sql.SQL("SELECT club_id, league_id FROM {} WHERE name_key = %s ORDER BY opened LIMIT 1").format(table)
+    rows = read_rows(db, [(query, (key,))])[0]
+    return (rows[0]["club_id"], rows[0]["league_id"]) if rows else None
 
 
 def club_ids(db: Database) -> list[UUID]:

@@ -188,7 +188,7 @@ class Accounts:
             conn.execute("DELETE FROM account_sessions WHERE token_hash = %s", (_digest(secret),))
 
     def by_session(self, secret: str) -> Account | None:
-        return self.look_up(self.lookup("session", secret))
+        return self.run_lookup(self.lookup_statement("session", secret))
 
     # -- API tokens --
 
@@ -216,9 +216,9 @@ class Accounts:
                                 " WHERE account_id = %s ORDER BY created_at", (row["account_id"],)).fetchall()
 
     def by_token(self, secret: str) -> Account | None:
-        return self.look_up(self.lookup("token", secret))
+        return self.run_lookup(self.lookup_statement("token", secret))
 
-    def lookup(self, via: str, secret: str) -> tuple[tuple[str, dict], str] | None:
+    def lookup_statement(self, via: str, secret: str) -> tuple[tuple[str, dict], str] | None:
         """The statement that finds the account of a ``via`` ("token" or "session") secret, and ``via``: for
         :meth:`account_of` its rows, sent alone (``by_token``, ``by_session``) or with other statements in one
         borrowing (the write gate, decision 0052). None: a secret no account can have."""
@@ -233,7 +233,7 @@ class Accounts:
         row = rows[0]
         return Account(row["account_id"], row["username"], row["player_id"], row["site_admin"], via)
 
-    def look_up(self, lookup: tuple[tuple[str, dict], str] | None) -> Account | None:
+    def run_lookup(self, lookup: tuple[tuple[str, dict], str] | None) -> Account | None:
         if lookup is None:
             return None
         # every request asks: one statement, committed as it runs, on an unchecked pooled connection (decision 0052)

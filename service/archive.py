@@ -14,13 +14,13 @@ from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, InterfaceError, JSONTranscoder, Mapper, OperationalError, StoredEvent
-from eventsourcing.utils import get_topic, resolve_topic
+from eventsourcing.utils import resolve_topic
 from psycopg import sql
 
 from service import hygiene
 from service.chain import one_shot
 from service.errors import ArchiveError, FactsRefused, GameAlreadyExists, GameBusy, GameNotFound, InvalidInput
-from service.game import Game
+from service.game import FACT_TOPIC, Game
 from service.rules import Fact, Seat, Setup
 from service.rules.registry import RULESETS
 from service.rules.replay import GENERIC_TYPES, collector_paused
@@ -507,7 +507,7 @@ def stored_columns(mapper: Mapper, events: Iterable[Any]) -> tuple[list[int], li
             versions.append(state.pop("originator_version"))
             state["timestamp"] = {"_type_": datetimes.name, "_data_": datetimes.encode(e.timestamp)}
             state["class_version"] = _FACT_CLASS_VERSION
-            topics.append(_FACT_TOPIC)
+            topics.append(FACT_TOPIC)
             states.append(encode(state).encode("utf8"))
         else:
             stored = mapper.to_stored_event(e)
@@ -517,7 +517,6 @@ def stored_columns(mapper: Mapper, events: Iterable[Any]) -> tuple[list[int], li
     return versions, topics, states
 
 
-_FACT_TOPIC = get_topic(Game.FactRecorded)
 _FACT_CLASS_VERSION = Game.FactRecorded.class_version  # the mapper stores it from 2 on: 1 goes through the mapper
 
 

@@ -310,7 +310,7 @@ class Game(Aggregate):
         version = self.version + 1
         # the time hashed as the text the chain makes of it (chain._text), without the encoder's call back for it
         hashed = {**fields, "timestamp": timestamp.isoformat()}
-        chain = hash_chain.link(self.chain or hash_chain.GENESIS, self.id, version, _FACT_TOPIC, hashed)
+        chain = hash_chain.link(self.chain or hash_chain.GENESIS, self.id, version, FACT_TOPIC, hashed)
         # made as the mapper makes an event it loads (its fields set at once, in the order of the class's) rather
         # than through the frozen dataclass's __init__, which sets them one by one (decision 0052)
         new_event = object.__new__(event_class)
@@ -467,4 +467,4 @@ class Game(Aggregate):
             self._head = self._head.carried()
 
 
-_FACT_TOPIC = get_topic(Game.FactRecorded)  # the topic a fact's event is stored (and hashed) under
+FACT_TOPIC = get_topic(Game.FactRecorded)  # the topic a fact's event is stored (and hashed) under

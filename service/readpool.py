@@ -122,25 +122,31 @@ def read_rows(db: Database, statements: list[tuple[str, Any]], row_factory=dict_
     if pool is None:
         with db.connect(row_factory=row_factory, autocommit=True) as conn:
             return _send(conn, statements)
-    for unchecked in (True, False):
-        _unchecked.on = unchecked
-        try:
-            with pool.connection() as conn:
-                _unchecked.on = False
-                try:
-                    conn.row_factory = row_factory
-                    conn.autocommit = True  # idle as the pool lends it: a local setting, no round trip
-                    return _send(conn, statements)
-                except psycopg.OperationalError:
-                    if not unchecked or not conn.broken and not conn.closed:
-                        raise
-                    continue  # the pool drops the broken connection as it takes it back; the next is checked
-                finally:
-                    with suppress(psycopg.Error):  # the next borrower reads in a transaction again
-                        conn.autocommit = False
-        finally:
+    rows = _lent(pool, statements, row_factory, unchecked=True)
+    return _lent(pool, statements, row_factory, unchecked=False) if rows is _BROKEN else rows
+
+
+_BROKEN = object()  # what _lent answers when the connection it was lent unchecked turned out broken
+
+
+def _lent(pool: ConnectionPool, statements: list[tuple[str, Any]], row_factory, unchecked: bool):
+    _unchecked.on = unchecked
+    try:
+        with pool.connection() as conn:
             _unchecked.on = False
-    raise AssertionError("the second try either returns or raises")
+            try:
+                conn.row_factory = row_factory
+                conn.autocommit = True  # idle as the pool lends it: a local setting, no round trip
+                return _send(conn, statements)
+            except psycopg.OperationalError:
+                if unchecked and (conn.broken or conn.closed):
+                    return _BROKEN  # the pool drops it as it takes it back; the next one is checked
+                raise
+            finally:
+                with suppress(psycopg.Error):  # the next borrower reads in a transaction again
+                    conn.autocommit = False
+    finally:
+        _unchecked.on = False
 
 
 def _send(conn: psycopg.Connection, statements: list[tuple[str, Any]]) -> list[list[Any]]:

@@ -116,11 +116,11 @@ def _load_account(game=None) -> Account | None:
 def _look_up(accounts, via: str, secret: str, game) -> Account | None:
     """The account of ``secret``; with a ``game``, its placement too, read on the same unchecked connection (a
     write's gate needs both before anything else: decision 0052)."""
-    lookup = accounts.lookup(via, secret)
+    lookup = accounts.lookup_statement(via, secret)
     if lookup is None:
         return None
     if game is None:
-        return accounts.look_up(lookup)
+        return accounts.run_lookup(lookup)
     statement, via = lookup
     leagues = current_app.config["ARCHIVE"].leagues
     rows, placement_rows = read_rows(accounts.db, [statement, leagues.placement_statement(game.id)])
