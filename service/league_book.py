@@ -6,6 +6,7 @@ and one backup holds both. Each command loads one aggregate, appends, saves: all
 """
 from __future__ import annotations
 
+import copy
 import threading
 from typing import Any, Callable, Mapping, TypeVar
 from uuid import UUID
@@ -49,6 +50,23 @@ class LeagueBook(Application[UUID]):
             return self.repository.get(club_id_for(slug))
         except AggregateNotFoundError:
             raise LeagueNotFound(f"no club {slug!r}", field="club") from None
+
+    def club_to_read(self, club_id: UUID) -> Club | None:
+        """The club for a reader that never changes it (the rights gate, a roles page), None if there is none.
+
+        The library's cache hands out a deep copy of the cached club so that a command's changes cannot reach
+        it: for a club with a dozen seasons and forty recorders that copy was most of a league game's append
+        (decision 0053). A reader gets a shallow copy of the cached club instead, made as it is now: its
+        leagues, seasons and roles are new containers (each copied whole, while no other thread can run), so a
+        fast-forward by another request that adds a season or a role does not change them under its reader.
+        The league and season entries inside are the cached ones: read them, never change them."""
+        try:
+            club = self.repository.get(club_id, deepcopy_from_cache=False)
+        except AggregateNotFoundError:
+            return None
+        reading = copy.copy(club)
+        reading.__dict__.update(leagues=club.leagues.copy(), seasons=club.seasons.copy(), roles=club.roles.copy())
+        return reading
 
     def placement(self, game_id: UUID) -> Placement:
         try:

@@ -149,15 +149,11 @@ def _clubs():
 
 
 def _club(club_id: UUID):
-    """The club aggregate, loaded once per request: the gate asks for the same club several times (decision 0052)."""
-    from eventsourcing.application import AggregateNotFoundError
-
+    """The club to read (never to change), loaded once per request: the gate asks for the same club several times
+    (decisions 0052, 0053)."""
     loaded = g.setdefault("clubs", {})
     if club_id not in loaded:
-        try:
-            loaded[club_id] = current_app.config["ARCHIVE"].leagues.repository.get(club_id)
-        except AggregateNotFoundError:
-            loaded[club_id] = None
+        loaded[club_id] = current_app.config["ARCHIVE"].leagues.club_to_read(club_id)
     return loaded[club_id]
 
 

@@ -129,6 +129,28 @@ def test_rights_changed_in_another_process_count_from_the_next_request(world):
     assert a.games.get_game(games["A"]).position == 2
 
 
+def test_a_club_read_for_the_gate_is_not_changed_by_a_later_read(world):
+    """The gate reads a shallow copy of the cached club, not the library's deep copy (decision 0053): a later
+    read that brings the cached club up to date must not change a copy already lent to a request."""
+    from service.context import Archive
+    from service.league import club_id_for
+
+    a = world[0]
+    club_id = club_id_for("club-a")
+    before = a.leagues.club_to_read(club_id)
+    roles, seasons = set(before.roles), dict(before.seasons)
+    other = Archive(a.db)
+    try:
+        other.leagues.grant_role("club-a", "Nell", "recorder")
+        other.leagues.open_season("club-a", "league-a", "Later")
+    finally:
+        other.close()
+    after = a.leagues.club_to_read(club_id)
+    assert len(after.roles) == len(before.roles) + 1 and len(after.seasons) == len(seasons) + 1
+    assert (before.roles, before.seasons) == (roles, seasons)
+    assert a.leagues.club_to_read(club_id_for("no-such-club")) is None
+
+
 def test_a_game_placed_in_a_new_club_is_recorded_before_the_views_know_the_club(world):
     """The placement names its club: the gate loads that club, not the list of clubs the read model knows
     (decision 0052), so a club's recorders record as soon as the game is placed."""
