@@ -6,6 +6,10 @@ and server-side (Games.record), against a raw psycopg single-row INSERT + commit
 The server is the production one, started as its own process exactly as a club runs it (as the
 app role, waitress with --threads request threads, no projection worker in it); each client is a
 separate process speaking plain HTTP/1.1 with keep-alive (http.client) and an API token.
+
+Two floors are measured in the same run: the event store's insert function alone (the least a server-side
+append can cost), and the same server and clients with a bare WSGI app that only does the raw INSERT + commit
+(bench/wsgi_floor.py: the least an append over HTTP can cost with this server; decision 0053).
 """
 from __future__ import annotations
 
@@ -48,6 +52,24 @@ def raw_insert_latencies(db, n: int, run: int) -> list[float]:
             conn.execute(sql, (gid, v, topic, payload))
             conn.commit()
             out.append(time.perf_counter() - t)
+    return out
+
+
+def store_insert_latencies(db, n: int) -> list[float]:
+    """The event store's own insert of one such row (``es_insert_events_uuid``: its table lock, its NOTIFY), as
+    Games.record sends it but with no Python work around it: the floor under a server-side append."""
+    from service.context import Archive
+    from service.roles import app_database
+
+    archive = Archive(app_database(db))
+    recorder, payload, gid, out = archive.games.recorder, os.urandom(200), uuid.uuid4(), []
+    try:
+        for v in range(1, n + 1):
+            t = time.perf_counter()
+            recorder.insert_rows([gid], [v], ["service.game:Game.FactRecorded"], [payload])
+            out.append(time.perf_counter() - t)
+    finally:
+        archive.close()
     return out
 
 
@@ -210,16 +232,27 @@ def start_server(db, threads: int) -> tuple[subprocess.Popen, int]:
     from service.roles import app_database
 
     env = {**os.environ, "DATABASE_URL": app_database(db).url, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "web.cli", "serve", "--port", "0", "--no-worker", "--threads", str(threads),
-         "--write-limit", "off"],  # see WRITE LIMIT at the top
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
+    return _started([sys.executable, "-m", "web.cli", "serve", "--port", "0", "--no-worker", "--threads", str(threads),
+                     "--write-limit", "off"], env)  # see WRITE LIMIT at the top
+
+
+def start_floor(db, threads: int) -> tuple[subprocess.Popen, int]:
+    """bench/wsgi_floor.py: the same server and clients, a bare app doing only the raw INSERT + commit."""
+    name = "raw_floor"
+    with db.connect() as conn:
+        conn.execute(RAW_TABLE.format(name=name))
+        conn.commit()
+    return _started([sys.executable, str(Path(__file__).with_name("wsgi_floor.py")), db.url, name, str(threads)],
+                    {**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+def _started(command: list[str], env: dict) -> tuple[subprocess.Popen, int]:
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     line = proc.stdout.readline()
     match = re.search(r"serving on http://[^:]+:(\d+)/", line)
     if not match:
         proc.kill()
-        raise RuntimeError(f"nemesis-archive serve did not start: {line}{proc.stdout.read()}")
+        raise RuntimeError(f"{command[1]} did not start: {line}{proc.stdout.read()}")
     proc.stdout.readline()  # the second banner line
     # Keep reading what it says (waitress's queue warnings, say): a full pipe would block the server.
     proc.said, proc.queued = collections.deque(maxlen=20), [0]
@@ -304,25 +337,33 @@ def main(argv=None) -> None:
             return
         token = bench_admin(db)[1]
         recorder = league_recorder(db)
-        proc, port = start_server(db, args.threads)
+        servers = []
         try:
+            servers.append(start_server(db, args.threads))
+            servers.append(start_floor(db, args.threads))
+            (proc, port), (_, floor_port) = servers
             for run in range(args.runs):
                 log(f"http_append: run {run + 1}/{args.runs}")
                 raw = raw_insert_latencies(db, args.appends, run)
+                store = store_insert_latencies(db, args.appends)
                 side = server_side_latencies(db, args.appends, 1 + 100 * run)
+                floor, _ = http_latencies(floor_port, token, 1, args.appends, 30 + 100 * run, f"r{run}f")
                 serial, _ = http_latencies(port, token, 1, args.appends, 50 + 100 * run, f"r{run}s")
                 league, _ = http_latencies(port, recorder, 1, args.appends, 70 + 100 * run, f"r{run}l", LEAGUE)
                 many, wall = http_latencies(port, token, args.clients, args.per_client, 10_000 * (run + 1), f"r{run}m")
                 per_run.append({
                     "raw": (ms(raw, 50), ms(raw, 99), len(raw) / sum(raw)),
+                    "store": (ms(store, 50), ms(store, 99), len(store) / sum(store)),
                     "side": (ms(side, 50), ms(side, 99), len(side) / sum(side)),
+                    "floor": (ms(floor, 50), ms(floor, 99), len(floor) / sum(floor)),
                     "http": (ms(serial, 50), ms(serial, 99), len(serial) / sum(serial)),
                     "league": (ms(league, 50), ms(league, 99), len(league) / sum(league)),
                     "many": (ms(many, 50), ms(many, 99), len(many) / wall),
                 })
         finally:
-            proc.terminate()
-            proc.wait(timeout=30)
+            for server, _ in servers:
+                server.terminate()
+                server.wait(timeout=30)
         queued = proc.queued[0]
         for line in list(proc.said)[-5:]:
             log(f"http_append: the server said: {line.rstrip()}")
@@ -336,8 +377,12 @@ def main(argv=None) -> None:
 
     rows = [
         ["baseline: raw INSERT + commit", med("raw", 0), med("raw", 1), med("raw", 2), "1", "1"],
+        ["floor: the event store's insert function alone (es_insert_events_uuid, one row)", med("store", 0),
+         med("store", 1), med("store", 2), f"{ratio('store', 0):.1f}×", f"{ratio('store', 1):.1f}×"],
         ["server-side: Games.record (in process)", med("side", 0), med("side", 1), med("side", 2),
          f"**{ratio('side', 0):.1f}×**", f"**{ratio('side', 1):.1f}×**"],
+        ["floor: the same server and client, a bare WSGI app doing only the raw INSERT + commit", med("floor", 0),
+         med("floor", 1), med("floor", 2), f"{ratio('floor', 0):.1f}×", f"{ratio('floor', 1):.1f}×"],
         ["HTTP: POST one fact, 1 client", med("http", 0), med("http", 1), med("http", 2),
          f"**{ratio('http', 0):.1f}×**", f"**{ratio('http', 1):.1f}×**"],
         ["HTTP: the same in a league game, as its club's recorder", med("league", 0), med("league", 1),
@@ -354,10 +399,12 @@ def main(argv=None) -> None:
         print(f"\nwaitress warned {queued} times that requests were queued for a thread (more clients than threads).")
     print()
     print("Per run (p50 / p99 ratios to the same run's raw INSERT + commit; appends/s):\n")
-    heads = ["run", "raw p50 ms", "Games.record", "HTTP 1 client", "HTTP league game", f"HTTP {args.clients} clients",
-             f"{args.clients} clients appends/s"]
+    heads = ["run", "raw p50 ms", "store's insert alone", "Games.record", "floor (bare WSGI app)", "HTTP 1 client", "HTTP league game",
+             f"HTTP {args.clients} clients", f"{args.clients} clients appends/s"]
     print(table(heads, [
-        [i + 1, r["raw"][0], f"{r['side'][0] / r['raw'][0]:.1f}× / {r['side'][1] / r['raw'][1]:.1f}×",
+        [i + 1, r["raw"][0], f"{r['store'][0] / r['raw'][0]:.1f}× / {r['store'][1] / r['raw'][1]:.1f}×",
+         f"{r['side'][0] / r['raw'][0]:.1f}× / {r['side'][1] / r['raw'][1]:.1f}×",
+         f"{r['floor'][0] / r['raw'][0]:.1f}× / {r['floor'][1] / r['raw'][1]:.1f}×",
          f"{r['http'][0] / r['raw'][0]:.1f}× / {r['http'][1] / r['raw'][1]:.1f}×",
          f"{r['league'][0] / r['raw'][0]:.1f}× / {r['league'][1] / r['raw'][1]:.1f}×",
          f"{r['many'][0] / r['raw'][0]:.1f}× / {r['many'][1] / r['raw'][1]:.1f}×", r["many"][2]]
