@@ -71,11 +71,14 @@ def _club_for_admin(slug: str):
     return club
 
 
-def _roles_page(slug: str, club, error=None, status=200):
+def _roles_page(slug: str, club, error=None, status=200, unknown=None, role=None):
+    """``unknown``: a name to grant ``role`` to that nobody registered; the page asks before registering it."""
     registry = current_app.config["ARCHIVE"].leagues.registry()
-    rows = sorted(((registry.players.get(pid, {}).get("name", str(pid)), role) for pid, role in club.roles),
+    rows = sorted(((registry.players.get(pid, {}).get("name", str(pid)), held) for pid, held in club.roles),
                   key=lambda r: (r[0].casefold(), ROLES.index(r[1])))
-    return render_template("club_roles.html", club=club, slug=slug, rows=rows, roles=ROLES, error=error), status
+    known = sorted((p["name"] for p in registry.players.values() if p["merged_into"] is None), key=str.casefold)
+    return render_template("club_roles.html", club=club, slug=slug, rows=rows, roles=ROLES, error=error,
+                           known=known, unknown=unknown, role=role), status
 
 
 @pages.get("/clubs/<slug>/roles")
@@ -98,6 +101,10 @@ def club_roles_post(slug: str):
             raise Forbidden(_("choose a role"))
         if action == "revoke":
             book.revoke_role(slug, player, role)
+        elif action == "register":  # the organiser said yes to registering a new name (below)
+            book.grant_role(slug, player, role, register=True)
+        elif player and book.registry().find(player) is None:
+            return _roles_page(slug, club, unknown=player, role=role)  # ask first: a typo must not become a player
         else:
             book.grant_role(slug, player, role)
     except ArchiveError as e:

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from projections.runner import rebuild_views
+from service.errors import InvalidInput
 from tests.helpers import anonymous_client, client_as, generated, token_for
 from web import create_app
 
@@ -261,6 +262,35 @@ def test_a_club_admin_grants_roles_on_the_roles_page(world):
     mia = anonymous_client(app)
     _sign_in(mia, "Mia", "a long password")
     assert mia.get("/clubs/club-a/roles").status_code == 403
+
+
+def test_a_name_nobody_registered_gets_a_role_only_after_the_admin_says_register(world):
+    """A name seen in games but never registered is asked about first (a typo must not become a player); saying
+    "register" registers it and grants the role; a bad role registers nobody."""
+    a, app, _games, _tokens = world
+    a.leagues.grant_role("club-a", "Nell", "admin")
+    nell = anonymous_client(app)
+    _r, csrf = _sign_in(nell, "Nell", "a long password")
+    page = nell.get("/clubs/club-a/roles").get_data(as_text=True)
+    assert '<option value="Alice">' in page and '<option value="Greta">' not in page  # the names to pick from
+    asked = nell.post("/clubs/club-a/roles", data={"csrf_token": csrf, "player": "Greta", "role": "recorder",
+                                                   "action": "grant"})
+    text = asked.get_data(as_text=True)
+    assert asked.status_code == 200 and "Nobody called “Greta” is registered yet" in text
+    assert '<option value="recorder" selected>' in text
+    assert a.leagues.registry().find("Greta") is None
+    bad = nell.post("/clubs/club-a/roles", data={"csrf_token": csrf, "player": "Greta", "role": "owner",
+                                                 "action": "register"})
+    assert bad.status_code == 403 and a.leagues.registry().find("Greta") is None
+    with pytest.raises(InvalidInput):
+        a.leagues.grant_role("club-a", "Greta", "owner", register=True)
+    assert a.leagues.registry().find("Greta") is None
+    done = nell.post("/clubs/club-a/roles", data={"csrf_token": csrf, "player": "Greta", "role": "recorder",
+                                                  "action": "register"})
+    assert done.status_code == 303
+    greta = a.leagues.registry().find("Greta")
+    assert greta is not None and a.leagues.club("club-a").roles_of(greta) == {"recorder"}
+    assert "Greta" in nell.get("/clubs/club-a/roles").get_data(as_text=True)
 
 
 def test_the_cli_makes_users_grants_roles_and_issues_tokens(world):
