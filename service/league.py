@@ -34,6 +34,13 @@ from service.errors import InvalidInput
 NAMESPACE = uuid5(NAMESPACE_URL, "nemesis-archive/leagues")
 REGISTRY_ID = uuid5(NAMESPACE, "registry")
 ROLES = ("admin", "recorder", "member")
+
+
+def check_role(role: str) -> None:
+    if role not in ROLES:
+        raise InvalidInput(f"role must be one of {', '.join(ROLES)}", field="role")
+
+
 # points per finished game under a league's scheme (docs/decisions/0020-leagues.md)
 DEFAULT_POINTS = {"played": 0, "win": 3, "survived": 1, "objective": 1}
 MAX_POINTS = 100
@@ -376,8 +383,7 @@ class Club(Chained):
         return frozenset(role for pid, role in self.roles if player_id is not None and pid == player_id)
 
     def grant(self, player_id: UUID, role: str) -> None:
-        if role not in ROLES:
-            raise InvalidInput(f"role must be one of {', '.join(ROLES)}", field="role")
+        check_role(role)
         if (player_id, role) not in self.roles:
             self._role_granted(player_id=player_id, role=role)
 

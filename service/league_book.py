@@ -16,7 +16,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from psycopg.sql import SQL
 
 from service.errors import ArchiveError, GameNotFound, InvalidInput
-from service.league import (REGISTRY_ID, ROLES, Club, Placement, Registry, club_id_for, placement_id_for,
+from service.league import (REGISTRY_ID, Club, Placement, Registry, check_role, club_id_for, placement_id_for,
                             slugify)
 
 T = TypeVar("T")
@@ -176,11 +176,10 @@ class LeagueBook(Application[UUID]):
     def grant_role(self, club: str, player: str | UUID, role: str, *, register: bool = False) -> None:
         """``register``: a name nobody registered is registered first (it then claims the games played under it,
         decision 0020), as the club roles page offers; the role and the club are checked before that."""
-        if role not in ROLES:
-            raise InvalidInput(f"role must be one of {', '.join(ROLES)}", field="role")
-        self.club(club)
         registry = self.registry()
         if register and isinstance(player, str) and registry.find(player) is None:
+            check_role(role)
+            self.club(club)  # both checked first: a refused grant leaves no new player behind
             pid = self.register_player(player)
         else:
             pid = self._player(registry, player, "player")
