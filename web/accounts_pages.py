@@ -10,7 +10,7 @@ from werkzeug.exceptions import Forbidden, NotFound
 from service.errors import ArchiveError, InvalidInput
 from service.accounts import MIN_PASSWORD
 from service.i18n import N_, _
-from service.league import ROLES, club_id_for
+from service.league import ROLES, clean_name, club_id_for
 
 pages = Blueprint("auth", __name__)
 ROLE_NAMES = (N_("admin"), N_("recorder"), N_("member"))  # the roles page names them in the reader's language
@@ -104,6 +104,7 @@ def club_roles_post(slug: str):
         elif action == "register":  # the organiser said yes to registering a new name (below)
             book.grant_role(slug, player, role, register=True)
         elif player and book.registry().find(player) is None:
+            clean_name(player, "player")  # a name that could never be registered is refused now, not after asking
             return _roles_page(slug, club, unknown=player, role=role)  # ask first: a typo must not become a player
         else:
             book.grant_role(slug, player, role)

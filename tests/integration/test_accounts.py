@@ -279,6 +279,10 @@ def test_a_name_nobody_registered_gets_a_role_only_after_the_admin_says_register
     assert asked.status_code == 200 and "Nobody called “Greta” is registered yet" in text
     assert '<option value="recorder" selected>' in text
     assert a.leagues.registry().find("Greta") is None
+    for bad_name, says in (("Gr\x00eta", "player: contains a NUL character"), ("G" * 500, "player: is 500 characters")):
+        refused = nell.post("/clubs/club-a/roles", data={"csrf_token": csrf, "player": bad_name, "role": "recorder",
+                                                         "action": "grant"})
+        assert refused.status_code == 400 and says in refused.get_data(as_text=True)
     bad = nell.post("/clubs/club-a/roles", data={"csrf_token": csrf, "player": "Greta", "role": "owner",
                                                  "action": "register"})
     assert bad.status_code == 403 and a.leagues.registry().find("Greta") is None
